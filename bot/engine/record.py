@@ -1,0 +1,188 @@
+"""The ``bonken-record/1`` match record: write it, read it by replaying, verify it.
+
+A match *is* its record: the engine rebuilds any position by replaying the record through
+:meth:`Match.apply`, so reading a record and checking it are the same code path, and a
+record that breaks a rule is refused with the deal (1-based) and the offending move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import Choose, Double, IllegalAction, Play
+from .cards import Card
+from .deal import Phase
+from .match import DEALS_PER_MATCH, Match, check_hands
+
+FORMAT = "bonken-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or breaks a rule; ``deal`` is 1-based or None."""
+
+    def __init__(self, message: str, deal: int | None = None) -> None:
+        self.deal = deal
+        super().__init__(message if deal is None else f"deal {deal}: {message}")
+
+
+def to_record(match: Match, **extra: Any) -> dict[str, Any]:
+    """The match as a record dict, with per-deal ``scores`` and the ``totals`` so far."""
+    deals = []
+    for deal in match.deals:
+        entry: dict[str, Any] = {
+            "hands": [[card.code for card in hand] for hand in deal.hands],
+            "contract": deal.contract.id if deal.contract else None,
+        }
+        if deal.doubling:
+            entry["doubling"] = [sorted(turn) for turn in deal.doubling]
+        if deal.plays:
+            entry["plays"] = [card.code for _, card in deal.plays]
+        if deal.contract:
+            entry["scores"] = deal.final_scores()
+        deals.append(entry)
+    return {
+        "format": FORMAT,
+        "players": list(match.players),
+        "first_dealer": match.first_dealer,
+        **extra,
+        "deals": deals,
+        "totals": match.totals(),
+    }
+
+
+def dumps(match: Match, **extra: Any) -> str:
+    return json.dumps(to_record(match, **extra), indent=1)
+
+
+def loads(text: str) -> Match:
+    """Parse and replay a record from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error}") from None
+    return from_record(data)
+
+
+def from_record(data: Any) -> Match:
+    """Replay a record dict into a :class:`Match`, refusing anything that breaks a rule."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 4
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of four names")
+    first_dealer = data.get("first_dealer", 0)
+    if first_dealer not in (0, 1, 2, 3) or isinstance(first_dealer, bool):
+        raise RecordError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
+    deals = data.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    if len(deals) > DEALS_PER_MATCH:
+        raise RecordError(f"a match has {DEALS_PER_MATCH} deals, this record has {len(deals)}")
+    match = Match(players, first_dealer=first_dealer)
+    for number, entry in enumerate(deals, start=1):
+        if match.deals and not match.deals[-1].is_done:
+            raise RecordError("is not finished but another deal follows it", number - 1)
+        _replay_deal(match, entry, number)
+    _check_optional(data.get("totals"), match.totals(), "totals", None)
+    return match
+
+
+def _replay_deal(match: Match, entry: Any, number: int) -> None:
+    if not isinstance(entry, Mapping):
+        raise RecordError("must be a JSON object", number)
+    hands = _parse_hands(entry.get("hands"), number)
+    deal = match.start_deal(hands)
+    contract = entry.get("contract")
+    doubling = entry.get("doubling", [])
+    plays = entry.get("plays", [])
+    if not isinstance(doubling, list) or not isinstance(plays, list):
+        raise RecordError("doubling and plays must be lists", number)
+    if contract is None:
+        if doubling or plays:
+            raise RecordError("has doubling or plays but no contract", number)
+        _check_optional(entry.get("scores"), deal.final_scores(), "scores", number)
+        return
+    try:
+        match.apply(Choose(contract))
+    except IllegalAction as error:
+        raise RecordError(
+            f"contract {contract!r} by seat {deal.chooser}: {error}", number
+        ) from None
+    for turn, targets in enumerate(doubling, start=1):
+        seat = deal.to_act
+        action = _parse_doubling(targets, turn, seat, number)
+        try:
+            match.apply(action)
+        except IllegalAction as error:
+            raise RecordError(f"doubling turn {turn} (seat {seat}): {error}", number) from None
+    if plays and deal.phase is Phase.DOUBLING:
+        raise RecordError("has plays before its doubling is complete", number)
+    for index, code in enumerate(plays, start=1):
+        if deal.is_done:
+            raise RecordError(f"card {code!r} (play {index}) comes after the deal ended", number)
+        try:
+            card = Card.parse(code)
+        except ValueError:
+            raise RecordError(f"play {index}: unknown card {code!r}", number) from None
+        seat = deal.to_act
+        try:
+            match.apply(Play(card))
+        except IllegalAction as error:
+            raise RecordError(f"card {code} (play {index}, seat {seat}): {error}", number) from None
+    _check_optional(entry.get("scores"), deal.final_scores(), "scores", number)
+
+
+def _parse_hands(hands: Any, number: int) -> list[list[Card]]:
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RecordError("hands must be four lists of cards", number)
+    parsed: list[list[Card]] = []
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, list):
+            raise RecordError(f"hands of seat {seat} must be a list", number)
+        try:
+            parsed.append([Card.parse(code) for code in hand])
+        except ValueError as error:
+            raise RecordError(f"hands of seat {seat}: {error}", number) from None
+    try:
+        check_hands(parsed)
+    except ValueError as error:
+        raise RecordError(f"hands: {error}", number) from None
+    return parsed
+
+
+def _parse_doubling(targets: Any, turn: int, seat: int | None, number: int) -> Double:
+    if not isinstance(targets, list) or not all(
+        isinstance(t, int) and not isinstance(t, bool) for t in targets
+    ):
+        raise RecordError(f"doubling turn {turn} must be a list of seats", number)
+    if seat is None:
+        raise RecordError(f"doubling turn {turn}: there are only four doubling turns", number)
+    if len(set(targets)) != len(targets):
+        raise RecordError(f"doubling turn {turn} (seat {seat}) names a seat twice", number)
+    return Double(frozenset(targets))
+
+
+def _check_optional(given: Any, actual: Any, name: str, number: int | None) -> None:
+    if given is not None and given != actual:
+        raise RecordError(f"{name} {given!r} do not match the play, which gives {actual!r}", number)
+
+
+def summary(match: Match) -> dict[str, Any]:
+    """What ``python -m bot.engine verify`` prints for a valid record."""
+    return {
+        "complete": match.is_over,
+        "deals": [
+            {"contract": deal.contract.id, "base": list(deal.base), "final": deal.final_scores()}
+            for deal in match.deals
+            if deal.contract is not None
+        ],
+        "totals": match.totals(),
+    }
