@@ -80,7 +80,7 @@ class Deal:
         self.leader = self.first_leader
         self.voids: list[set[Suit]] = [set() for _ in SEATS]
         self.out: list[int] = []
-        self.domino_passes: list[int] = []
+        self.domino_passes: list[tuple[int, int]] = []
         self._held = [list(h) for h in self.hands]
         self._row_low: list[int | None] = [None] * 4
         self._row_high: list[int | None] = [None] * 4
@@ -272,7 +272,7 @@ class Deal:
                 continue
             if any(self._connects(card) for card in self._held[seat]):
                 return seat
-            self.domino_passes.append(seat)
+            self.domino_passes.append((seat, len(self.plays)))
         raise AssertionError("no seat can play in Domino; the deal cannot be stuck")
 
     def _finish(self) -> None:

@@ -38,6 +38,7 @@ class SeatView:
     cards_left: tuple[int, ...]
     domino_rows: dict[Suit, tuple[int, int]]
     domino_out: tuple[int, ...]
+    domino_passes: tuple[tuple[int, int], ...]
     base: tuple[int, ...]
     totals: tuple[int, ...]
     chosen_by: dict[str, int]
@@ -77,6 +78,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
             cards_left=(0,) * 4,
             domino_rows={},
             domino_out=(),
+            domino_passes=(),
             base=(0,) * 4,
             totals=tuple(match.totals()),
             chosen_by=dict(match.chosen_by),
@@ -104,6 +106,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
         cards_left=tuple(len(deal.hand(s)) for s in range(4)),
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
+        domino_passes=tuple(deal.domino_passes),
         base=tuple(deal.base),
         totals=tuple(match.totals()),
         chosen_by=dict(match.chosen_by),
