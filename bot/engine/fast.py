@@ -1,0 +1,279 @@
+"""Fast random playouts for search: the same rules as :class:`Deal`, on bit masks.
+
+Search (the hard computer player) plays thousands of deals out per decision, and the
+public :class:`~bot.engine.deal.Deal` is built for clarity and readable refusals, not for
+that. Here a position is 16 small integers (one 13-bit rank mask per seat and suit) and
+the playout loop keeps everything in local variables. The rules are the same; the tests
+replay every traced playout through the public API and require it to agree move for move
+(same seat to act, same legal cards, same scores, same early end).
+
+Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .cards import CARDS, Card
+from .contracts import DOMINO_LOSS, Contract
+from .deal import Deal, Phase
+
+#: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.
+BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13) if mask >> r & 1) for mask in range(1 << 13)
+)
+EIGHT = 6  # rank index of the 8
+HEARTS = 2
+
+#: One traced move: (seat, legal rank masks per suit, card index played).
+TraceEntry = tuple[int, tuple[int, int, int, int], int]
+
+
+@dataclass(slots=True)
+class FastPosition:
+    """A deal in play, in the playout's terms. Copy it before a playout mutates it."""
+
+    contract: Contract
+    hands: list[int]  # hands[seat * 4 + suit] = 13-bit rank mask
+    to_act: int
+    leader: int
+    trick: list[int] = field(default_factory=list)  # card indexes, leader's first
+    tricks_done: int = 0
+    base: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    points_left: int = 0
+    domino_low: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
+    domino_high: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
+    domino_out: list[int] = field(default_factory=list)
+
+    def copy(self) -> FastPosition:
+        return FastPosition(
+            self.contract,
+            list(self.hands),
+            self.to_act,
+            self.leader,
+            list(self.trick),
+            self.tricks_done,
+            list(self.base),
+            self.points_left,
+            list(self.domino_low),
+            list(self.domino_high),
+            list(self.domino_out),
+        )
+
+
+def hand_masks(hands: list[list[Card]] | tuple[tuple[Card, ...], ...]) -> list[int]:
+    """Sixteen rank masks (seat-major, suit-minor) for four hands."""
+    masks = [0] * 16
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            masks[seat * 4 + card.suit] |= 1 << (card.rank - 2)
+    return masks
+
+
+def position_from_deal(deal: Deal) -> FastPosition:
+    """The fast position of a public deal that is in its playing phase."""
+    if deal.phase is not Phase.PLAYING or deal.contract is None or deal.to_act is None:
+        raise ValueError("only a deal whose cards are being played has a fast position")
+    contract = deal.contract
+    taken = sum(t.points for t in deal.tricks) - contract.per_trick * len(deal.tricks)
+    rows = deal.domino_rows()
+    return FastPosition(
+        contract=contract,
+        hands=hand_masks([deal.hand(seat) for seat in range(4)]),
+        to_act=deal.to_act,
+        leader=deal.leader,
+        trick=[card.index for card in deal.trick],
+        tricks_done=len(deal.tricks),
+        base=list(deal.base),
+        points_left=sum(contract.card_points.values()) - taken,
+        domino_low=[rows[s][0] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
+        domino_high=[rows[s][1] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
+        domino_out=list(deal.out),
+    )
+
+
+_CARD_POINTS: dict[str, list[int]] = {}
+
+
+def _card_points_table(contract: Contract) -> list[int]:
+    """Points per card index, built once per contract (playouts run thousands of times)."""
+    points = _CARD_POINTS.get(contract.id)
+    if points is None:
+        points = [0] * 52
+        for card, value in contract.card_points.items():
+            points[card.index] = value
+        _CARD_POINTS[contract.id] = points
+    return points
+
+
+def random_playout(
+    position: FastPosition,
+    rng: random.Random,
+    trace: list[TraceEntry] | None = None,
+) -> list[int]:
+    """Play ``position`` out with uniformly random legal cards; return the base scores.
+
+    ``position`` is mutated (pass a copy to keep it). With ``trace``, every move is
+    appended as (seat, legal masks, card) so tests can check it against the public API.
+    """
+    if position.contract.domino:
+        return _domino_playout(position, rng.random, trace)
+    return _trick_playout(position, rng.random, trace)
+
+
+def _trick_playout(
+    pos: FastPosition, rnd: Callable[[], float], trace: list[TraceEntry] | None
+) -> list[int]:
+    contract = pos.contract
+    h = pos.hands
+    base = pos.base
+    bits = BITS
+    trump = -1 if contract.trump is None else int(contract.trump)
+    per_trick = contract.per_trick
+    last_trick = contract.last_trick
+    no_heart_lead = contract.no_heart_lead
+    card_points = _card_points_table(contract) if contract.card_points else None
+    ends_early = contract.ends_when_cards_taken
+    points_left = pos.points_left
+    leader = pos.leader
+    trick = pos.trick
+    seat = pos.to_act
+    number = pos.tricks_done
+    while number < 13:
+        # Play the rest of the current trick, starting from the seat to act.
+        while len(trick) < 4:
+            b = seat * 4
+            c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
+            if trick:
+                led = trick[0] // 13
+                follow = h[b + led]
+                if follow:
+                    ranks = bits[follow]
+                    rank = ranks[int(rnd() * len(ranks))]
+                    if trace is not None:
+                        legal = [0, 0, 0, 0]
+                        legal[led] = follow
+                        trace.append(
+                            (seat, (legal[0], legal[1], legal[2], legal[3]), led * 13 + rank)
+                        )
+                    h[b + led] = follow ^ (1 << rank)
+                    trick.append(led * 13 + rank)
+                    seat = (seat + 1) & 3
+                    continue
+            elif no_heart_lead and (c0 | c1 | c3):
+                c2 = 0
+            r0, r1, r2, r3 = bits[c0], bits[c1], bits[c2], bits[c3]
+            n0, n1, n2 = len(r0), len(r1), len(r2)
+            pick = int(rnd() * (n0 + n1 + n2 + len(r3)))
+            if pick < n0:
+                suit, rank = 0, r0[pick]
+            elif pick < n0 + n1:
+                suit, rank = 1, r1[pick - n0]
+            elif pick < n0 + n1 + n2:
+                suit, rank = 2, r2[pick - n0 - n1]
+            else:
+                suit, rank = 3, r3[pick - n0 - n1 - n2]
+            if trace is not None:
+                trace.append((seat, (c0, c1, c2, c3), suit * 13 + rank))
+            h[b + suit] ^= 1 << rank
+            trick.append(suit * 13 + rank)
+            seat = (seat + 1) & 3
+        # Who takes it, and what it scores.
+        first = trick[0]
+        led = first // 13
+        best, best_pos, trumped = first % 13, 0, led == trump
+        for position in (1, 2, 3):
+            card = trick[position]
+            suit, rank = divmod(card, 13)
+            if suit == trump:
+                if not trumped or rank > best:
+                    best, best_pos, trumped = rank, position, True
+            elif suit == led and not trumped and rank > best:
+                best, best_pos = rank, position
+        winner = (leader + best_pos) & 3
+        number += 1
+        points = per_trick
+        if card_points is not None:
+            taken = (
+                card_points[trick[0]]
+                + card_points[trick[1]]
+                + card_points[trick[2]]
+                + card_points[trick[3]]
+            )
+            points += taken
+            points_left -= taken
+        if number == 13:
+            points += last_trick
+        base[winner] += points
+        trick.clear()
+        leader = seat = winner
+        if ends_early and points_left == 0:
+            break
+    pos.leader, pos.to_act, pos.tricks_done, pos.points_left = leader, seat, number, points_left
+    return base
+
+
+def _domino_playout(
+    pos: FastPosition, rnd: Callable[[], float], trace: list[TraceEntry] | None
+) -> list[int]:
+    h = pos.hands
+    bits = BITS
+    low, high = pos.domino_low, pos.domino_high
+    # connect[suit]: the ranks that may be played in that suit now.
+    connect = [
+        (1 << EIGHT)
+        if low[s] < 0
+        else ((1 << (low[s] - 1)) if low[s] > 0 else 0)
+        | ((1 << (high[s] + 1)) if high[s] < 12 else 0)
+        for s in range(4)
+    ]
+    out = pos.domino_out
+    held = [sum(len(bits[h[seat * 4 + s]]) for s in range(4)) for seat in range(4)]
+    seat = pos.to_act
+    while len(out) < 3:
+        b = seat * 4
+        l0, l1, l2, l3 = (
+            h[b] & connect[0],
+            h[b + 1] & connect[1],
+            h[b + 2] & connect[2],
+            h[b + 3] & connect[3],
+        )
+        if not (l0 | l1 | l2 | l3):
+            seat = (seat + 1) & 3  # an automatic pass (or a seat that is out)
+            continue
+        r0, r1, r2, r3 = bits[l0], bits[l1], bits[l2], bits[l3]
+        n0, n1, n2 = len(r0), len(r1), len(r2)
+        pick = int(rnd() * (n0 + n1 + n2 + len(r3)))
+        if pick < n0:
+            suit, rank = 0, r0[pick]
+        elif pick < n0 + n1:
+            suit, rank = 1, r1[pick - n0]
+        elif pick < n0 + n1 + n2:
+            suit, rank = 2, r2[pick - n0 - n1]
+        else:
+            suit, rank = 3, r3[pick - n0 - n1 - n2]
+        if trace is not None:
+            trace.append((seat, (l0, l1, l2, l3), suit * 13 + rank))
+        h[b + suit] ^= 1 << rank
+        if low[suit] < 0:
+            low[suit] = high[suit] = rank
+        elif rank < low[suit]:
+            low[suit] = rank
+        else:
+            high[suit] = rank
+        lo, hi = low[suit], high[suit]
+        connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+        held[seat] -= 1
+        if not held[seat]:
+            out.append(seat)
+        seat = (seat + 1) & 3
+    loser = 6 - sum(out)
+    pos.base[loser] = DOMINO_LOSS
+    pos.to_act = loser
+    return pos.base
+
+
+def card_of(index: int) -> Card:
+    return CARDS[index]
