@@ -1,0 +1,160 @@
+"""Shared helpers for the engine tests: hand layouts, scripted play and state snapshots.
+
+The layouts are chosen so that every trick of a scripted deal can be worked out by hand,
+which is what lets the tests assert exact scores rather than just "it adds up".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.engine import CARDS, PASS, Card, Choose, Double, Match, Play, Suit
+
+# Layout L: each suit is split high/low between two seats across the table, so with no
+# trumps a diamond or spade lead is always won by whichever of seats 1 and 3 holds the
+# higher card, and seats 0 and 2 only ever discard.
+LAYOUT_L = (
+    "AC KC QC JC TC 9C 8C 7H 6H 5H 4H 3H 2H",
+    "AD KD QD JD TD 9D 8D 7S 6S 5S 4S 3S 2S",
+    "7C 6C 5C 4C 3C 2C AH KH QH JH TH 9H 8H",
+    "7D 6D 5D 4D 3D 2D AS KS QS JS TS 9S 8S",
+)
+
+# One deal on layout L with dealer 0 (so seat 1 leads), legal in every no-trump contract.
+# Seat 1 wins tricks 1-7 with its diamonds, then leads a low spade and seat 3 wins the
+# rest. Each string is one trick in play order.
+SCRIPT_L = (
+    "AD 7C 2D AC",  # 1: seat 1 leads; 1, 2, 3, 0 -> seat 1
+    "KD 6C 3D KC",  # 2 -> seat 1 (takes KC and KD)
+    "QD 5C 4D QC",  # 3 -> seat 1 (takes QC and QD)
+    "JD 4C 5D JC",  # 4 -> seat 1 (takes JC and JD)
+    "TD 3C 6D TC",  # 5 -> seat 1
+    "9D 2C 7D 9C",  # 6 -> seat 1
+    "8D AH 8S 8C",  # 7 -> seat 1 (seat 3 is out of diamonds; takes AH)
+    "2S KH AS 7H",  # 8: 1, 2, 3, 0 -> seat 3 (takes KH and 7H)
+    "KS 6H 3S QH",  # 9: 3, 0, 1, 2 -> seat 3 (takes KS, QH, 6H)
+    "QS 5H 4S JH",  # 10 -> seat 3 (QS, JH, 5H)
+    "JS 4H 5S TH",  # 11 -> seat 3 (JS, TH, 4H)
+    "TS 3H 6S 9H",  # 12 -> seat 3
+    "9S 2H 7S 8H",  # 13 -> seat 3
+)
+SCRIPT_L_WINNERS = [1] * 7 + [3] * 6
+
+# The same layout with hearts as trump: seat 2 ruffs the first trick, seat 0 then runs
+# its clubs, and seat 2 draws the rest with its high hearts.
+SCRIPT_L_TRUMP_HEARTS = (
+    "AD 8H 2D 8C",  # 1: 1, 2, 3, 0 -> seat 2 ruffs; seat 0 may but need not trump
+    "7C 8S AC 2S",  # 2: 2, 3, 0, 1 -> seat 0
+    "KC 3S 6C 9S",  # 3: 0, 1, 2, 3 -> seat 0
+    "2H 4S 9H TS",  # 4: seat 0 leads a trump -> seat 2
+    "5C JS QC 5S",  # 5: 2, 3, 0, 1 -> seat 0
+    "JC 6S 4C QS",  # 6: 0, 1, 2, 3 -> seat 0
+    "TC 7S 3C KS",  # 7 -> seat 0
+    "9C KD 2C AS",  # 8 -> seat 0
+    "3H QD TH 3D",  # 9: seat 0 holds only hearts -> seat 2
+    "JH 4D 4H JD",  # 10: 2, 3, 0, 1 -> seat 2
+    "QH 5D 5H TD",  # 11 -> seat 2
+    "KH 6D 6H 9D",  # 12 -> seat 2
+    "AH 7D 7H 8D",  # 13 -> seat 2
+)
+SCRIPT_L_TRUMP_HEARTS_WINNERS = [2, 0, 0, 2, 0, 0, 0, 0, 2, 2, 2, 2, 2]
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from a space-separated string of record codes."""
+    return [Card.parse(code) for code in text.split()]
+
+
+def hands_from(layout: Sequence[str]) -> list[list[Card]]:
+    return [cards(hand) for hand in layout]
+
+
+def full_suits(suits: Sequence[Suit] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)):
+    """Seat s holds the whole of ``suits[s]``."""
+    return [[card for card in CARDS if card.suit is suit] for suit in suits]
+
+
+def start(
+    hands: Sequence[Sequence[Card]],
+    contract: str,
+    doubling: Iterable[Iterable[int]] = ((), (), (), ()),
+    *,
+    first_dealer: int = 0,
+) -> Match:
+    """A match whose first deal has these hands, ``contract`` and these doubling turns."""
+    match = Match(first_dealer=first_dealer)
+    match.start_deal(hands)
+    match.apply(Choose(contract))
+    for targets in doubling:
+        match.apply(Double.of(*targets))
+    return match
+
+
+def play(match: Match, *tricks: str) -> None:
+    """Play the cards in these strings, in order; the engine decides who plays each."""
+    for trick in tricks:
+        for code in trick.split():
+            match.apply(Play(Card.parse(code)))
+
+
+def finish_deal(match: Match, rng: random.Random) -> None:
+    """Play random legal actions until the current deal is over."""
+    deal = match.deal
+    assert deal is not None
+    while not deal.is_done:
+        match.apply(rng.choice(match.legal_actions()))
+
+
+def play_deal(match: Match, contract: str, rng: random.Random) -> None:
+    """Deal at random, choose ``contract``, pass all doubling turns and play at random."""
+    match.deal_random(rng)
+    match.apply(Choose(contract))
+    for _ in range(4):
+        match.apply(PASS)
+    finish_deal(match, rng)
+
+
+def random_partial(seed: int, first_dealer: int = 0, steps: int | None = None) -> Match:
+    """A match after ``steps`` random legal actions (dealing counts as a step), or complete."""
+    rng = random.Random(seed)
+    match = Match(("Ann", "Bob", "Cas", "Dirk"), first_dealer=first_dealer)
+    taken = 0
+    while not match.is_over and (steps is None or taken < steps):
+        if match.to_act is None:
+            match.deal_random(rng)
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+        taken += 1
+    return match
+
+
+def snapshot(match: Match) -> Any:
+    """Everything observable about a match, to compare before and after a refused action."""
+    return (
+        match.phase,
+        match.to_act,
+        match.legal_actions(),
+        dict(match.chosen_by),
+        match.totals(),
+        [
+            (
+                deal.phase,
+                deal.to_act,
+                deal.contract,
+                [deal.hand(seat) for seat in range(4)],
+                list(deal.plays),
+                list(deal.trick),
+                list(deal.tricks),
+                list(deal.doubling),
+                [list(row) for row in deal.multipliers],
+                list(deal.base),
+                [set(v) for v in deal.voids],
+                list(deal.out),
+                list(deal.domino_passes),
+                deal.domino_rows(),
+            )
+            for deal in match.deals
+        ],
+    )
