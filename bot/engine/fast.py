@@ -13,12 +13,14 @@ Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from .cards import CARDS, Card
+from .cards import CARDS, Card, Suit
 from .contracts import DOMINO_LOSS, Contract
 from .deal import Deal, Phase
+from .match import MatchPhase
+from .view import SeatView
 
 #: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.
 BITS: tuple[tuple[int, ...], ...] = tuple(
@@ -46,6 +48,9 @@ class FastPosition:
     domino_low: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_high: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_out: list[int] = field(default_factory=list)
+    # What every seat has seen, for policy playouts; random playouts leave them alone.
+    played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # rank mask per suit
+    voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # suit bits per seat
 
     def copy(self) -> FastPosition:
         return FastPosition(
@@ -60,6 +65,8 @@ class FastPosition:
             list(self.domino_low),
             list(self.domino_high),
             list(self.domino_out),
+            list(self.played),
+            list(self.voids),
         )
 
 
@@ -91,7 +98,17 @@ def position_from_deal(deal: Deal) -> FastPosition:
         domino_low=[rows[s][0] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
         domino_high=[rows[s][1] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
         domino_out=list(deal.out),
+        played=played_masks(card for _, card in deal.plays),
+        voids=[sum(1 << suit for suit in deal.voids[seat]) for seat in range(4)],
     )
+
+
+def played_masks(cards: Iterable[Card]) -> list[int]:
+    """Four rank masks (one per suit) of ``cards``."""
+    masks = [0, 0, 0, 0]
+    for card in cards:
+        masks[card.suit] |= 1 << (card.rank - 2)
+    return masks
 
 
 _CARD_POINTS: dict[str, list[int]] = {}
@@ -277,3 +294,202 @@ def _domino_playout(
 
 def card_of(index: int) -> Card:
     return CARDS[index]
+
+
+# -- one move at a time: for search that plays a chosen card, then a policy's cards -------
+
+#: A playout policy: (position, seat to act, legal rank masks per suit) -> card index.
+Policy = Callable[[FastPosition, int, tuple[int, int, int, int]], int]
+
+
+def is_over(pos: FastPosition) -> bool:
+    """True once the deal has ended (13 tricks, an early end, or three seats out)."""
+    contract = pos.contract
+    if contract.domino:
+        return len(pos.domino_out) == 3
+    return pos.tricks_done == 13 or (contract.ends_when_cards_taken and pos.points_left == 0)
+
+
+def domino_connect(pos: FastPosition, suit: int) -> int:
+    """The rank mask that may be played in ``suit`` on this Domino table."""
+    lo, hi = pos.domino_low[suit], pos.domino_high[suit]
+    if lo < 0:
+        return 1 << EIGHT
+    return ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+
+
+def legal_masks(pos: FastPosition) -> tuple[int, int, int, int]:
+    """The legal cards of the seat to act, as one rank mask per suit."""
+    h = pos.hands
+    b = pos.to_act * 4
+    c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
+    if pos.contract.domino:
+        return (
+            c0 & domino_connect(pos, 0),
+            c1 & domino_connect(pos, 1),
+            c2 & domino_connect(pos, 2),
+            c3 & domino_connect(pos, 3),
+        )
+    if pos.trick:
+        led = pos.trick[0] // 13
+        if h[b + led]:
+            legal = [0, 0, 0, 0]
+            legal[led] = h[b + led]
+            return (legal[0], legal[1], legal[2], legal[3])
+    elif pos.contract.no_heart_lead and (c0 | c1 | c3):
+        c2 = 0
+    return (c0, c1, c2, c3)
+
+
+def play_card(pos: FastPosition, card: int) -> None:
+    """The seat to act plays ``card`` (assumed legal); tricks and Domino turns advance."""
+    seat = pos.to_act
+    suit, rank = divmod(card, 13)
+    pos.hands[seat * 4 + suit] ^= 1 << rank
+    pos.played[suit] |= 1 << rank
+    if pos.contract.domino:
+        _domino_step(pos, seat, suit, rank)
+    else:
+        _trick_step(pos, seat, card)
+
+
+def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
+    trick = pos.trick
+    if trick and card // 13 != trick[0] // 13:
+        pos.voids[seat] |= 1 << (trick[0] // 13)
+    trick.append(card)
+    if len(trick) < 4:
+        pos.to_act = (seat + 1) & 3
+        return
+    contract = pos.contract
+    trump = -1 if contract.trump is None else int(contract.trump)
+    led = trick[0] // 13
+    best, best_pos, trumped = trick[0] % 13, 0, led == trump
+    for position in (1, 2, 3):
+        suit, rank = divmod(trick[position], 13)
+        if suit == trump:
+            if not trumped or rank > best:
+                best, best_pos, trumped = rank, position, True
+        elif suit == led and not trumped and rank > best:
+            best, best_pos = rank, position
+    winner = (pos.leader + best_pos) & 3
+    pos.tricks_done += 1
+    points = contract.per_trick
+    if contract.card_points:
+        table = _card_points_table(contract)
+        taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
+        points += taken
+        pos.points_left -= taken
+    if pos.tricks_done == 13:
+        points += contract.last_trick
+    pos.base[winner] += points
+    trick.clear()
+    pos.leader = pos.to_act = winner
+
+
+def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
+    low, high = pos.domino_low, pos.domino_high
+    if low[suit] < 0:
+        low[suit] = high[suit] = rank
+    elif rank < low[suit]:
+        low[suit] = rank
+    else:
+        high[suit] = rank
+    h = pos.hands
+    b = seat * 4
+    if not (h[b] | h[b + 1] | h[b + 2] | h[b + 3]):
+        pos.domino_out.append(seat)
+        if len(pos.domino_out) == 3:
+            loser = 6 - sum(pos.domino_out)
+            pos.base[loser] = DOMINO_LOSS
+            pos.to_act = loser
+            return
+    connect = [domino_connect(pos, s) for s in range(4)]
+    for step in range(1, 5):
+        nxt = (seat + step) & 3
+        b = nxt * 4
+        if (
+            h[b] & connect[0]
+            or h[b + 1] & connect[1]
+            or h[b + 2] & connect[2]
+            or h[b + 3] & connect[3]
+        ):
+            pos.to_act = nxt
+            return
+    raise AssertionError("no seat can play in Domino; the deal cannot be stuck")
+
+
+def policy_playout(
+    pos: FastPosition, policy: Policy, trace: list[TraceEntry] | None = None
+) -> list[int]:
+    """Play ``pos`` out with ``policy`` choosing every card; return the base scores.
+
+    A forced card (the only legal one) is played without asking the policy, which is
+    where most of the time would go. ``pos`` is mutated; ``trace`` as in
+    :func:`random_playout`.
+    """
+    bits = BITS
+    while not is_over(pos):
+        legal = legal_masks(pos)
+        l0, l1, l2, l3 = legal
+        if len(bits[l0]) + len(bits[l1]) + len(bits[l2]) + len(bits[l3]) == 1:
+            suit = 0 if l0 else 1 if l1 else 2 if l2 else 3
+            card = suit * 13 + bits[legal[suit]][0]
+        else:
+            card = policy(pos, pos.to_act, legal)
+        if trace is not None:
+            trace.append((pos.to_act, legal, card))
+        play_card(pos, card)
+    return pos.base
+
+
+def dealt_position(contract: Contract, first_leader: int, hands: list[int]) -> FastPosition:
+    """The position before the first card of a deal with these sixteen hand masks."""
+    pos = FastPosition(
+        contract, list(hands), first_leader, first_leader, points_left=_points_total(contract)
+    )
+    if contract.domino:
+        pos.to_act = _first_domino_seat(pos, first_leader)
+    return pos
+
+
+def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
+    """The fast position of ``view``'s deal in play, with ``hands`` filling in the unknown.
+
+    ``hands`` is sixteen masks (seat-major) for the cards each seat still holds: the
+    view's own hand plus a guess at the others' (see the hard player's sampling).
+    """
+    contract = view.contract
+    if view.phase is not MatchPhase.PLAYING or contract is None or view.to_act is None:
+        raise ValueError("only a view of cards being played has a fast position")
+    table = _card_points_table(contract)
+    taken = sum(table[card.index] for trick in view.tricks for card in trick.cards)
+    rows = view.domino_rows
+    return FastPosition(
+        contract=contract,
+        hands=list(hands),
+        to_act=view.to_act,
+        leader=view.trick[0][0] if view.trick else view.to_act,
+        trick=[card.index for _, card in view.trick],
+        tricks_done=len(view.tricks),
+        base=list(view.base),
+        points_left=_points_total(contract) - taken,
+        domino_low=[rows[s][0] - 2 if s in rows else -1 for s in Suit],
+        domino_high=[rows[s][1] - 2 if s in rows else -1 for s in Suit],
+        domino_out=list(view.domino_out),
+        played=played_masks(card for _, card in view.plays),
+        voids=[sum(1 << suit for suit in view.voids[seat]) for seat in range(4)],
+    )
+
+
+def _points_total(contract: Contract) -> int:
+    return sum(contract.card_points.values())
+
+
+def _first_domino_seat(pos: FastPosition, start: int) -> int:
+    h = pos.hands
+    for step in range(4):
+        seat = (start + step) & 3
+        if any(h[seat * 4 + s] & domino_connect(pos, s) for s in range(4)):
+            return seat
+    raise AssertionError("nobody holds an 8; the deal cannot be stuck")

@@ -1,0 +1,122 @@
+"""The step-by-step fast path (legal_masks, play_card, policy_playout, positions built
+from a seat view) agrees with the public API move for move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine.actions import PASS, Choose, Play
+from bot.engine.cards import CARDS, deal_hands
+from bot.engine.contracts import CONTRACTS
+from bot.engine.deal import Deal, Phase
+from bot.engine.fast import (
+    FastPosition,
+    Policy,
+    TraceEntry,
+    dealt_position,
+    hand_masks,
+    is_over,
+    legal_masks,
+    play_card,
+    policy_playout,
+    position_from_deal,
+    position_from_view,
+)
+from bot.engine.match import Match
+from bot.engine.view import seat_view
+
+
+def _dealt(contract_id: str, seed: int) -> Deal:
+    rng = random.Random(seed)
+    deal = Deal(rng.randrange(4), deal_hands(rng))
+    deal.set_contract(CONTRACTS[contract_id])
+    for _ in range(4):
+        deal.apply(PASS)
+    return deal
+
+
+def _mask_codes(masks: tuple[int, int, int, int]) -> list[str]:
+    return sorted(
+        CARDS[suit * 13 + rank].code
+        for suit in range(4)
+        for rank in range(13)
+        if masks[suit] >> rank & 1
+    )
+
+
+def _state(pos: FastPosition) -> tuple[object, ...]:
+    fields = (pos.hands, pos.to_act, pos.trick, pos.tricks_done, pos.base, pos.points_left)
+    domino = (pos.domino_low, pos.domino_high, pos.domino_out)
+    return (*fields, *domino, pos.played, pos.voids)
+
+
+def _random_policy(rng: random.Random) -> Policy:
+    def policy(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) -> int:
+        cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
+        return rng.choice(cards)
+
+    return policy
+
+
+@pytest.mark.parametrize("contract_id", list(CONTRACTS))
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_play_card_tracks_the_public_deal_move_for_move(contract_id: str, seed: int) -> None:
+    deal = _dealt(contract_id, seed)
+    pos = position_from_deal(deal)
+    rng = random.Random(seed)
+    while not deal.is_done:
+        assert _mask_codes(legal_masks(pos)) == sorted(c.code for c in deal.legal_cards())
+        card = rng.choice(deal.legal_cards())
+        deal.apply(Play(card))
+        play_card(pos, card.index)
+        assert is_over(pos) == deal.is_done
+        if not deal.is_done:
+            assert _state(pos) == _state(position_from_deal(deal))
+    assert pos.base == deal.base
+
+
+@pytest.mark.parametrize("contract_id", list(CONTRACTS))
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_policy_playout_agrees_with_the_public_api(contract_id: str, seed: int) -> None:
+    deal = _dealt(contract_id, seed)
+    trace: list[TraceEntry] = []
+    scores = policy_playout(position_from_deal(deal), _random_policy(random.Random(seed)), trace)
+    for seat, legal, card in trace:
+        assert deal.to_act == seat
+        assert _mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
+        deal.apply(Play(CARDS[card]))
+    assert deal.phase is Phase.DONE
+    assert scores == deal.base
+
+
+@pytest.mark.parametrize("contract_id", list(CONTRACTS))
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 45))
+def test_position_from_view_matches_the_deal(contract_id: str, seed: int, moves: int) -> None:
+    rng = random.Random(seed)
+    match = Match()
+    match.deal_random(rng)
+    match.apply(Choose(contract_id))
+    dealt = dealt_position(CONTRACTS[contract_id], match.deal.first_leader, _masks(match))
+    for _ in range(4):
+        match.apply(PASS)
+    assert _state(dealt) == _state(position_from_deal(match.deal))
+    for _ in range(moves):
+        if match.deal.is_done:
+            return
+        match.apply(rng.choice(match.legal_actions()))
+    if match.deal.is_done:
+        return
+    view = seat_view(match, match.to_act)
+    from_view = position_from_view(view, _masks(match))
+    assert _state(from_view) == _state(position_from_deal(match.deal))
+
+
+def _masks(match: Match) -> list[int]:
+    return hand_masks([match.deal.hand(seat) for seat in range(4)])
