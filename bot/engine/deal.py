@@ -146,14 +146,27 @@ class Deal:
         self.phase = Phase.DOUBLING
         self.to_act = self.doubling_order[0]
 
-    def apply(self, action: Action) -> None:
-        """Apply a doubling turn or a card; raises :class:`IllegalAction` if it does not fit."""
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` if ``action`` does not fit; never changes the deal.
+
+        Callers that must store an action before applying it (the table service) check
+        first, so a refusal and a failed write both leave the game untouched.
+        """
         if isinstance(action, Double):
-            self._double(action.targets)
+            self._check_double(action.targets)
         elif isinstance(action, Play):
-            self._play(action.card)
+            self._check_play(action.card)
         else:
             raise IllegalAction(self._phase_refusal("choose a contract"))
+
+    def apply(self, action: Action) -> None:
+        """Apply a doubling turn or a card; raises :class:`IllegalAction` if it does not fit."""
+        self.check(action)
+        if isinstance(action, Double):
+            self._double(action.targets)
+        else:
+            assert isinstance(action, Play)
+            self._play(action.card)
 
     def _phase_refusal(self, what: str) -> str:
         reason = {
@@ -164,7 +177,7 @@ class Deal:
         }[self.phase]
         return f"you cannot {what} now: {reason}"
 
-    def _double(self, targets: frozenset[int]) -> None:
+    def _check_double(self, targets: frozenset[int]) -> None:
         if self.phase is not Phase.DOUBLING:
             raise IllegalAction(self._phase_refusal("double"))
         seat = self.to_act
@@ -179,6 +192,10 @@ class Deal:
                     f"the chooser may only redouble players who doubled him, "
                     f"and seat {target} did not"
                 )
+
+    def _double(self, targets: frozenset[int]) -> None:
+        seat = self.to_act
+        assert seat is not None
         for target in targets:
             level = 2 if self.multipliers[target][seat] == 1 else 1
             self.multipliers[seat][target] = self.multipliers[target][seat] = level
@@ -196,15 +213,19 @@ class Deal:
         else:
             self.to_act = self.first_leader
 
-    def _play(self, card: Card) -> None:
+    def _check_play(self, card: Card) -> None:
         if self.phase is not Phase.PLAYING:
             raise IllegalAction(self._phase_refusal("play a card"))
         seat = self.to_act
-        assert seat is not None and self.contract is not None
+        assert seat is not None
         if card not in self._held[seat]:
             raise IllegalAction(f"you do not hold the {card.label}")
         if card not in self._legal_cards_of(seat):
             raise IllegalAction(self._why_illegal(seat, card))
+
+    def _play(self, card: Card) -> None:
+        seat = self.to_act
+        assert seat is not None and self.contract is not None
         self._held[seat].remove(card)
         self.plays.append((seat, card))
         if self.contract.domino:

@@ -113,15 +113,32 @@ class Match:
             return [Choose(cid) for cid in self.legal_contracts(deal.chooser)]
         return deal.legal_actions()
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+    def check(self, action: Action, seat: int | None = None) -> Deal:
+        """Raise :class:`IllegalAction` (a message for the player) unless ``action`` fits now.
+
+        Never changes the match. Returns the deal the action belongs to.
+        """
         deal = self.deal
         if deal is None or deal.is_done:
             raise IllegalAction("the match is over" if self.is_over else "no deal is in progress")
         if seat is not None and seat != deal.to_act:
             raise IllegalAction("it is not your turn")
         if isinstance(action, Choose):
-            self._choose(deal, action.contract)
+            if deal.phase is not Phase.CHOOSING:
+                raise IllegalAction("the contract has already been chosen")
+            reason = self.why_not_contract(deal.chooser, action.contract)
+            if reason is not None:
+                raise IllegalAction(reason)
+        else:
+            deal.check(action)
+        return deal
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+        deal = self.check(action, seat)
+        if isinstance(action, Choose):
+            self.chosen_by[action.contract] = deal.chooser
+            deal.set_contract(CONTRACTS[action.contract])
         else:
             deal.apply(action)
 
@@ -147,15 +164,6 @@ class Match:
         if negatives >= self._choices[seat] - 1:
             return "you must pick a trump option with your last choice"
         return None
-
-    def _choose(self, deal: Deal, contract_id: str) -> None:
-        if deal.phase is not Phase.CHOOSING:
-            raise IllegalAction("the contract has already been chosen")
-        reason = self.why_not_contract(deal.chooser, contract_id)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self.chosen_by[contract_id] = deal.chooser
-        deal.set_contract(CONTRACTS[contract_id])
 
     # -- scores -------------------------------------------------------------------------
 
