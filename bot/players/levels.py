@@ -1,0 +1,18 @@
+"""The three levels by name, for the table service, the pool and the arena."""
+
+from __future__ import annotations
+
+from .base import Player
+from .easy import EasyPlayer
+from .normal import NormalPlayer
+
+LEVELS: tuple[str, ...] = ("easy", "normal")
+
+
+def player_for(level: str) -> Player:
+    """The player for ``level``; raises ``ValueError`` for an unknown level."""
+    if level == "easy":
+        return EasyPlayer()
+    if level == "normal":
+        return NormalPlayer()
+    raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
