@@ -62,6 +62,8 @@ def loads(text: str) -> Match:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
     return from_record(data)
 
 
@@ -79,7 +81,9 @@ def from_record(data: Any) -> Match:
     ):
         raise RecordError("players must be a list of four names")
     first_dealer = data.get("first_dealer", 0)
-    if first_dealer not in (0, 1, 2, 3) or isinstance(first_dealer, bool):
+    # Seats are the integers 0-3: 1.0 == 1 and True == 1 in Python, but neither is a seat
+    # (a float seat would also break list indexing further down).
+    if type(first_dealer) is not int or first_dealer not in range(4):
         raise RecordError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
     deals = data.get("deals", [])
     if not isinstance(deals, list):
@@ -105,6 +109,9 @@ def _replay_deal(match: Match, entry: Any, number: int) -> None:
     plays = entry.get("plays", [])
     if not isinstance(doubling, list) or not isinstance(plays, list):
         raise RecordError("doubling and plays must be lists", number)
+    if contract is not None and not isinstance(contract, str):
+        # Checked here because a list or object is not even hashable for the lookup.
+        raise RecordError(f"contract must be a contract id or null, not {contract!r}", number)
     if contract is None:
         if doubling or plays:
             raise RecordError("has doubling or plays but no contract", number)
@@ -117,7 +124,8 @@ def _replay_deal(match: Match, entry: Any, number: int) -> None:
             f"contract {contract!r} by seat {deal.chooser}: {error}", number
         ) from None
     for turn, targets in enumerate(doubling, start=1):
-        seat = deal.to_act
+        # After the fourth turn to_act is the first leader, who must not be blamed.
+        seat = deal.to_act if deal.phase is Phase.DOUBLING else None
         action = _parse_doubling(targets, turn, seat, number)
         try:
             match.apply(action)

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import cards, full_suits, hands_from, play, snapshot, start
+from engine_helpers import (
+    SKIP_HANDS,
+    SKIP_PLAYS,
+    cards,
+    full_suits,
+    hands_from,
+    play,
+    snapshot,
+    start,
+)
 
 from bot.engine import PASS, IllegalAction, Phase, Play, Suit
 
@@ -132,33 +141,6 @@ def test_domino_three_out_end_with_an_early_pass():
     assert deal.hand(1) == cards("2C")
     assert deal.base == [0, -50, 0, 0]
     assert deal.domino_passes == [(1, 0)]
-
-
-# Seat 2 holds all four 8s, so seats 1, 3 and 0 pass at first; seat 2 goes out first and
-# is then skipped (without a pass) while the others finish. Dealer 0, so seat 1 leads.
-SKIP_HANDS = (
-    "2C 3C 4C 5C 6C 7C 9C TC JC QC KC AC 2H",
-    "2D 3D 4D 5D 6D 7D 9D TD JD QD KD AD 4H",
-    "8C 8D 8H 8S 5H 6H 7H 9H TH JH QH KH AH",
-    "2S 3S 4S 5S 6S 7S 9S TS JS QS KS AS 3H",
-)
-SKIP_PLAYS = (
-    "8D",  # seat 1 passed; seat 2 opens diamonds; seats 3 and 0 pass
-    "9D 8S 9S",  # seat 0 passes again
-    "TD 8C TS 9C",
-    "JD 8H JS TC",
-    "QD 9H QS JC",
-    "KD TH KS QC",
-    "AD JH AS KC",
-    "7D QH 7S AC",
-    "6D KH 6S 7C",
-    "5D AH 5S 6C",
-    "4D 7H 4S 5C",
-    "3D 6H 3S 4C",
-    "2D 5H 2S 3C",  # seat 2 plays his last card and is out
-    "4H",  # seat 1's last card: out
-    "3H",  # seat 2 is skipped; seat 3's last card: three out
-)
 
 
 def test_out_players_are_skipped_and_turns_go_clockwise_from_the_first_leader():
