@@ -27,12 +27,17 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.file == "-":
-            text = sys.stdin.read()
+            # Records are UTF-8 whatever the locale, as when read from a file.
+            text = sys.stdin.buffer.read().decode("utf-8")
         else:
             with open(args.file, encoding="utf-8") as handle:
                 text = handle.read()
     except OSError as error:
         print(f"cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        # A record is JSON text; anything else gets one line, not a traceback.
+        print(f"cannot read {args.file}: not UTF-8 text", file=sys.stderr)
         return 1
     try:
         match = loads(text)
