@@ -1,0 +1,74 @@
+"""The bot's memory in SQLite: tables, matches and their actions, seasons and standings.
+
+Nothing outside this package writes SQL. Open it once at start::
+
+    store = await open_store(settings.database_path)
+    table = await store.tables.create_table(guild_id, channel_id, host_id)
+    info = await store.matches.create_match(table.table_id, names, seed=seed)
+    await store.matches.append_deal(info.match_id, 0, match.deal.hands)
+    await store.matches.append_action(info.match_id, seq, seat, action)  # committed now
+    result = await store.matches.finish_match(info.match_id)
+
+Every method speaks in engine values (``Choose``, ``Double``, ``Play``, ``Card``) and the
+dataclasses in :mod:`bot.store.models`, and raises a :class:`StoreError` subclass when it
+refuses something.
+"""
+
+from .codec import actions_taken
+from .errors import AlreadyStored, Conflict, DatabaseRefused, NotFound, StoreError
+from .models import (
+    Computer,
+    ContractStat,
+    GuildSettings,
+    Human,
+    LeaderboardPage,
+    LeaderboardSort,
+    MatchInfo,
+    MatchResult,
+    MatchSeat,
+    MatchStatus,
+    PlayerStats,
+    RatedPlayer,
+    Rater,
+    Rating,
+    Season,
+    SeasonStanding,
+    SeatOccupant,
+    SeatResult,
+    TableRecord,
+    TableSettings,
+    TableStatus,
+)
+from .store import Store, open_store
+
+__all__ = [
+    "AlreadyStored",
+    "Computer",
+    "Conflict",
+    "ContractStat",
+    "DatabaseRefused",
+    "GuildSettings",
+    "Human",
+    "LeaderboardPage",
+    "LeaderboardSort",
+    "MatchInfo",
+    "MatchResult",
+    "MatchSeat",
+    "MatchStatus",
+    "NotFound",
+    "PlayerStats",
+    "RatedPlayer",
+    "Rater",
+    "Rating",
+    "Season",
+    "SeasonStanding",
+    "SeatOccupant",
+    "SeatResult",
+    "Store",
+    "StoreError",
+    "TableRecord",
+    "TableSettings",
+    "TableStatus",
+    "actions_taken",
+    "open_store",
+]

@@ -1,0 +1,58 @@
+"""Consistency checks over the whole file: what a crash or a bug could have left behind.
+
+SQLite's own checks find damaged pages and dangling references; the others check the
+store's promises: actions and deals numbered without gaps, results only for finished
+matches (four of them), and season rows equal to the sum of the results they summarise.
+"""
+
+from __future__ import annotations
+
+from .database import Session
+
+CHECKS = {
+    "matches whose actions have a gap": """
+        SELECT match_id FROM actions GROUP BY match_id HAVING max(seq) + 1 <> count(*)
+    """,
+    "matches whose deals have a gap": """
+        SELECT match_id FROM deals GROUP BY match_id HAVING max(deal_index) + 1 <> count(*)
+    """,
+    "matches whose results do not fit their status": """
+        SELECT m.match_id FROM matches m LEFT JOIN match_results r ON r.match_id = m.match_id
+        GROUP BY m.match_id
+        HAVING CASE WHEN m.status = 'finished'
+                    THEN count(r.seat) <> 4 OR m.season_id IS NULL
+                    ELSE count(r.seat) <> 0 OR m.season_id IS NOT NULL END
+    """,
+    "season rows that differ from the results they sum": """
+        WITH computed AS (
+            SELECT m.season_id, s.user_id, count(*) AS matches, sum(r.rank = 1) AS wins,
+                   sum(r.points) AS points, sum(r.takeovers) AS takeovers
+            FROM match_results r
+            JOIN matches m ON m.match_id = r.match_id
+            JOIN match_seats s ON s.match_id = r.match_id AND s.seat = r.seat
+            WHERE s.user_id IS NOT NULL
+            GROUP BY m.season_id, s.user_id
+        ),
+        stored AS (
+            SELECT season_id, user_id, matches, wins, points, takeovers FROM season_players
+        )
+        SELECT user_id FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored)
+        UNION ALL
+        SELECT user_id FROM (SELECT * FROM stored EXCEPT SELECT * FROM computed)
+    """,
+}
+
+
+async def problems(session: Session) -> list[str]:
+    """Every problem found, one line each; an empty list means the file is sound."""
+    found = []
+    checked = [row[0] for row in await session.fetchall("PRAGMA integrity_check(20)")]
+    if checked != ["ok"]:
+        found.extend(f"integrity: {line}" for line in checked)
+    for table, rowid, parent, _ in await session.fetchall("PRAGMA foreign_key_check"):
+        found.append(f"{table} row {rowid} refers to a missing {parent} row")
+    for what, sql in CHECKS.items():
+        ids = [row[0] for row in await session.fetchall(sql)]
+        if ids:
+            found.append(f"{what}: {', '.join(map(str, ids[:20]))}")
+    return found

@@ -1,0 +1,282 @@
+"""Matches as append-only logs: the players, the dealt hands and one row per action.
+
+Each deal and each action is stored by itself in one committed transaction before the
+call returns, so what the bot has told a player is always on disk. A match's
+``bonken-record/1`` document is rebuilt from those rows, and finishing a match replays
+it through the engine, so results are exactly what the record says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from bot.engine import Action, Card, RecordError, from_record
+
+from .codec import (
+    build_record,
+    decode_occupant,
+    encode_action,
+    encode_hands,
+    now_ms,
+    optional_datetime,
+    to_datetime,
+)
+from .database import Database, Session
+from .errors import AlreadyStored, Conflict, NotFound, StoreError
+from .models import (
+    SEATS,
+    Human,
+    MatchInfo,
+    MatchResult,
+    MatchSeat,
+    MatchStatus,
+    Rater,
+)
+from .results import contributions, seat_results
+from .seasons import active_season_id
+from .standings import add_contributions, rate
+
+MATCH_QUERY = """
+    SELECT m.match_id, m.table_id, t.guild_id, m.status, m.first_dealer, m.seed,
+           m.started_at, m.ended_at, m.season_id,
+           coalesce((SELECT max(deal_index) + 1 FROM deals d WHERE d.match_id = m.match_id), 0),
+           coalesce((SELECT max(seq) + 1 FROM actions a WHERE a.match_id = m.match_id), 0),
+           (SELECT acted_at FROM actions a WHERE a.match_id = m.match_id
+            ORDER BY seq DESC LIMIT 1)
+    FROM matches m JOIN tables t ON t.table_id = m.table_id
+    WHERE m.match_id = ?
+"""
+SEED_RANGE = range(-(2**63), 2**63)
+
+
+class MatchStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create_match(
+        self,
+        table_id: int,
+        names: Sequence[str],
+        *,
+        first_dealer: int = 0,
+        seed: int | None = None,
+    ) -> MatchInfo:
+        """Start a match with the table's four seated players, named as in the record.
+
+        Raises :class:`Conflict` if a seat is empty, a user sits twice, or the table
+        already has a match in play.
+        """
+        if len(names) != 4 or not all(isinstance(n, str) and n for n in names):
+            raise ValueError("a match needs four player names")
+        if first_dealer not in SEATS:
+            raise ValueError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
+        if seed is not None and seed not in SEED_RANGE:
+            raise ValueError("a seed must fit in 64 bits")
+        async with self._db.writing() as session:
+            if await session.scalar("SELECT 1 FROM tables WHERE table_id = ?", (table_id,)) is None:
+                raise NotFound(f"there is no table {table_id}")
+            seated = await session.fetchall(
+                "SELECT seat, user_id, computer_level FROM table_seats WHERE table_id = ? "
+                "ORDER BY seat",
+                (table_id,),
+            )
+            if len(seated) != 4:
+                raise Conflict(f"table {table_id} has empty seats")
+            try:
+                match_id = await session.scalar(
+                    "INSERT INTO matches (table_id, first_dealer, seed, started_at) "
+                    "VALUES (?, ?, ?, ?) RETURNING match_id",
+                    (table_id, first_dealer, seed, now_ms()),
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict(f"table {table_id} already has a match in play") from None
+            try:
+                await session.executemany(
+                    "INSERT INTO match_seats (match_id, seat, name, user_id, computer_level) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(match_id, seat, names[seat], user, level) for seat, user, level in seated],
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict("a player cannot sit in two seats of one match") from None
+            return await _info(session, match_id)
+
+    async def append_deal(
+        self, match_id: int, deal_index: int, hands: Sequence[Sequence[Card]]
+    ) -> None:
+        """Store deal ``deal_index`` (0-10) of the match with the four hands dealt.
+
+        Hands are stored, not a seed, so a record never depends on how a future Python
+        shuffles. Raises :class:`AlreadyStored` for a deal that is already there.
+        """
+        if deal_index not in range(11):
+            raise ValueError(f"a match has deals 0-10, not {deal_index}")
+        encoded = encode_hands(hands)
+        try:
+            await self._db.write_one(
+                "INSERT INTO deals (match_id, deal_index, hands, dealt_at) VALUES (?, ?, ?, ?)",
+                (match_id, deal_index, encoded, now_ms()),
+            )
+        except sqlite3.IntegrityError as error:
+            raise _refusal(error, f"deal {deal_index} of match {match_id}") from None
+
+    async def append_action(
+        self,
+        match_id: int,
+        seq: int,
+        seat: int,
+        action: Action,
+        *,
+        by_computer: bool = False,
+    ) -> None:
+        """Store action number ``seq`` (0-based over the match) in the current deal.
+
+        ``by_computer`` says a computer acted for the human in ``seat`` (a timeout or a
+        takeover); leave it False for a computer seat. When this returns the action is
+        committed. A ``seq`` already stored raises :class:`AlreadyStored`; a gap or a
+        match not in play raises :class:`Conflict`.
+        """
+        if seat not in SEATS:
+            raise ValueError(f"seats are 0-3, not {seat}")
+        kind, value = encode_action(action)
+        try:
+            await self._db.write_one(
+                """
+                INSERT INTO actions (match_id, seq, deal_index, seat, kind, value, by_computer,
+                                     acted_at)
+                VALUES (?, ?, (SELECT max(deal_index) FROM deals WHERE match_id = ?),
+                        ?, ?, ?, ?, ?)
+                """,
+                (match_id, seq, match_id, seat, kind, value, int(by_computer), now_ms()),
+            )
+        except sqlite3.IntegrityError as error:
+            raise _refusal(error, f"action {seq} of match {match_id}") from None
+
+    async def get_match(self, match_id: int) -> MatchInfo:
+        async with self._db.reading() as session:
+            return await _info(session, match_id)
+
+    async def load_record(self, match_id: int) -> dict[str, Any]:
+        """The match's ``bonken-record/1`` dict, for ``from_record`` or an export."""
+        async with self._db.reading() as session:
+            record, _ = await _record(session, await _info(session, match_id))
+        return record
+
+    async def cancel_match(self, match_id: int) -> None:
+        """Stop a match in play; it keeps its record but counts in no standings."""
+        async with self._db.writing() as session:
+            info = await _info(session, match_id)
+            _require_playing(info)
+            await session.execute(
+                "UPDATE matches SET status = 'cancelled', ended_at = ? WHERE match_id = ?",
+                (now_ms(), match_id),
+            )
+
+    async def finish_match(self, match_id: int, *, rater: Rater | None = None) -> MatchResult:
+        """Record a completed match's results and add them to the active season.
+
+        One transaction: per-seat totals, ranks, deal scores and takeovers, the match
+        marked finished in the guild's active season (a default one is started if there is
+        none), each human's season row, and, when ``rater`` is given, their new ratings.
+        Raises :class:`Conflict` if the stored record is not a complete, valid match.
+        """
+        async with self._db.writing() as session:
+            info = await _info(session, match_id)
+            _require_playing(info)
+            record, acted = await _record(session, info)
+            try:
+                match = await asyncio.to_thread(from_record, record)
+            except RecordError as error:
+                raise Conflict(f"match {match_id} does not replay: {error}") from None
+            if not match.is_over:
+                raise Conflict(f"match {match_id} is not over: {len(match.deals)} deals so far")
+            results = seat_results(match, info.seats, acted)
+            season_id = await active_season_id(session, info.guild_id)
+            await session.executemany(
+                "INSERT INTO match_results (match_id, seat, points, rank, deal_points, takeovers) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (match_id, r.seat, r.points, r.rank, json.dumps(r.deal_points), r.takeovers)
+                    for r in results
+                ],
+            )
+            await session.execute(
+                "UPDATE matches SET status = 'finished', ended_at = ?, season_id = ? "
+                "WHERE match_id = ?",
+                (now_ms(), season_id, match_id),
+            )
+            await add_contributions(session, season_id, contributions(match, results))
+            ranks = {r.occupant.user_id: r.rank for r in results if isinstance(r.occupant, Human)}
+            if rater is not None and ranks:
+                await rate(session, season_id, ranks, rater)
+            return MatchResult(match_id, season_id, results)
+
+
+def _require_playing(info: MatchInfo) -> None:
+    if info.status is not MatchStatus.PLAYING:
+        raise Conflict(f"match {info.match_id} is {info.status.value}, not in play")
+
+
+def _refusal(error: sqlite3.IntegrityError, what: str) -> StoreError:
+    message = str(error)
+    if message.startswith("UNIQUE constraint failed"):
+        return AlreadyStored(f"{what} is already stored")
+    if message.startswith("NOT NULL constraint failed: actions.deal_index"):
+        return Conflict(f"{what}: no deal has been stored yet")
+    return Conflict(f"{what}: {message}")
+
+
+async def _info(session: Session, match_id: int) -> MatchInfo:
+    row = await session.fetchone(MATCH_QUERY, (match_id,))
+    if row is None:
+        raise NotFound(f"there is no match {match_id}")
+    seats = await session.fetchall(
+        "SELECT seat, name, user_id, computer_level FROM match_seats WHERE match_id = ? "
+        "ORDER BY seat",
+        (match_id,),
+    )
+    (_, table_id, guild_id, status, first_dealer, seed, started, ended, season_id) = row[:9]
+    deals, actions, last_action = row[9:]
+    return MatchInfo(
+        match_id=match_id,
+        table_id=table_id,
+        guild_id=guild_id,
+        status=MatchStatus(status),
+        seats=tuple(
+            MatchSeat(seat, name, decode_occupant(user, level)) for seat, name, user, level in seats
+        ),
+        first_dealer=first_dealer,
+        seed=seed,
+        started_at=to_datetime(started),
+        ended_at=optional_datetime(ended),
+        season_id=season_id,
+        deals=deals,
+        actions=actions,
+        last_action_at=optional_datetime(last_action),
+    )
+
+
+async def _record(
+    session: Session, info: MatchInfo
+) -> tuple[dict[str, Any], list[tuple[int, bool]]]:
+    """The record, and ``(seat, by_computer)`` of every action in order."""
+    hands = await session.fetchall(
+        "SELECT hands FROM deals WHERE match_id = ? ORDER BY deal_index", (info.match_id,)
+    )
+    actions = await session.fetchall(
+        "SELECT deal_index, kind, value, seat, by_computer FROM actions WHERE match_id = ? "
+        "ORDER BY seq",
+        (info.match_id,),
+    )
+    record = build_record(
+        [seat.name for seat in info.seats],
+        info.first_dealer,
+        info.seed,
+        info.started_at,
+        [text for (text,) in hands],
+        [(deal, kind, value) for deal, kind, value, _, _ in actions],
+    )
+    return record, [(seat, bool(by_computer)) for *_, seat, by_computer in actions]

@@ -1,0 +1,307 @@
+"""The schema, as numbered migrations applied in order; ``schema_version`` says how far.
+
+A database file is upgraded in place at start: each migration not yet applied runs in its
+own transaction together with the row that records it, so a crash mid-upgrade leaves the
+file at the previous version, never in between. Migrations only add (tables, columns,
+indexes, rows); nothing is ever dropped, so every earlier match stays readable.
+
+To change the schema, append a ``Migration`` with the next number; never edit one that has
+shipped, because files in the wild already ran it. A migration that must rebuild a table
+(SQLite's 12-step ``ALTER``) has to switch foreign keys off around its transaction; none
+needs to yet.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from .codec import now_ms
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    title: str
+    statements: tuple[str, ...]
+
+
+PLAY = Migration(
+    1,
+    "tables, matches, deals and their actions",
+    (
+        """
+        CREATE TABLE schema_version (
+            version    INTEGER PRIMARY KEY,
+            applied_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE guild_settings (
+            guild_id       INTEGER PRIMARY KEY,
+            turn_seconds   INTEGER NOT NULL CHECK (turn_seconds > 0),
+            computer_level TEXT    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE tables (
+            table_id       INTEGER PRIMARY KEY,
+            guild_id       INTEGER NOT NULL,
+            channel_id     INTEGER NOT NULL,
+            host_id        INTEGER NOT NULL,
+            status         TEXT    NOT NULL
+                           CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+            turn_seconds   INTEGER NOT NULL CHECK (turn_seconds > 0),
+            computer_level TEXT    NOT NULL,
+            created_at     INTEGER NOT NULL,
+            updated_at     INTEGER NOT NULL
+        )
+        """,
+        # A command names its channel, so a channel has at most one open table.
+        """
+        CREATE UNIQUE INDEX tables_open_in_channel ON tables (channel_id)
+        WHERE status IN ('lobby', 'playing')
+        """,
+        """
+        CREATE TABLE table_seats (
+            table_id       INTEGER NOT NULL REFERENCES tables (table_id),
+            seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            user_id        INTEGER,
+            computer_level TEXT,
+            CHECK ((user_id IS NULL) <> (computer_level IS NULL)),
+            PRIMARY KEY (table_id, seat)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE table_messages (
+            table_id   INTEGER NOT NULL REFERENCES tables (table_id),
+            role       TEXT    NOT NULL,
+            message_id INTEGER NOT NULL,
+            PRIMARY KEY (table_id, role)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE matches (
+            match_id     INTEGER PRIMARY KEY,
+            table_id     INTEGER NOT NULL REFERENCES tables (table_id),
+            first_dealer INTEGER NOT NULL CHECK (first_dealer BETWEEN 0 AND 3),
+            seed         INTEGER,
+            status       TEXT    NOT NULL DEFAULT 'playing'
+                         CHECK (status IN ('playing', 'finished', 'cancelled')),
+            started_at   INTEGER NOT NULL,
+            ended_at     INTEGER
+        )
+        """,
+        # At most one match in play per table; also how a table finds its current match.
+        """
+        CREATE UNIQUE INDEX matches_playing_at_table ON matches (table_id)
+        WHERE status = 'playing'
+        """,
+        """
+        CREATE TABLE match_seats (
+            match_id       INTEGER NOT NULL REFERENCES matches (match_id),
+            seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            name           TEXT    NOT NULL,
+            user_id        INTEGER,
+            computer_level TEXT,
+            CHECK ((user_id IS NULL) <> (computer_level IS NULL)),
+            PRIMARY KEY (match_id, seat)
+        ) WITHOUT ROWID
+        """,
+        # One seat per user per match, or their standings would count the match twice.
+        """
+        CREATE UNIQUE INDEX match_seats_one_per_user ON match_seats (match_id, user_id)
+        WHERE user_id IS NOT NULL
+        """,
+        """
+        CREATE TABLE deals (
+            match_id   INTEGER NOT NULL REFERENCES matches (match_id),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            hands      TEXT    NOT NULL CHECK (length(hands) = 104),
+            dealt_at   INTEGER NOT NULL,
+            PRIMARY KEY (match_id, deal_index)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE actions (
+            match_id    INTEGER NOT NULL,
+            seq         INTEGER NOT NULL CHECK (seq >= 0),
+            deal_index  INTEGER NOT NULL,
+            seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            kind        TEXT    NOT NULL CHECK (kind IN ('choose', 'double', 'play')),
+            value       TEXT    NOT NULL,
+            by_computer INTEGER NOT NULL CHECK (by_computer IN (0, 1)),
+            acted_at    INTEGER NOT NULL,
+            PRIMARY KEY (match_id, seq),
+            FOREIGN KEY (match_id, deal_index) REFERENCES deals (match_id, deal_index)
+        ) WITHOUT ROWID
+        """,
+        # Deals and actions are the match's record: appended in order while the match is
+        # in play, never changed. A repeated number is refused by the primary key.
+        """
+        CREATE TRIGGER deals_append_in_order BEFORE INSERT ON deals
+        BEGIN
+            SELECT RAISE(ABORT, 'the match is not in play')
+            WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
+            SELECT RAISE(ABORT, 'deal out of order')
+            WHERE NEW.deal_index > coalesce(
+                (SELECT max(deal_index) FROM deals WHERE match_id = NEW.match_id) + 1, 0);
+        END
+        """,
+        """
+        CREATE TRIGGER actions_append_in_order BEFORE INSERT ON actions
+        BEGIN
+            SELECT RAISE(ABORT, 'the match is not in play')
+            WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
+            SELECT RAISE(ABORT, 'action out of order')
+            WHERE NEW.seq > coalesce(
+                (SELECT max(seq) FROM actions WHERE match_id = NEW.match_id) + 1, 0);
+        END
+        """,
+        """
+        CREATE TRIGGER deals_never_change BEFORE UPDATE ON deals
+        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+        """,
+        """
+        CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
+        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+        """,
+        """
+        CREATE TRIGGER actions_never_change BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END
+        """,
+        """
+        CREATE TRIGGER actions_never_go BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END
+        """,
+    ),
+)
+
+STANDINGS = Migration(
+    2,
+    "seasons, finished results and per-season aggregates for standings",
+    (
+        """
+        CREATE TABLE seasons (
+            season_id  INTEGER PRIMARY KEY,
+            guild_id   INTEGER NOT NULL,
+            name       TEXT    NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at   INTEGER,
+            UNIQUE (guild_id, name)
+        )
+        """,
+        """
+        CREATE UNIQUE INDEX seasons_one_active ON seasons (guild_id) WHERE ended_at IS NULL
+        """,
+        # The season a finished match counted in; NULL while playing and when cancelled.
+        "ALTER TABLE matches ADD COLUMN season_id INTEGER REFERENCES seasons (season_id)",
+        """
+        CREATE INDEX matches_in_season ON matches (season_id) WHERE season_id IS NOT NULL
+        """,
+        """
+        CREATE TABLE match_results (
+            match_id    INTEGER NOT NULL REFERENCES matches (match_id),
+            seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            points      INTEGER NOT NULL,
+            rank        INTEGER NOT NULL CHECK (rank BETWEEN 1 AND 4),
+            deal_points TEXT    NOT NULL,
+            takeovers   INTEGER NOT NULL CHECK (takeovers >= 0),
+            PRIMARY KEY (match_id, seat),
+            FOREIGN KEY (match_id, seat) REFERENCES match_seats (match_id, seat)
+        ) WITHOUT ROWID
+        """,
+        # One row per human per season, updated in the finishing transaction, so a
+        # leaderboard page is an index walk instead of an aggregate over every match.
+        """
+        CREATE TABLE season_players (
+            season_id        INTEGER NOT NULL REFERENCES seasons (season_id),
+            user_id          INTEGER NOT NULL,
+            matches          INTEGER NOT NULL CHECK (matches > 0),
+            wins             INTEGER NOT NULL,
+            points           INTEGER NOT NULL,
+            takeovers        INTEGER NOT NULL,
+            doubles_made     INTEGER NOT NULL,
+            doubles_received INTEGER NOT NULL,
+            doubling_won     INTEGER NOT NULL,
+            doubling_lost    INTEGER NOT NULL,
+            rating_mu        REAL,
+            rating_sigma     REAL,
+            PRIMARY KEY (season_id, user_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE INDEX season_players_by_points
+        ON season_players (season_id, points DESC, user_id)
+        """,
+        """
+        CREATE INDEX season_players_by_wins
+        ON season_players (season_id, wins DESC, user_id)
+        """,
+        """
+        CREATE INDEX season_players_by_average
+        ON season_players (season_id, (CAST(points AS REAL) / matches) DESC, user_id)
+        """,
+        """
+        CREATE INDEX season_players_by_rating
+        ON season_players (season_id, (rating_mu - 3 * rating_sigma) DESC, user_id)
+        """,
+        """
+        CREATE TABLE season_player_contracts (
+            season_id   INTEGER NOT NULL,
+            user_id     INTEGER NOT NULL,
+            contract    TEXT    NOT NULL,
+            deals       INTEGER NOT NULL,
+            base_points INTEGER NOT NULL,
+            points      INTEGER NOT NULL,
+            PRIMARY KEY (season_id, user_id, contract),
+            FOREIGN KEY (season_id, user_id) REFERENCES season_players (season_id, user_id)
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS)
+LATEST = MIGRATIONS[-1].version
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The highest migration applied; 0 for a file with no schema yet."""
+    if not has_table(conn, "schema_version"):
+        return 0
+    (version,) = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    return int(version)
+
+
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    return row is not None
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
+    """Apply the migrations after the file's version up to ``target``; return their numbers.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) so the explicit
+    transactions here are the only ones.
+    """
+    applied = []
+    current = schema_version(conn)
+    for migration in MIGRATIONS:
+        if not current < migration.version <= target:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in migration.statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (migration.version, now_ms()),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,265 @@
+"""The typed values the store takes and returns: the service's terms, never rows.
+
+Everything is a frozen dataclass or an enum, so a value read from the store can be passed
+around freely without anyone changing it behind the store's back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+SEATS = range(4)
+
+
+@dataclass(frozen=True, slots=True)
+class Human:
+    """A seat taken by a Discord user."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """A seat played by the computer at this level (the players package names the levels)."""
+
+    level: str
+
+
+SeatOccupant = Human | Computer
+
+
+class TableStatus(StrEnum):
+    """A table's life: seats fill in the lobby, a match is played, then it ends one way."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """Open tables are the ones to restore after a restart."""
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+class MatchStatus(StrEnum):
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Per-table choices made in the lobby; new tables copy the guild's defaults."""
+
+    turn_seconds: int = 60
+    computer_level: str = "normal"
+
+    def __post_init__(self) -> None:
+        if self.turn_seconds <= 0:
+            raise ValueError(f"turn time must be positive, not {self.turn_seconds}")
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild settings; a guild never configured gets these defaults."""
+
+    table_defaults: TableSettings = TableSettings()
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table as stored: who sits where, its state, its settings and its messages."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    seats: tuple[SeatOccupant | None, ...]
+    settings: TableSettings
+    messages: dict[str, int]
+    match_id: int | None
+    """The match being played at this table, if any (what to replay after a restart)."""
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeat:
+    """Who played a seat of a match, under which name (the record's player name)."""
+
+    seat: int
+    name: str
+    occupant: SeatOccupant
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What is known about a match besides its record."""
+
+    match_id: int
+    table_id: int
+    guild_id: int
+    status: MatchStatus
+    seats: tuple[MatchSeat, ...]
+    first_dealer: int
+    seed: int | None
+    started_at: datetime
+    ended_at: datetime | None
+    season_id: int | None
+    deals: int
+    """How many deals are stored; the next deal to store has this index."""
+    actions: int
+    """How many actions are stored; the next action to store has this number."""
+    last_action_at: datetime | None
+    """When the last action was stored, to resume a turn timer after a restart."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """An openskill rating; leaderboards sort by the conservative ``mu - 3 * sigma``."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class RatedPlayer:
+    """What a rater is told about one human seat of a finished match."""
+
+    user_id: int
+    rank: int
+    previous: Rating | None
+
+
+Rater = Callable[[Sequence[RatedPlayer]], Mapping[int, Rating]]
+"""New ratings by user id, from the players' ranks and previous ratings in the season.
+
+It is called inside the finishing transaction, so reading the old ratings and writing the
+new ones cannot interleave with another match finishing for the same player."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    name: str
+    occupant: SeatOccupant
+    points: int
+    rank: int
+    """1 is best; equal totals share a rank."""
+    deal_points: tuple[int, ...]
+    """Final score (after doubling) of each of the 11 deals."""
+    takeovers: int
+    """How many times a computer took over this human seat (runs of computer moves)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    match_id: int
+    season_id: int
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    season_id: int
+    guild_id: int
+    name: str
+    started_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        return self.ended_at is None
+
+
+class LeaderboardSort(StrEnum):
+    POINTS = "points"
+    WINS = "wins"
+    AVERAGE = "average"
+    RATING = "rating"
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStanding:
+    """One leaderboard row; players with an equal sort value share a rank."""
+
+    rank: int
+    user_id: int
+    matches: int
+    wins: int
+    points: int
+    rating: Rating | None
+
+    @property
+    def average(self) -> float:
+        return self.points / self.matches
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    season: Season
+    sort: LeaderboardSort
+    offset: int
+    players: int
+    """How many players the whole leaderboard has (for "page 3 of 40")."""
+    rows: tuple[SeasonStanding, ...]
+    viewer: SeasonStanding | None
+    """The asking player's own row wherever it is, or None if they have not played."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContractStat:
+    """A player's deals under one contract in a season."""
+
+    contract: str
+    deals: int
+    base_points: int
+    """Points before doubling."""
+    points: int
+    """Points after doubling."""
+
+    @property
+    def average(self) -> float:
+        return self.points / self.deals
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    season: Season
+    user_id: int
+    matches: int
+    wins: int
+    points: int
+    takeovers: int
+    """How many times a computer played for this player."""
+    doubles_made: int
+    """Players named in this player's doubling turns (doubles and redoubles)."""
+    doubles_received: int
+    """Times another player named this one."""
+    doubling_won: int
+    """Sum of (final - base) over the deals where doubling gained points (>= 0)."""
+    doubling_lost: int
+    """Sum of (final - base) over the deals where doubling cost points (<= 0)."""
+    rating: Rating | None
+    contracts: tuple[ContractStat, ...] = field(default=())
+
+    @property
+    def average(self) -> float:
+        return self.points / self.matches
+
+    @property
+    def best_contract(self) -> ContractStat | None:
+        """The contract with the highest average points after doubling."""
+        return max(self.contracts, key=lambda c: c.average, default=None)
+
+    @property
+    def worst_contract(self) -> ContractStat | None:
+        return min(self.contracts, key=lambda c: c.average, default=None)

@@ -1,0 +1,106 @@
+"""What a finished match adds up to: per-seat results and per-player season contributions.
+
+Pure functions of the replayed match and the stored actions, so what counts in the
+standings is exactly what the record says, not what a caller claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine import Match
+
+from .models import Human, MatchSeat, SeatResult
+
+
+@dataclass(frozen=True, slots=True)
+class ContractLine:
+    contract: str
+    deals: int
+    base_points: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one human's season row gains from one or more finished matches."""
+
+    user_id: int
+    matches: int
+    wins: int
+    points: int
+    takeovers: int
+    doubles_made: int
+    doubles_received: int
+    doubling_won: int
+    doubling_lost: int
+    contracts: tuple[ContractLine, ...]
+
+
+def seat_results(
+    match: Match, seats: Sequence[MatchSeat], acted: Sequence[tuple[int, bool]]
+) -> tuple[SeatResult, ...]:
+    """Each seat's total, rank, deal scores and takeovers.
+
+    ``acted`` is ``(seat, by_computer)`` for every action in order; a takeover is a run of
+    a human seat's own moves made by the computer, so a seat played for after three
+    timeouts in a row counts one takeover, and three separate timeouts count three.
+    """
+    totals, ranks = match.totals(), match.ranking()
+    deal_points = [deal.final_scores() for deal in match.deals]
+    takeovers = [0, 0, 0, 0]
+    previous = [False, False, False, False]
+    for seat, by_computer in acted:
+        if by_computer and not previous[seat]:
+            takeovers[seat] += 1
+        previous[seat] = by_computer
+    return tuple(
+        SeatResult(
+            seat=s.seat,
+            name=s.name,
+            occupant=s.occupant,
+            points=totals[s.seat],
+            rank=ranks[s.seat],
+            deal_points=tuple(scores[s.seat] for scores in deal_points),
+            takeovers=takeovers[s.seat] if isinstance(s.occupant, Human) else 0,
+        )
+        for s in seats
+    )
+
+
+def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribution]:
+    """One contribution per human seat; computers never reach the standings."""
+    out = []
+    for result in results:
+        if not isinstance(result.occupant, Human):
+            continue
+        seat = result.seat
+        made = received = won = lost = 0
+        contracts = []
+        for deal in match.deals:
+            assert deal.contract is not None
+            for turn, targets in zip(deal.doubling_order, deal.doubling, strict=False):
+                if turn == seat:
+                    made += len(targets)
+                elif seat in targets:
+                    received += 1
+            base, final = deal.base[seat], deal.final_scores()[seat]
+            won += max(final - base, 0)
+            lost += min(final - base, 0)
+            contracts.append(ContractLine(deal.contract.id, 1, base, final))
+        out.append(
+            Contribution(
+                user_id=result.occupant.user_id,
+                matches=1,
+                wins=int(result.rank == 1),
+                points=result.points,
+                takeovers=result.takeovers,
+                doubles_made=made,
+                doubles_received=received,
+                doubling_won=won,
+                doubling_lost=lost,
+                contracts=tuple(contracts),
+            )
+        )
+    return out

@@ -1,0 +1,224 @@
+"""Season standings: the per-player aggregates and the queries that read them.
+
+``season_players`` holds one row per human per season, kept up to date in the same
+transaction that stores a finished match, with an index per leaderboard sort. A page is
+then an index walk and a rank is an index count, whatever the number of matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .database import Database, Row, Session
+from .models import (
+    ContractStat,
+    LeaderboardPage,
+    LeaderboardSort,
+    PlayerStats,
+    RatedPlayer,
+    Rater,
+    Rating,
+    SeasonStanding,
+)
+from .results import Contribution
+from .seasons import get_season
+
+# The sort expressions must match the index expressions in migration 2 character for
+# character, or SQLite sorts instead of walking the index.
+SORT_KEYS = {
+    LeaderboardSort.POINTS: "points",
+    LeaderboardSort.WINS: "wins",
+    LeaderboardSort.AVERAGE: "(CAST(points AS REAL) / matches)",
+    LeaderboardSort.RATING: "(rating_mu - 3 * rating_sigma)",
+}
+STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma"
+
+
+async def add_contributions(
+    session: Session, season_id: int, contributions: Sequence[Contribution]
+) -> None:
+    """Add finished-match contributions to the season rows (creating them as needed)."""
+    await session.executemany(
+        """
+        INSERT INTO season_players (season_id, user_id, matches, wins, points, takeovers,
+                                    doubles_made, doubles_received, doubling_won, doubling_lost)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (season_id, user_id) DO UPDATE SET
+            matches = matches + excluded.matches,
+            wins = wins + excluded.wins,
+            points = points + excluded.points,
+            takeovers = takeovers + excluded.takeovers,
+            doubles_made = doubles_made + excluded.doubles_made,
+            doubles_received = doubles_received + excluded.doubles_received,
+            doubling_won = doubling_won + excluded.doubling_won,
+            doubling_lost = doubling_lost + excluded.doubling_lost
+        """,
+        [
+            (
+                season_id,
+                c.user_id,
+                c.matches,
+                c.wins,
+                c.points,
+                c.takeovers,
+                c.doubles_made,
+                c.doubles_received,
+                c.doubling_won,
+                c.doubling_lost,
+            )
+            for c in contributions
+        ],
+    )
+    await session.executemany(
+        """
+        INSERT INTO season_player_contracts (season_id, user_id, contract, deals, base_points,
+                                             points)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (season_id, user_id, contract) DO UPDATE SET
+            deals = deals + excluded.deals,
+            base_points = base_points + excluded.base_points,
+            points = points + excluded.points
+        """,
+        [
+            (season_id, c.user_id, line.contract, line.deals, line.base_points, line.points)
+            for c in contributions
+            for line in c.contracts
+        ],
+    )
+
+
+async def rate(
+    session: Session, season_id: int, ranks: dict[int, int], rater: Rater
+) -> dict[int, Rating]:
+    """Ask ``rater`` for new ratings of these users (by rank) and store them."""
+    marks = ", ".join("?" * len(ranks))
+    previous = {
+        user_id: None if mu is None else Rating(mu, sigma)
+        for user_id, mu, sigma in await session.fetchall(
+            f"SELECT user_id, rating_mu, rating_sigma FROM season_players "
+            f"WHERE season_id = ? AND user_id IN ({marks})",
+            (season_id, *ranks),
+        )
+    }
+    players = [RatedPlayer(user_id, rank, previous.get(user_id)) for user_id, rank in ranks.items()]
+    ratings = dict(rater(players))
+    await session.executemany(
+        "UPDATE season_players SET rating_mu = ?, rating_sigma = ? "
+        "WHERE season_id = ? AND user_id = ?",
+        [(r.mu, r.sigma, season_id, user_id) for user_id, r in ratings.items()],
+    )
+    return ratings
+
+
+class StandingsStore:
+    """Leaderboards and player statistics, read from the season aggregates."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def leaderboard(
+        self,
+        season_id: int,
+        sort: LeaderboardSort = LeaderboardSort.POINTS,
+        *,
+        offset: int = 0,
+        limit: int = 10,
+        viewer: int | None = None,
+    ) -> LeaderboardPage:
+        """One page of the season's leaderboard, plus ``viewer``'s own row and rank.
+
+        Rows are ordered by the sort value (highest first), then by user id so pages
+        never overlap; equal values share a rank. Players without a rating sort last
+        under the rating sort.
+        """
+        if offset < 0 or limit < 1:
+            raise ValueError("offset must be >= 0 and limit >= 1")
+        key = SORT_KEYS[LeaderboardSort(sort)]
+        async with self._db.reading() as session:
+            season = await get_season(session, season_id)
+            players = await session.scalar(
+                "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
+            )
+            rows = await session.fetchall(
+                f"SELECT {STANDING_COLUMNS}, {key} FROM season_players WHERE season_id = ? "
+                f"ORDER BY {key} DESC, user_id LIMIT ? OFFSET ?",
+                (season_id, limit, offset),
+            )
+            standings: list[SeasonStanding] = []
+            for position, row in enumerate(rows, start=offset + 1):
+                if not standings:
+                    rank = await _rank(session, season_id, key, row[-1])
+                elif row[-1] == rows[len(standings) - 1][-1]:
+                    rank = standings[-1].rank
+                else:
+                    rank = position
+                standings.append(_standing(row, rank))
+            own = None
+            if viewer is not None:
+                row = await session.fetchone(
+                    f"SELECT {STANDING_COLUMNS}, {key} FROM season_players "
+                    "WHERE season_id = ? AND user_id = ?",
+                    (season_id, viewer),
+                )
+                if row is not None:
+                    own = _standing(row, await _rank(session, season_id, key, row[-1]))
+        return LeaderboardPage(
+            season, LeaderboardSort(sort), offset, players, tuple(standings), own
+        )
+
+    async def player_stats(self, season_id: int, user_id: int) -> PlayerStats | None:
+        """The player's season statistics, or None if they finished no match in it."""
+        async with self._db.reading() as session:
+            season = await get_season(session, season_id)
+            row = await session.fetchone(
+                """
+                SELECT matches, wins, points, takeovers, doubles_made, doubles_received,
+                       doubling_won, doubling_lost, rating_mu, rating_sigma
+                FROM season_players WHERE season_id = ? AND user_id = ?
+                """,
+                (season_id, user_id),
+            )
+            if row is None:
+                return None
+            contracts = await session.fetchall(
+                "SELECT contract, deals, base_points, points FROM season_player_contracts "
+                "WHERE season_id = ? AND user_id = ? ORDER BY contract",
+                (season_id, user_id),
+            )
+        matches, wins, points, takeovers, made, received, won, lost, mu, sigma = row
+        return PlayerStats(
+            season=season,
+            user_id=user_id,
+            matches=matches,
+            wins=wins,
+            points=points,
+            takeovers=takeovers,
+            doubles_made=made,
+            doubles_received=received,
+            doubling_won=won,
+            doubling_lost=lost,
+            rating=None if mu is None else Rating(mu, sigma),
+            contracts=tuple(ContractStat(*line) for line in contracts),
+        )
+
+
+async def _rank(session: Session, season_id: int, key: str, value: object) -> int:
+    """1 + how many players have a strictly higher value (None is below every value)."""
+    condition = f"{key} IS NOT NULL" if value is None else f"{key} > ?"
+    params = (season_id,) if value is None else (season_id, value)
+    higher = await session.scalar(
+        f"SELECT count(*) FROM season_players WHERE season_id = ? AND {condition}", params
+    )
+    return 1 + int(higher)
+
+
+def _standing(row: Row, rank: int) -> SeasonStanding:
+    user_id, matches, wins, points, mu, sigma, _key = row
+    return SeasonStanding(
+        rank=rank,
+        user_id=user_id,
+        matches=matches,
+        wins=wins,
+        points=points,
+        rating=None if mu is None else Rating(mu, sigma),
+    )

@@ -1,0 +1,59 @@
+"""The store as one object: open the file, use its four parts, close it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+
+from . import integrity
+from .database import Database
+from .matches import MatchStore
+from .seasons import SeasonStore
+from .standings import StandingsStore
+from .tables import TableStore
+
+
+class Store:
+    """The bot's memory. Get one with :func:`open_store`; close it when the bot stops.
+
+    - ``tables``: guild settings and tables (seats, status, settings, message ids);
+    - ``matches``: create, append deals and actions, rebuild records, finish, cancel;
+    - ``seasons``: start, end, find seasons;
+    - ``standings``: leaderboards and player statistics.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        """The connection itself, for the store's own modules (such as ``bulk``) only."""
+        self.tables = TableStore(db)
+        self.matches = MatchStore(db)
+        self.seasons = SeasonStore(db)
+        self.standings = StandingsStore(db)
+
+    async def integrity_problems(self) -> list[str]:
+        """Check the whole file (it reads every page); an empty list means it is sound."""
+        async with self.db.reading() as session:
+            return await integrity.problems(session)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+async def open_store(path: Path | str) -> Store:
+    """Open (creating or upgrading) the database at ``path``.
+
+    Raises :class:`~bot.store.errors.DatabaseRefused`, with the file untouched, if it is
+    corrupt, not a Bonken database, or newer than this bot.
+    """
+    return Store(await Database.open(Path(path)))

@@ -1,0 +1,239 @@
+"""Tables and guild settings: who sits where, the table's state, settings and messages.
+
+The table service owns the rules (who may join, when a table starts); this module only
+remembers, so a restart can rebuild every open table from :meth:`TableStore.open_tables`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+
+from .codec import decode_occupant, encode_occupant, now_ms, to_datetime
+from .database import Database, Row, Session
+from .errors import Conflict, NotFound
+from .models import (
+    SEATS,
+    GuildSettings,
+    SeatOccupant,
+    TableRecord,
+    TableSettings,
+    TableStatus,
+)
+
+# Every query below selects tables through this join, so a record always carries the
+# match in play at the table. ``{where}`` is filled from constants in this module only.
+TABLE_QUERY = """
+    SELECT t.table_id, t.guild_id, t.channel_id, t.host_id, t.status, t.turn_seconds,
+           t.computer_level, t.created_at, m.match_id
+    FROM tables t LEFT JOIN matches m ON m.table_id = t.table_id AND m.status = 'playing'
+    WHERE {where} ORDER BY t.table_id
+"""
+SEATS_QUERY = """
+    SELECT s.table_id, s.seat, s.user_id, s.computer_level
+    FROM table_seats s JOIN tables t ON t.table_id = s.table_id WHERE {where}
+"""
+MESSAGES_QUERY = """
+    SELECT g.table_id, g.role, g.message_id
+    FROM table_messages g JOIN tables t ON t.table_id = g.table_id WHERE {where}
+"""
+BY_ID = "t.table_id = ?"
+OPEN = "t.status IN ('lobby', 'playing')"
+OPEN_IN_CHANNEL = "t.channel_id = ? AND t.status IN ('lobby', 'playing')"
+
+
+class TableStore:
+    """Create, change and load tables; every change is one committed transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._db.reading() as session:
+            return await _guild_settings(session, guild_id)
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        defaults = settings.table_defaults
+        await self._db.write_one(
+            """
+            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level) VALUES (?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE
+            SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level
+            """,
+            (guild_id, defaults.turn_seconds, defaults.computer_level),
+        )
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        settings: TableSettings | None = None,
+    ) -> TableRecord:
+        """A new table in the lobby with four empty seats; ``settings`` default to the guild's.
+
+        Raises :class:`Conflict` if the channel already has an open table.
+        """
+        async with self._db.writing() as session:
+            if settings is None:
+                settings = (await _guild_settings(session, guild_id)).table_defaults
+            now = now_ms()
+            try:
+                row = await session.fetchone(
+                    """
+                    INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,
+                                        computer_level, created_at, updated_at)
+                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING table_id
+                    """,
+                    (
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        settings.turn_seconds,
+                        settings.computer_level,
+                        now,
+                        now,
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict(f"channel {channel_id} already has an open table") from None
+            assert row is not None
+            return await _one(session, row[0])
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        async with self._db.reading() as session:
+            return await _one(session, table_id)
+
+    async def table_in_channel(self, channel_id: int) -> TableRecord | None:
+        """The open (lobby or playing) table in this channel, if there is one."""
+        async with self._db.reading() as session:
+            tables = await _load(session, OPEN_IN_CHANNEL, (channel_id,))
+        return tables[0] if tables else None
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every table in the lobby or playing: what to restore after a restart."""
+        async with self._db.reading() as session:
+            return await _load(session, OPEN, ())
+
+    async def update_table(
+        self,
+        table_id: int,
+        *,
+        status: TableStatus | None = None,
+        host_id: int | None = None,
+        settings: TableSettings | None = None,
+        seats: Mapping[int, SeatOccupant | None] | None = None,
+        messages: Mapping[str, int | None] | None = None,
+    ) -> TableRecord:
+        """Change what is given, all in one transaction, and return the table as stored.
+
+        ``seats`` maps a seat to its new occupant (None empties it); ``messages`` maps a
+        role such as ``"lobby"`` or ``"deal"`` to a message id (None forgets it).
+        """
+        if seats is not None and not set(seats) <= set(SEATS):
+            raise ValueError(f"seats are 0-3, not {sorted(seats)}")
+        async with self._db.writing() as session:
+            await _one(session, table_id)
+            changes: dict[str, object] = {"updated_at": now_ms()}
+            if status is not None:
+                changes["status"] = TableStatus(status).value
+            if host_id is not None:
+                changes["host_id"] = host_id
+            if settings is not None:
+                changes["turn_seconds"] = settings.turn_seconds
+                changes["computer_level"] = settings.computer_level
+            assignments = ", ".join(f"{column} = ?" for column in changes)
+            try:
+                await session.execute(
+                    f"UPDATE tables SET {assignments} WHERE table_id = ?",
+                    (*changes.values(), table_id),
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict("the channel already has another open table") from None
+            for seat, occupant in (seats or {}).items():
+                await _set_seat(session, table_id, seat, occupant)
+            for role, message_id in (messages or {}).items():
+                await _set_message(session, table_id, role, message_id)
+            return await _one(session, table_id)
+
+
+async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
+    row = await session.fetchone(
+        "SELECT turn_seconds, computer_level FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return GuildSettings() if row is None else GuildSettings(TableSettings(row[0], row[1]))
+
+
+async def _set_seat(
+    session: Session, table_id: int, seat: int, occupant: SeatOccupant | None
+) -> None:
+    if occupant is None:
+        await session.execute(
+            "DELETE FROM table_seats WHERE table_id = ? AND seat = ?", (table_id, seat)
+        )
+        return
+    await session.execute(
+        """
+        INSERT INTO table_seats (table_id, seat, user_id, computer_level) VALUES (?, ?, ?, ?)
+        ON CONFLICT (table_id, seat) DO UPDATE
+        SET user_id = excluded.user_id, computer_level = excluded.computer_level
+        """,
+        (table_id, seat, *encode_occupant(occupant)),
+    )
+
+
+async def _set_message(session: Session, table_id: int, role: str, message_id: int | None) -> None:
+    if message_id is None:
+        await session.execute(
+            "DELETE FROM table_messages WHERE table_id = ? AND role = ?", (table_id, role)
+        )
+        return
+    await session.execute(
+        """
+        INSERT INTO table_messages (table_id, role, message_id) VALUES (?, ?, ?)
+        ON CONFLICT (table_id, role) DO UPDATE SET message_id = excluded.message_id
+        """,
+        (table_id, role, message_id),
+    )
+
+
+async def _one(session: Session, table_id: int) -> TableRecord:
+    tables = await _load(session, BY_ID, (table_id,))
+    if not tables:
+        raise NotFound(f"there is no table {table_id}")
+    return tables[0]
+
+
+async def _load(session: Session, where: str, params: tuple[object, ...]) -> list[TableRecord]:
+    rows = await session.fetchall(TABLE_QUERY.format(where=where), params)
+    if not rows:
+        return []
+    seats: dict[int, list[SeatOccupant | None]] = {row[0]: [None] * 4 for row in rows}
+    for table_id, seat, user_id, level in await session.fetchall(
+        SEATS_QUERY.format(where=where), params
+    ):
+        seats[table_id][seat] = decode_occupant(user_id, level)
+    messages: dict[int, dict[str, int]] = {row[0]: {} for row in rows}
+    for table_id, role, message_id in await session.fetchall(
+        MESSAGES_QUERY.format(where=where), params
+    ):
+        messages[table_id][role] = message_id
+    return [_record(row, tuple(seats[row[0]]), messages[row[0]]) for row in rows]
+
+
+def _record(
+    row: Row, seats: tuple[SeatOccupant | None, ...], messages: dict[str, int]
+) -> TableRecord:
+    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created, match_id = row
+    return TableRecord(
+        table_id=table_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        status=TableStatus(status),
+        seats=seats,
+        settings=TableSettings(turn_seconds, level),
+        messages=messages,
+        match_id=match_id,
+        created_at=to_datetime(created),
+    )

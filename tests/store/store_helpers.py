@@ -1,0 +1,72 @@
+"""Shared helpers for the store tests: seated tables and random legal matches, stored."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from bot.engine import Match
+from bot.store import Human, SeatOccupant, Store, TableRecord, TableStatus, actions_taken
+
+NAMES = ("Ann", "Bob", "Cas", "Dirk")
+FOUR_HUMANS: tuple[SeatOccupant, ...] = (Human(1), Human(2), Human(3), Human(4))
+
+
+async def seated_table(
+    store: Store,
+    occupants: Sequence[SeatOccupant] = FOUR_HUMANS,
+    *,
+    guild_id: int = 1,
+    channel_id: int = 10,
+) -> TableRecord:
+    table = await store.tables.create_table(guild_id, channel_id, host_id=1)
+    return await store.tables.update_table(table.table_id, seats=dict(enumerate(occupants)))
+
+
+async def play(
+    store: Store,
+    match_id: int,
+    rng: random.Random,
+    *,
+    deals: int = 11,
+    by_computer: Callable[[int], bool] = lambda seat: False,
+    match: Match | None = None,
+) -> Match:
+    """Play random legal actions, storing each, until ``deals`` deals are dealt and done.
+
+    Continues ``match`` if given (it must be the stored match's state).
+    """
+    match = match or Match(NAMES)
+    seq = actions_taken(match)
+    while not match.is_over:
+        if match.to_act is None:
+            if len(match.deals) == deals:
+                break
+            deal = match.deal_random(rng)
+            await store.matches.append_deal(match_id, len(match.deals) - 1, deal.hands)
+            continue
+        seat = match.to_act
+        action = rng.choice(match.legal_actions())
+        await store.matches.append_action(
+            match_id, seq, seat, action, by_computer=by_computer(seat)
+        )
+        match.apply(action)
+        seq += 1
+    return match
+
+
+async def finished_match(
+    store: Store,
+    seed: int,
+    occupants: Sequence[SeatOccupant] = FOUR_HUMANS,
+    *,
+    channel_id: int = 10,
+    guild_id: int = 1,
+) -> tuple[int, Match]:
+    """A table, a complete random match on it, stored and finished."""
+    table = await seated_table(store, occupants, guild_id=guild_id, channel_id=channel_id)
+    info = await store.matches.create_match(table.table_id, NAMES)
+    match = await play(store, info.match_id, random.Random(seed))
+    await store.matches.finish_match(info.match_id)
+    await store.tables.update_table(table.table_id, status=TableStatus.FINISHED)
+    return info.match_id, match
