@@ -1,0 +1,75 @@
+"""``python -m bot demo --seed 7``: one match of four computers, printed as a transcript.
+
+It runs the real table service on a temporary database, so what it prints is what a
+channel would see, in words: the choices, the doubles, every trick and every score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from pathlib import Path
+
+from bot.render import text
+from bot.store import TableSettings, open_store
+from bot.tables import TableService
+from bot.tables import events as ev
+from bot.tables.computers import Decider, random_decider
+
+GUILD, CHANNEL, HOST = 1, 2, 3
+
+
+class Transcript:
+    """Turns events into lines; keeps the seat names it learns from the service."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = ["North", "East", "South", "West"]
+        self.lines: list[str] = []
+
+    async def __call__(self, event: ev.Event) -> None:
+        line = self.describe(event)
+        if line:
+            self.lines.append(line)
+            print(line, flush=True)
+
+    def describe(self, event: ev.Event) -> str | None:
+        names = self.names
+        match event:
+            case ev.DealStarted(deal_number=number, dealer=dealer, chooser=chooser):
+                return f"\n== Deal {number}: {names[dealer]} deals, {names[chooser]} chooses =="
+            case ev.ContractChosen(seat=seat, contract=contract):
+                return f"{names[seat]} chooses {text.contract_name(contract)}"
+            case ev.Doubled():
+                return text.doubling_text(names, event)
+            case ev.TrickTaken():
+                return text.trick_text(names, event)
+            case ev.DealScored():
+                return text.deal_text(names, event)
+            case ev.MatchEnded(names=final_names, totals=totals, ranks=ranks):
+                return "\n== Final standings ==\n" + text.standings_text(final_names, totals, ranks)
+            case ev.LobbyChanged(what=what) | ev.TableClosed(reason=what):
+                return f"[{what}]"
+        return None
+
+
+async def run_demo(seed: int, decide: Decider = random_decider, level: str = "normal") -> list[str]:
+    """Play one all-computer match and return the transcript lines."""
+    transcript = Transcript()
+    with tempfile.TemporaryDirectory() as folder:
+        store = await open_store(Path(folder) / "demo.sqlite3")
+        service = TableService(store, transcript, decide=decide, pace=0, rng=random.Random(seed))
+        try:
+            settings = TableSettings(60, level)
+            await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
+            view = await service.start(CHANNEL, HOST)  # the empty seats fill with computers
+            transcript.names = [seat.name for seat in view.seats]
+            await service.settle()
+        finally:
+            await service.close()
+            await store.close()
+    return transcript.lines
+
+
+def main(seed: int) -> None:
+    asyncio.run(run_demo(seed))

@@ -1,0 +1,1 @@
+"""Turning table state and events into words (and, for Discord, embeds)."""
