@@ -50,7 +50,7 @@ KING_OF_HEARTS = Card.parse("KH")
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 seats = st.integers(min_value=0, max_value=3)
-fast = settings(max_examples=40, deadline=None)
+fast = settings(max_examples=100, deadline=None)
 
 
 def card_points(contract: str, card: Card) -> int:
@@ -235,7 +235,7 @@ def state_of(match: Match):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=seeds, first_dealer=seats, steps=st.integers(min_value=0, max_value=700))
 def test_replaying_a_record_reproduces_the_state(seed, first_dealer, steps):
     match = random_partial(seed, first_dealer=first_dealer, steps=steps)

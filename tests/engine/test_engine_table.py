@@ -5,7 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import finish_deal, full_suits, random_partial, start
+from engine_helpers import (
+    LAYOUT_L,
+    SCRIPT_L,
+    finish_deal,
+    full_suits,
+    hands_from,
+    play,
+    random_partial,
+    start,
+)
 
 from bot.engine import CARDS, PASS, Card, Choose, IllegalAction, Match, Suit, deal_hands
 from bot.engine.match import choices_per_seat, chooser_of
@@ -131,3 +140,17 @@ def test_next_deal_cannot_start_before_the_current_one_is_finished():
     finish_deal(match, random.Random(2))
     match.deal_random(random.Random(3))
     assert len(match.deals) == 2
+
+
+def test_highest_match_total_wins_and_equal_totals_share_a_place():
+    # The hand-scored ducking deal: totals [0, -35, 0, -30].
+    match = start(hands_from(LAYOUT_L), "ducking")
+    play(match, *SCRIPT_L)
+    assert match.totals() == [0, -35, 0, -30]
+    assert match.winners() == [0, 2]
+    assert match.ranking() == [1, 4, 1, 3]
+    # With doubling the order changes: [65, -150, 70, -50].
+    doubled = start(hands_from(LAYOUT_L), "ducking", doubling=([1], [1, 3], [3, 2], [1]))
+    play(doubled, *SCRIPT_L)
+    assert doubled.winners() == [2]
+    assert doubled.ranking() == [2, 4, 1, 3]
