@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .base import Player
 from .easy import EasyPlayer
+from .hard import HardPlayer
 from .normal import NormalPlayer
 
-LEVELS: tuple[str, ...] = ("easy", "normal")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 
 def player_for(level: str) -> Player:
@@ -15,4 +16,6 @@ def player_for(level: str) -> Player:
         return EasyPlayer()
     if level == "normal":
         return NormalPlayer()
+    if level == "hard":
+        return HardPlayer()
     raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -61,11 +61,12 @@ def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[in
     contract = pos.contract
     pts = card_points(contract)
     trick = pos.trick
-    # In Last trick only the final tricks count: early on, shed high cards freely.
-    early_last = contract.last_trick != 0 and pos.tricks_done < 9
+    last_trick = contract.last_trick != 0
+    # In Last trick only the final trick counts: early on, shed high cards freely.
+    early_last = last_trick and pos.tricks_done < 9
     if not trick:
-        if early_last:
-            return _discard(pos, seat, legal, out, pts)
+        if last_trick:
+            return _discard(pos, seat, legal, out, pts)  # lead the card least safe to keep
         return _lead_low(pos, seat, legal, out, pts)
     led = trick[0] // 13
     follow = legal[led]

@@ -1,0 +1,167 @@
+"""Duplicate arena: how many points a level gains over another, with a confidence interval.
+
+``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
+[--budget SECONDS] [--workers W]``
+
+Design. The deals are grouped into matches of 11 (the last one may be cut short), dealt
+from the seed, and the players choose the contracts as in a real match, so contract
+choice and doubling are measured too. Every match is played five times on the same
+cards: once with four baselines, and once with the candidate in each seat against three
+baselines. The candidate's edge in a deal is its score in its seat minus what the
+baseline scored in that seat on the same cards, averaged over the four seats; the edge
+per match is the per-deal mean times 11. The interval is a 95% t-interval over deals;
+deals of one match are not independent (contracts chosen early shape the later ones),
+but the dependence is negative (the contracts of a match are fixed), so treating them as
+independent overstates the spread rather than understating it.
+
+Per contract, the candidate's score in a contract is paired with the baseline seat's
+score in the same contract of the same match (each contract is played once per match;
+a trump option that one run skipped is left out).
+
+Decision times are the candidate's, over the decisions it was asked (one legal action
+is applied without asking), measured in the process that played (one core each with
+``--workers 1``, the default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.engine.cards import deal_hands
+from bot.engine.match import DEALS_PER_MATCH
+
+from .levels import LEVELS, player_for
+from .pool import DEFAULT_BUDGET
+from .table import Hands, Played, decision_rng, play_deals
+
+
+@dataclass
+class MatchResult:
+    """The paired figures of one match: per-deal edges, per-contract pairs, times."""
+
+    edges: list[float] = field(default_factory=list)
+    by_contract: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    times: list[float] = field(default_factory=list)
+
+
+def match_deals(seed: int, match: int, deals: int) -> list[Hands]:
+    """The hands of the first ``deals`` deals of match number ``match``."""
+    rng = decision_rng("arena", seed, match)
+    return [deal_hands(rng) for _ in range(deals)]
+
+
+def play_match(
+    candidate: str, baseline: str, seed: int, match: int, deals: int, budget: float
+) -> MatchResult:
+    """One match, five times: four baselines, then the candidate in each seat."""
+    hands = match_deals(seed, match, deals)
+    first_dealer = match % 4
+
+    def run(seats: Sequence[str], tag: str) -> Played:
+        players = [player_for(level) for level in seats]
+        key = f"{seed}/{match}/{tag}"
+        return play_deals(players, hands, first_dealer=first_dealer, budget=budget, seed_key=key)
+
+    base = run([baseline] * 4, "base")
+    result = MatchResult()
+    per_deal = [0.0] * deals
+    for seat in range(4):
+        levels = [baseline] * 4
+        levels[seat] = candidate
+        cand = run(levels, f"cand{seat}")
+        result.times.extend(cand.times[seat])
+        for k in range(deals):
+            per_deal[k] += (cand.deals[k].scores[seat] - base.deals[k].scores[seat]) / 4
+        base_by_contract = {d.contract: d.scores[seat] for d in base.deals}
+        for d in cand.deals:
+            if d.contract in base_by_contract:
+                diff = d.scores[seat] - base_by_contract[d.contract]
+                result.by_contract[d.contract].append(diff)
+    result.edges = per_deal
+    return result
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (t for small samples)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, _t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def _t95(df: int) -> float:
+    table = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26}
+    if df in table:
+        return table[df]
+    return 2.23 if df < 15 else 2.13 if df < 20 else 2.09 if df < 30 else 2.04 if df < 60 else 1.98
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def report(args: argparse.Namespace, results: list[MatchResult]) -> str:
+    edges = [e for r in results for e in r.edges]
+    times = [t for r in results for t in r.times]
+    mean, half = interval(edges)
+    lines = [
+        f"arena: {args.candidate} vs three {args.baseline}, {len(edges)} deals "
+        f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s",
+        f"edge per deal:  {mean:+.2f}  (95% CI {mean - half:+.2f} .. {mean + half:+.2f})",
+        f"edge per match: {11 * mean:+.1f}  (95% CI {11 * (mean - half):+.1f} .. "
+        f"{11 * (mean + half):+.1f})",
+        "per contract (candidate minus baseline in the same seat and contract):",
+    ]
+    by_contract: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for cid, diffs in r.by_contract.items():
+            by_contract[cid].extend(diffs)
+    for cid in sorted(by_contract):
+        m, h = interval(by_contract[cid])
+        lines.append(f"  {cid:15s} n={len(by_contract[cid]):4d}  {m:+7.2f} ± {h:.2f}")
+    if times:
+        lines.append(
+            f"{args.candidate} decision time over {len(times)} decisions: "
+            f"p50 {1000 * percentile(times, 0.5):.1f} ms, "
+            f"p95 {1000 * percentile(times, 0.95):.1f} ms, max {1000 * max(times):.1f} ms"
+        )
+    return "\n".join(lines)
+
+
+def run_arena(args: argparse.Namespace) -> list[MatchResult]:
+    sizes = [DEALS_PER_MATCH] * (args.deals // DEALS_PER_MATCH)
+    if args.deals % DEALS_PER_MATCH:
+        sizes.append(args.deals % DEALS_PER_MATCH)
+    jobs = [
+        (args.candidate, args.baseline, args.seed, m, size, args.budget)
+        for m, size in enumerate(sizes)
+    ]
+    if args.workers <= 1:
+        return [play_match(*job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        return list(pool.map(play_match, *zip(*jobs, strict=True)))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.players.arena", description=__doc__)
+    parser.add_argument("--candidate", choices=LEVELS, required=True)
+    parser.add_argument("--baseline", choices=LEVELS, required=True)
+    parser.add_argument("--deals", type=int, default=DEALS_PER_MATCH)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    print(report(args, run_arena(args)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

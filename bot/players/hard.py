@@ -1,0 +1,147 @@
+"""The hard player: determinized Monte Carlo search with the normal player as playout policy.
+
+For a card, it guesses the hidden hands many times (:class:`~.sampling.Sampler`: only
+deals consistent with what its seat has seen), plays each legal card in every guess and
+lets four normal players finish the deal (:func:`~bot.engine.fast.policy_playout`), and
+keeps the card with the best mean final score, doubling settlement included (with
+doubles, a seat's score depends on the others' base scores too). Every card is tried on
+the same guesses, so differences between cards are not drowned in the luck of the deal.
+
+For the contract and doubling it simulates whole deals the same way and hands the means
+to the shared rules in :mod:`.bidding`.
+
+Time: the search stops after a fixed amount of simulated work derived from the budget
+(:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
+same action on any machine; and also when the wall clock reaches the budget, so a slow
+or busy machine still answers in time. The trade-off: when the clock stops it first, the
+action may differ from a replay. ``wall_clock=False`` turns the clock off for exact
+replays and tests.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.engine.actions import Action, Choose, Double
+from bot.engine.contracts import CONTRACTS, Contract
+from bot.engine.fast import (
+    dealt_position,
+    play_card,
+    policy_playout,
+    position_from_view,
+)
+from bot.engine.view import SeatView
+
+from .base import legal_card_masks, own_position, play_of
+from .bidding import best_choice, claimed_edge, doubling_turn
+from .normal import NormalPlayer
+from .policy import normal_card
+from .sampling import Sampler
+
+#: Simulated cards per second of budget: about 70% of what one core here manages, so
+#: the work cap, not the clock, normally ends the search.
+WORK_PER_SECOND = 200_000
+
+#: A card must beat the normal player's own choice by this many points on average to be
+#: preferred: smaller differences are mostly sampling noise.
+NOISE = 0.5
+
+
+def settled(base: list[int], multipliers: tuple[tuple[int, ...], ...], seat: int) -> int:
+    """``seat``'s final score from base scores and the doubling multipliers."""
+    mine = base[seat]
+    return mine + sum(m * (mine - base[j]) for j, m in enumerate(multipliers[seat]) if j != seat)
+
+
+class _Search:
+    """Stops after ``work`` simulated cards, or at ``deadline`` when the clock is on."""
+
+    def __init__(self, budget: float, wall_clock: bool, work_per_second: float) -> None:
+        self.work_left = budget * work_per_second
+        self.deadline = time.perf_counter() + budget if wall_clock else float("inf")
+
+    def spend(self, cards: int) -> bool:
+        """Count ``cards`` of work; True while there is budget for another round."""
+        self.work_left -= cards
+        return self.work_left > 0 and time.perf_counter() < self.deadline
+
+
+class HardPlayer:
+    """See the module docstring. With no budget it plays as the normal player."""
+
+    def __init__(self, wall_clock: bool = True, work_per_second: float = WORK_PER_SECOND):
+        self.wall_clock = wall_clock
+        self.work_per_second = work_per_second
+        self.normal = NormalPlayer()
+
+    def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        if len(view.legal) == 1 or budget <= 0:
+            return self.normal.choose_action(view, rng, budget)
+        search = _Search(budget, self.wall_clock, self.work_per_second)
+        first = view.legal[0]
+        if isinstance(first, Choose):
+            return self._choose(view, rng, search)
+        if isinstance(first, Double):
+            return self._double(view, rng, search)
+        return self._play(view, rng, search)
+
+    def _play(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
+        legal = legal_card_masks(view)
+        cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
+        preferred = normal_card(own_position(view), view.seat, legal)
+        sampler = Sampler(view)
+        totals = [0.0] * len(cards)
+        rounds = 0
+        cards_left = sum(view.cards_left)
+        while True:
+            root = position_from_view(view, sampler.sample(rng))
+            for i, card in enumerate(cards):
+                pos = root.copy()
+                play_card(pos, card)
+                base = policy_playout(pos, normal_card)
+                totals[i] += settled(base, view.multipliers, view.seat)
+            rounds += 1
+            if not search.spend(len(cards) * cards_left):
+                break
+        best = max(range(len(cards)), key=lambda i: totals[i])
+        keep = cards.index(preferred)
+        if totals[keep] >= totals[best] - NOISE * rounds:
+            best = keep
+        return play_of(view, cards[best])
+
+    def _simulate(
+        self, view: SeatView, rng: random.Random, search: _Search, contracts: list[Contract]
+    ) -> list[list[float]]:
+        """Mean base score of each seat over whole simulated deals, per contract."""
+        assert view.first_leader is not None
+        sampler = Sampler(view)
+        totals = [[0.0] * 4 for _ in contracts]
+        rounds = 0
+        while True:
+            hands = sampler.sample(rng)
+            for contract, total in zip(contracts, totals, strict=True):
+                base = policy_playout(
+                    dealt_position(contract, view.first_leader, hands), normal_card
+                )
+                for seat in range(4):
+                    total[seat] += base[seat]
+            rounds += 1
+            if not search.spend(52 * len(contracts)):
+                break
+        return [[value / rounds for value in total] for total in totals]
+
+    def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
+        ids = [a.contract for a in view.legal if isinstance(a, Choose)]
+        means = self._simulate(view, rng, search, [CONTRACTS[cid] for cid in ids])
+        return best_choice(view, {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)})
+
+    def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
+        assert view.contract is not None
+        [means] = self._simulate(view, rng, search, [view.contract])
+        gains = {
+            j: means[view.seat] - means[j] - claimed_edge(view, j)
+            for j in range(4)
+            if j != view.seat
+        }
+        return doubling_turn(view, gains)

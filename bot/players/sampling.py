@@ -1,0 +1,133 @@
+"""Guessing the hidden hands: deals consistent with everything one seat has seen.
+
+The hard player searches over such guesses ("determinizations"). A guess gives every
+other seat exactly as many cards as it still holds, only cards not yet seen, none of a
+suit it has shown void in, and, in Domino, none of the cards it could have played when
+it passed (a seat that passed held no playable card then, and hands only shrink).
+Nothing else is inferred: the guesses are uniform over what the rules allow, as far as
+the simple sampler below gets (it weights seats by free room, which is uniform when no
+constraint binds).
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.view import SeatView
+
+from .base import own_hand_masks
+
+ALL_CARDS = (1 << 52) - 1
+_SUIT = (1 << 13) - 1
+
+
+def _suit_cards(suit: int) -> int:
+    return _SUIT << (suit * 13)
+
+
+def _domino_forbidden(view: SeatView) -> list[int]:
+    """Per seat, the cards it could have played when it passed (52-bit masks)."""
+    forbidden = [0, 0, 0, 0]
+    for seat, count in view.domino_passes:
+        low = [-1] * 4
+        high = [-1] * 4
+        for _, card in view.plays[:count]:
+            s, r = card.suit, card.rank - 2
+            low[s] = r if low[s] < 0 else min(low[s], r)
+            high[s] = max(high[s], r)
+        for s in range(4):
+            ranks = [6] if low[s] < 0 else [low[s] - 1, high[s] + 1]
+            for r in ranks:
+                if 0 <= r < 13:
+                    forbidden[seat] |= 1 << (s * 13 + r)
+    return forbidden
+
+
+class Sampler:
+    """Draws hidden hands for ``view``; build once per decision, sample many times."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.seat = view.seat
+        self.own_masks = own_hand_masks(view)
+        seen = {card.index for card in view.hand} | {card.index for _, card in view.plays}
+        self.unknown = [c for c in range(52) if c not in seen]
+        if view.cards_left == (0, 0, 0, 0):
+            raise ValueError("no deal is in progress")
+        self.capacity = [0 if s == view.seat else view.cards_left[s] for s in range(4)]
+        forbidden = _domino_forbidden(view)
+        self.allowed = [0, 0, 0, 0]
+        for s in range(4):
+            if s == view.seat:
+                continue
+            mask = ALL_CARDS & ~forbidden[s]
+            for suit in view.voids[s]:
+                mask &= ~_suit_cards(suit)
+            self.allowed[s] = mask
+        others = [s for s in range(4) if s != view.seat]
+        self.options = {c: [s for s in others if self.allowed[s] >> c & 1] for c in self.unknown}
+        # Most constrained cards first, so the greedy pass rarely paints itself in a corner.
+        self.order = sorted(self.unknown, key=lambda c: len(self.options[c]))
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Sixteen hand masks (seat-major, suit-minor): this seat's hand plus a guess."""
+        for _ in range(20):
+            owner = self._greedy(rng)
+            if owner is not None:
+                return self._masks(owner)
+        return self._masks(self._matching(rng))
+
+    def _greedy(self, rng: random.Random) -> dict[int, int] | None:
+        room = list(self.capacity)
+        owner: dict[int, int] = {}
+        cards = list(self.order)
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(self.options[c]))  # stable: random within a group
+        for card in cards:
+            seats = [s for s in self.options[card] if room[s]]
+            if not seats:
+                return None
+            pick = rng.random() * sum(room[s] for s in seats)
+            for seat in seats:
+                pick -= room[seat]
+                if pick < 0:
+                    break
+            owner[card] = seat
+            room[seat] -= 1
+        return owner
+
+    def _matching(self, rng: random.Random) -> dict[int, int]:
+        """An exact assignment by augmenting paths, for when the greedy pass fails."""
+        owner: dict[int, int] = {}
+        held: dict[int, list[int]] = {s: [] for s in range(4)}
+
+        def place(card: int, visited: set[int]) -> bool:
+            seats = list(self.options[card])
+            rng.shuffle(seats)
+            for seat in seats:
+                if seat not in visited and len(held[seat]) < self.capacity[seat]:
+                    owner[card] = seat
+                    held[seat].append(card)
+                    return True
+            for seat in seats:
+                if seat in visited:
+                    continue
+                visited.add(seat)
+                for other in list(held[seat]):
+                    held[seat].remove(other)
+                    if place(other, visited):
+                        owner[card] = seat
+                        held[seat].append(card)
+                        return True
+                    held[seat].append(other)
+            return False
+
+        for card in self.order:
+            if not place(card, set()):
+                raise ValueError("no deal fits what this seat has seen")
+        return owner
+
+    def _masks(self, owner: dict[int, int]) -> list[int]:
+        masks = list(self.own_masks)
+        for card, seat in owner.items():
+            masks[seat * 4 + card // 13] |= 1 << (card % 13)
+        return masks

@@ -1,0 +1,57 @@
+"""Reproducible from a seed, off the event loop through the pool, and the arena smoke run."""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+
+from players_helpers import random_position
+
+from bot.engine.view import SeatView, seat_view
+from bot.players import LEVELS
+from bot.players.arena import report, run_arena
+from bot.players.hard import HardPlayer
+from bot.players.pool import PlayerPool, decide_sync
+
+
+def _views() -> list[SeatView]:
+    views = []
+    for seed, moves in [(1, 0), (2, 2), (3, 9), (4, 30), (5, 47)]:
+        match = random_position(seed, "queens", deals_before=seed % 3, moves=moves)
+        assert match.to_act is not None
+        views.append(seat_view(match, match.to_act))
+    return views
+
+
+def test_same_view_and_seed_give_the_same_action() -> None:
+    for view in _views():
+        for level in ("easy", "normal"):
+            assert decide_sync(level, view, 11, 0.0) == decide_sync(level, view, 11, 0.0)
+        hard = HardPlayer(wall_clock=False)
+        first = hard.choose_action(view, random.Random(11), 0.05)
+        assert hard.choose_action(view, random.Random(11), 0.05) == first
+
+
+def test_views_pickle_to_equal_views() -> None:
+    for view in _views():
+        assert pickle.loads(pickle.dumps(view)) == view
+
+
+async def test_pool_round_trip() -> None:
+    view = _views()[3]
+    async with PlayerPool(workers=1) as pool:
+        for level in LEVELS:
+            action = await pool.decide(level, view, seed=5, budget=0.05)
+            assert action in view.legal
+
+
+def test_arena_smoke() -> None:
+    for candidate, baseline, deals in [("normal", "easy", 3), ("hard", "normal", 1)]:
+        args = argparse.Namespace(
+            candidate=candidate, baseline=baseline, deals=deals, seed=3, budget=0.01, workers=1
+        )
+        text = report(args, run_arena(args))
+        assert f"{deals} deals" in text
+        assert "edge per match" in text
+        assert "decision time" in text
