@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ async def test_the_file_runs_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "bonken.sqlite3"
     async with await open_store(path):
         pass
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -75,19 +76,19 @@ def _scribbled(path: Path) -> None:
 
 def _newer(path: Path) -> None:
     _real_database(path)
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("INSERT INTO schema_version VALUES (?, 0)", (LATEST + 1,))
-    sqlite3.connect(path).close()
 
 
 def _foreign(path: Path) -> None:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
 
 
 def _real_database(path: Path) -> None:
-    with sqlite3.connect(path, isolation_level=None) as conn:
-        conn.execute("PRAGMA journal_mode=DELETE")
+    """A store file as the bot leaves it (WAL mode, closed cleanly), with some bulk."""
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
         migrate(conn)
         conn.execute("CREATE TABLE padding (x)")
         conn.executemany("INSERT INTO padding VALUES (?)", [("x" * 500,)] * 200)
@@ -117,5 +118,5 @@ async def test_a_bad_file_stops_the_bot_with_a_clear_message_and_is_left_untouch
 
 
 def _version(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:
         return conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]

@@ -1,0 +1,135 @@
+"""Migrations: a file made by the first schema upgrades to the newest with its data intact.
+
+The old file is built the way schema 1 would have been written, with schema 1's SQL (the
+store's own code always speaks the newest schema), then opened by today's store.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from store_helpers import NAMES, play
+
+from bot.engine import Match, from_record, to_record
+from bot.store import MatchStatus, TableStatus, open_store
+from bot.store import migrations as migrations_module
+from bot.store.codec import encode_action, encode_hands
+from bot.store.migrations import LATEST, Migration, migrate, schema_version
+
+V1_TABLES = (
+    "guild_settings",
+    "tables",
+    "table_seats",
+    "table_messages",
+    "matches",
+    "match_seats",
+    "deals",
+    "actions",
+)
+
+
+def _schema_1_file(path: Path) -> Match:
+    """A schema-1 file: a table playing a match three deals in, and a cancelled match."""
+    match = Match(NAMES)
+    rng = random.Random(11)
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        assert migrate(conn, target=1) == [1]
+        conn.execute("INSERT INTO guild_settings VALUES (1, 90, 'easy')")
+        conn.execute("INSERT INTO tables VALUES (7, 1, 10, 100, 'playing', 90, 'easy', 5, 6)")
+        conn.executemany(
+            "INSERT INTO table_seats VALUES (7, ?, ?, ?)",
+            [(0, 100, None), (1, 101, None), (2, None, "easy"), (3, 103, None)],
+        )
+        conn.execute("INSERT INTO table_messages VALUES (7, 'deal', 555)")
+        conn.execute("INSERT INTO matches VALUES (3, 7, 0, 42, 'cancelled', 1, 2)")
+        conn.execute("INSERT INTO matches VALUES (4, 7, 0, 43, 'playing', 3, NULL)")
+        for match_id in (3, 4):
+            conn.executemany(
+                "INSERT INTO match_seats VALUES (?, ?, ?, ?, ?)",
+                [
+                    (match_id, 0, NAMES[0], 100, None),
+                    (match_id, 1, NAMES[1], 101, None),
+                    (match_id, 2, NAMES[2], None, "easy"),
+                    (match_id, 3, NAMES[3], 103, None),
+                ],
+            )
+        seq = 0
+        while len(match.deals) < 3 or not match.deals[-1].is_done:
+            if match.to_act is None:
+                deal = match.deal_random(rng)
+                conn.execute(
+                    "INSERT INTO deals VALUES (4, ?, ?, 9)",
+                    (len(match.deals) - 1, encode_hands(deal.hands)),
+                )
+                continue
+            seat, action = match.to_act, rng.choice(match.legal_actions())
+            conn.execute(
+                "INSERT INTO actions VALUES (4, ?, ?, ?, ?, ?, 0, 10)",
+                (seq, len(match.deals) - 1, seat, *encode_action(action)),
+            )
+            match.apply(action)
+            seq += 1
+    return match
+
+
+def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every schema-1 table, in schema-1 columns only."""
+    with closing(sqlite3.connect(path)) as conn:
+        rows = {}
+        for table in V1_TABLES:
+            columns = [c[1] for c in conn.execute(f"PRAGMA table_info({table})")]
+            columns = [column for column in columns if column != "season_id"]
+            rows[table] = sorted(conn.execute(f"SELECT {', '.join(columns)} FROM {table}"))
+    return rows
+
+
+async def test_a_schema_1_file_upgrades_with_every_row_intact(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    _schema_1_file(path)
+    before = _rows(path)
+    async with await open_store(path):
+        pass
+    with closing(sqlite3.connect(path)) as conn:
+        assert schema_version(conn) == LATEST
+    assert _rows(path) == before
+
+
+async def test_an_upgraded_match_replays_continues_and_counts(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    played = _schema_1_file(path)
+    async with await open_store(path) as store:
+        table = await store.tables.get_table(7)
+        assert table.status is TableStatus.PLAYING
+        assert table.match_id == 4
+        assert table.messages == {"deal": 555}
+        assert table.settings.turn_seconds == 90
+        record = await store.matches.load_record(4)
+        match = from_record(record)
+        assert to_record(match)["deals"] == to_record(played)["deals"]
+        assert (await store.matches.get_match(3)).status is MatchStatus.CANCELLED
+
+        await play(store, 4, random.Random(5), match=match)
+        result = await store.matches.finish_match(4)
+        page = await store.standings.leaderboard(result.season_id)
+        assert sorted(row.user_id for row in page.rows) == [100, 101, 103]
+        assert await store.integrity_problems() == []
+
+
+def test_a_failing_migration_leaves_the_file_at_the_previous_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = Migration(
+        LATEST + 1, "broken", ("CREATE TABLE half_done (x)", "INSERT INTO nowhere VALUES (1)")
+    )
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", (*migrations_module.MIGRATIONS, broken))
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)) as conn:
+        migrate(conn)
+        with pytest.raises(sqlite3.OperationalError, match="no such table: nowhere"):
+            migrate(conn, target=LATEST + 1)
+        assert schema_version(conn) == LATEST
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        assert "half_done" not in tables

@@ -1,0 +1,318 @@
+"""Finished results, seasons, leaderboards and player statistics (what standings ask)."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import pytest
+from store_helpers import NAMES, finished_match, play, seated_table
+
+from bot.engine import Deal, Match
+from bot.store import (
+    Computer,
+    Conflict,
+    Human,
+    LeaderboardSort,
+    MatchStatus,
+    NotFound,
+    RatedPlayer,
+    Rating,
+    SeatOccupant,
+    SeatResult,
+    Store,
+    TableStatus,
+)
+from bot.store.bulk import add_finished_matches
+
+
+async def test_a_finished_match_stores_each_seats_result_as_the_engine_scores_it(
+    store: Store,
+) -> None:
+    match_id, match = await finished_match(store, seed=1)
+    info = await store.matches.get_match(match_id)
+    assert info.status is MatchStatus.FINISHED
+    assert info.ended_at is not None and info.season_id is not None
+    page = await store.standings.leaderboard(info.season_id)
+    by_user = {row.user_id: row for row in page.rows}
+    for seat, user in enumerate((1, 2, 3, 4)):
+        assert by_user[user].points == match.totals()[seat]
+        assert by_user[user].wins == (match.ranking()[seat] == 1)
+        assert by_user[user].matches == 1
+
+
+async def test_the_finish_result_has_totals_ranks_and_deal_scores(store: Store) -> None:
+    table = await seated_table(store)
+    info = await store.matches.create_match(table.table_id, NAMES)
+    match = await play(store, info.match_id, random.Random(2))
+    result = await store.matches.finish_match(info.match_id)
+    assert [r.points for r in result.seats] == match.totals()
+    assert [r.rank for r in result.seats] == match.ranking()
+    assert [list(r.deal_points) for r in result.seats] == [
+        [deal.final_scores()[seat] for deal in match.deals] for seat in range(4)
+    ]
+    assert [r.name for r in result.seats] == list(NAMES)
+
+
+async def test_a_guild_without_a_season_gets_a_default_one_at_its_first_match(
+    store: Store,
+) -> None:
+    assert await store.seasons.active_season(1) is None
+    match_id, _ = await finished_match(store, seed=3)
+    season = await store.seasons.active_season(1)
+    assert season is not None and season.name == "Season 1" and season.active
+    assert (await store.matches.get_match(match_id)).season_id == season.season_id
+    await store.seasons.end_season(1)
+    await finished_match(store, seed=4)
+    names = [s.name for s in await store.seasons.seasons(1)]
+    assert names == ["Season 2", "Season 1"]
+
+
+async def test_a_cancelled_match_counts_nothing(store: Store) -> None:
+    table = await seated_table(store)
+    info = await store.matches.create_match(table.table_id, NAMES)
+    await play(store, info.match_id, random.Random(5))
+    await store.matches.cancel_match(info.match_id)
+    assert await store.seasons.active_season(1) is None
+    await store.tables.update_table(table.table_id, status=TableStatus.CANCELLED)
+    _, counted = await finished_match(store, seed=6)
+    season = await store.seasons.active_season(1)
+    assert season is not None
+    page = await store.standings.leaderboard(season.season_id)
+    assert all(row.matches == 1 for row in page.rows)
+    stats = await store.standings.player_stats(season.season_id, 1)
+    assert stats is not None and stats.points == counted.totals()[0]
+    assert await store.integrity_problems() == []
+
+
+async def test_computer_seats_are_recorded_but_never_on_a_leaderboard(store: Store) -> None:
+    occupants: tuple[SeatOccupant, ...] = (Human(1), Computer("easy"), Human(3), Computer("normal"))
+    table = await seated_table(store, occupants)
+    info = await store.matches.create_match(table.table_id, NAMES)
+    await play(store, info.match_id, random.Random(7))
+    result = await store.matches.finish_match(info.match_id)
+    assert [r.occupant for r in result.seats] == list(occupants)
+    page = await store.standings.leaderboard(result.season_id, limit=10)
+    assert [row.user_id for row in page.rows] == sorted(
+        (1, 3), key=lambda u: -result.seats[u - 1].points
+    )
+    assert page.players == 2
+
+
+async def test_computer_takeovers_count_each_run_of_computer_moves(store: Store) -> None:
+    table = await seated_table(store)
+    info = await store.matches.create_match(table.table_id, NAMES)
+    rng = random.Random(8)
+    flags: dict[int, list[bool]] = defaultdict(list)
+
+    def by_computer(seat: int) -> bool:
+        flag = seat in (1, 2) and rng.random() < (0.3 if seat == 1 else 0.9)
+        flags[seat].append(flag)
+        return flag
+
+    await play(store, info.match_id, random.Random(9), by_computer=by_computer)
+    result = await store.matches.finish_match(info.match_id)
+    expected = [
+        sum(1 for i, f in enumerate(flags[seat]) if f and (i == 0 or not flags[seat][i - 1]))
+        for seat in range(4)
+    ]
+    assert expected[0] == 0 and expected[1] > 1
+    assert [r.takeovers for r in result.seats] == expected
+    stats = await store.standings.player_stats(result.season_id, 2)
+    assert stats is not None and stats.takeovers == expected[1]
+
+
+async def test_player_stats_follow_the_record(store: Store) -> None:
+    matches: list[Match] = []
+    for seed in (10, 11, 12):
+        _, match = await finished_match(store, seed=seed)
+        matches.append(match)
+    season = await store.seasons.active_season(1)
+    assert season is not None
+    seat, user = 1, 2
+    stats = await store.standings.player_stats(season.season_id, user)
+    assert stats is not None
+    assert stats.matches == 3
+    assert stats.wins == sum(m.ranking()[seat] == 1 for m in matches)
+    assert stats.points == sum(m.totals()[seat] for m in matches)
+    assert stats.average == pytest.approx(stats.points / 3)
+    deals = [deal for m in matches for deal in m.deals]
+    deltas = [deal.final_scores()[seat] - deal.base[seat] for deal in deals]
+    assert stats.doubling_won == sum(d for d in deltas if d > 0)
+    assert stats.doubling_lost == sum(d for d in deltas if d < 0)
+    named = [(turn_seat, targets) for d in deals for turn_seat, targets in _turns(d)]
+    assert stats.doubles_made == sum(len(t) for s, t in named if s == seat)
+    assert stats.doubles_received == sum(seat in t for s, t in named)
+    by_contract: dict[str, list[int]] = defaultdict(list)
+    for deal in deals:
+        assert deal.contract is not None
+        by_contract[deal.contract.id].append(deal.final_scores()[seat])
+    assert {c.contract: (c.deals, c.points) for c in stats.contracts} == {
+        cid: (len(p), sum(p)) for cid, p in by_contract.items()
+    }
+    averages = {cid: sum(p) / len(p) for cid, p in by_contract.items()}
+    assert stats.best_contract is not None and stats.worst_contract is not None
+    assert stats.best_contract.average == max(averages.values())
+    assert stats.worst_contract.average == min(averages.values())
+    assert sum(c.points for c in stats.contracts) == stats.points
+
+
+def _turns(deal: Deal) -> list[tuple[int, frozenset[int]]]:
+    """(seat, named) per doubling turn: right of the dealer first, the chooser last."""
+    order = [(deal.dealer + k) % 4 for k in (3, 0, 1, 2)]
+    return list(zip(order, deal.doubling, strict=False))
+
+
+async def test_a_player_without_matches_has_no_stats(store: Store) -> None:
+    season = await store.seasons.start_season(1, "Spring")
+    assert await store.standings.player_stats(season.season_id, 1) is None
+
+
+def _results(users: tuple[int | None, ...], points: tuple[int, ...]) -> list[SeatResult]:
+    ranks = [1 + sum(other > mine for other in points) for mine in points]
+    return [
+        SeatResult(
+            seat,
+            f"P{seat}",
+            Human(user) if user is not None else Computer("easy"),
+            points[seat],
+            ranks[seat],
+            (),
+            0,
+        )
+        for seat, user in enumerate(users)
+    ]
+
+
+async def _crafted_season(store: Store) -> int:
+    """Six players whose totals, wins and averages are worked out by hand."""
+    table = await store.tables.create_table(1, 10, 1)
+    season = await store.seasons.start_season(1, "Crafted")
+    await add_finished_matches(
+        store.db,
+        table.table_id,
+        season.season_id,
+        [
+            _results((1, 2, 3, 4), (30, 30, -20, -40)),
+            _results((1, 5, 6, 2), (-10, 50, 0, -40)),
+            _results((5, 6, 3, None), (10, 10, 0, -20)),
+        ],
+    )
+    return season.season_id
+
+
+@pytest.mark.parametrize(
+    ("sort", "users", "ranks"),
+    [
+        (LeaderboardSort.POINTS, [5, 1, 6, 2, 3, 4], [1, 2, 3, 4, 5, 6]),
+        (LeaderboardSort.WINS, [5, 1, 2, 6, 3, 4], [1, 2, 2, 2, 5, 5]),
+        (LeaderboardSort.AVERAGE, [5, 1, 6, 2, 3, 4], [1, 2, 3, 4, 5, 6]),
+    ],
+)
+async def test_leaderboards_sort_highest_first_and_ties_share_a_rank(
+    store: Store, sort: LeaderboardSort, users: list[int], ranks: list[int]
+) -> None:
+    season_id = await _crafted_season(store)
+    page = await store.standings.leaderboard(season_id, sort, limit=10)
+    assert [row.user_id for row in page.rows] == users
+    assert [row.rank for row in page.rows] == ranks
+    assert page.players == 6
+    assert await store.integrity_problems() == []
+
+
+async def test_a_page_in_the_middle_of_a_tie_keeps_the_shared_rank(store: Store) -> None:
+    season_id = await _crafted_season(store)
+    page = await store.standings.leaderboard(season_id, LeaderboardSort.WINS, offset=2, limit=2)
+    assert [(row.user_id, row.rank) for row in page.rows] == [(2, 2), (6, 2)]
+    page = await store.standings.leaderboard(season_id, LeaderboardSort.WINS, offset=4, limit=5)
+    assert [(row.user_id, row.rank) for row in page.rows] == [(3, 5), (4, 5)]
+
+
+async def test_the_viewer_gets_their_own_row_wherever_it_is(store: Store) -> None:
+    season_id = await _crafted_season(store)
+    page = await store.standings.leaderboard(season_id, limit=1, viewer=4)
+    assert [row.user_id for row in page.rows] == [5]
+    assert page.viewer is not None
+    assert (page.viewer.user_id, page.viewer.rank, page.viewer.points) == (4, 6, -40)
+    assert page.viewer.average == -40
+    nobody = await store.standings.leaderboard(season_id, viewer=999)
+    assert nobody.viewer is None
+
+
+async def test_ratings_are_stored_as_given_and_sort_the_rating_board(store: Store) -> None:
+    seen: list[list[RatedPlayer]] = []
+
+    def rater(players: list[RatedPlayer]) -> dict[int, Rating]:
+        seen.append(list(players))
+        return {p.user_id: Rating(30.0 - p.rank + len(seen), 2.0) for p in players}
+
+    occupants: tuple[SeatOccupant, ...] = (Human(1), Human(2), Computer("easy"), Human(4))
+    for seed in (13, 14):
+        table = await seated_table(store, occupants)
+        info = await store.matches.create_match(table.table_id, NAMES)
+        await play(store, info.match_id, random.Random(seed))
+        result = await store.matches.finish_match(info.match_id, rater=rater)  # type: ignore[arg-type]
+        await store.tables.update_table(table.table_id, status=TableStatus.FINISHED)
+    assert [sorted(p.user_id for p in call) for call in seen] == [[1, 2, 4], [1, 2, 4]]
+    assert all(p.previous is None for p in seen[0])
+    first = {p.user_id: 30.0 - p.rank + 1 for p in seen[0]}
+    assert {p.user_id: p.previous for p in seen[1]} == {
+        u: Rating(mu, 2.0) for u, mu in first.items()
+    }
+    page = await store.standings.leaderboard(result.season_id, LeaderboardSort.RATING)
+    final = {p.user_id: Rating(30.0 - p.rank + 2, 2.0) for p in seen[1]}
+    assert {row.user_id: row.rating for row in page.rows} == final
+    ordinals = [row.rating.ordinal for row in page.rows if row.rating]
+    assert ordinals == sorted(ordinals, reverse=True)
+
+
+async def test_unrated_players_sort_last_on_the_rating_board(store: Store) -> None:
+    season_id = await _crafted_season(store)
+    await store.db.write_one(
+        "UPDATE season_players SET rating_mu = 20 + user_id, rating_sigma = 1 WHERE user_id < 3"
+    )
+    page = await store.standings.leaderboard(season_id, LeaderboardSort.RATING, viewer=6)
+    assert [(row.user_id, row.rank) for row in page.rows] == [
+        (2, 1), (1, 2), (3, 3), (4, 3), (5, 3), (6, 3)
+    ]  # fmt: skip
+    assert page.viewer is not None and page.viewer.rank == 3
+
+
+async def test_seasons_start_end_and_are_found_by_name(store: Store) -> None:
+    spring = await store.seasons.start_season(1, "Spring")
+    assert (await store.seasons.active_season(1)) == spring
+    summer = await store.seasons.start_season(1, " Summer ")
+    assert summer.name == "Summer"
+    archived = await store.seasons.season_named(1, "Spring")
+    assert archived is not None and not archived.active and archived.ended_at is not None
+    with pytest.raises(Conflict, match="already a season named 'Spring'"):
+        await store.seasons.start_season(1, "Spring")
+    assert (await store.seasons.active_season(1)) == summer
+    ended = await store.seasons.end_season(1)
+    assert ended.season_id == summer.season_id and not ended.active
+    assert await store.seasons.active_season(1) is None
+    with pytest.raises(NotFound):
+        await store.seasons.end_season(1)
+    assert [s.name for s in await store.seasons.seasons(1)] == ["Summer", "Spring"]
+    assert await store.seasons.seasons(2) == []
+    assert await store.seasons.season_named(1, "Winter") is None
+
+
+async def test_matches_count_in_the_season_active_when_they_finish(store: Store) -> None:
+    spring = await store.seasons.start_season(1, "Spring")
+    await finished_match(store, seed=15)
+    summer = await store.seasons.start_season(1, "Summer")
+    await finished_match(store, seed=16)
+    await finished_match(store, seed=17, guild_id=2, channel_id=20)
+    for season in (spring, summer):
+        page = await store.standings.leaderboard(season.season_id)
+        assert [row.matches for row in page.rows] == [1, 1, 1, 1]
+    other = await store.seasons.active_season(2)
+    assert other is not None and other.name == "Season 1"
+
+
+async def test_an_unknown_season_is_not_found(store: Store) -> None:
+    with pytest.raises(NotFound):
+        await store.standings.leaderboard(42)
+    with pytest.raises(NotFound):
+        await store.standings.player_stats(42, 1)
