@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -129,8 +130,8 @@ def report(args: argparse.Namespace, results: list[MatchResult]) -> str:
     if times:
         lines.append(
             f"{args.candidate} decision time over {len(times)} decisions: "
-            f"p50 {1000 * percentile(times, 0.5):.1f} ms, "
-            f"p95 {1000 * percentile(times, 0.95):.1f} ms, max {1000 * max(times):.1f} ms"
+            f"p50 {1000 * percentile(times, 0.5):.2f} ms, "
+            f"p95 {1000 * percentile(times, 0.95):.2f} ms, max {1000 * max(times):.2f} ms"
         )
     return "\n".join(lines)
 
@@ -144,9 +145,17 @@ def run_arena(args: argparse.Namespace) -> list[MatchResult]:
         for m, size in enumerate(sizes)
     ]
     if args.workers <= 1:
-        return [play_match(*job) for job in jobs]
+        results = (play_match(*job) for job in jobs)
+        return [_progress(i, len(jobs), r) for i, r in enumerate(results)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        return list(pool.map(play_match, *zip(*jobs, strict=True)))
+        results = pool.map(play_match, *zip(*jobs, strict=True))
+        return [_progress(i, len(jobs), r) for i, r in enumerate(results)]
+
+
+def _progress(index: int, count: int, result: MatchResult) -> MatchResult:
+    """Report each finished match on stderr, for long runs in the background."""
+    print(f"match {index + 1}/{count}: edge {sum(result.edges):+.0f}", file=sys.stderr, flush=True)
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -137,7 +137,7 @@ def _lead_low(
         lower = (out[s] & ((1 << low) - 1)).bit_count()
         higher = (out[s] >> (low + 1)).bit_count()
         risk = 2.0 + lower if not higher else lower / (lower + higher)
-        if others_void[s] and any(pts):
+        if others_void[s] and pos.contract.card_points:
             risk += 0.3
         key = (risk, pos.hands[seat * 4 + s].bit_count())
         if key < best:
