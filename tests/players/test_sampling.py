@@ -1,0 +1,51 @@
+"""Guessed hands fit what the seat has seen, and the true deal is always one of them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from players_helpers import random_position
+
+from bot.engine.contracts import CONTRACTS
+from bot.engine.view import seat_view
+from bot.players.sampling import Sampler
+
+
+@pytest.mark.parametrize("contract", ["domino", "hearts", "trump-clubs"])
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(5, 50), watcher=st.integers(0, 3))
+def test_samples_fit_the_view(contract: str, seed: int, moves: int, watcher: int) -> None:
+    match = random_position(seed, contract, deals_before=0, moves=moves)
+    deal = match.deal
+    assert deal is not None
+    if deal.contract is None or deal.contract.id != contract:
+        return
+    view = seat_view(match, watcher)
+    sampler = Sampler(view)
+    for seat in range(4):
+        if seat != watcher:
+            assert all(sampler.allowed[seat] >> card.index & 1 for card in deal.hand(seat))
+    played = {card.index for _, card in view.plays}
+    rng = random.Random(seed)
+    for _ in range(5):
+        masks = sampler.sample(rng)
+        for seat in range(4):
+            cards = [
+                s * 13 + r for s in range(4) for r in range(13) if masks[seat * 4 + s] >> r & 1
+            ]
+            assert len(cards) == view.cards_left[seat]
+            assert not played & set(cards)
+            assert all(card // 13 not in view.voids[seat] for card in cards)
+        assert [masks[watcher * 4 + s] for s in range(4)] == [
+            sum(1 << (c.rank - 2) for c in view.hand if c.suit == s) for s in range(4)
+        ]
+
+
+def test_every_contract_has_a_view_to_sample() -> None:
+    for contract in CONTRACTS:
+        match = random_position(1, contract, deals_before=0, moves=20)
+        assert match.to_act is not None
+        Sampler(seat_view(match, match.to_act)).sample(random.Random(1))
