@@ -129,7 +129,7 @@ class Session:
 
 
 class Database:
-    """The one connection, its lock, and the two ways to use it: read or write."""
+    """The one connection, its lock, and the ways to use it: read, a transaction, one write."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
@@ -168,10 +168,10 @@ class Database:
             await self._conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
                 yield Session(self._conn)
-            except BaseException:
+                await self._conn.commit()
+            except BaseException:  # the body failed, or the commit did: undo either way
                 await self._conn.rollback()
                 raise
-            await self._conn.commit()
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         """One statement as its own transaction, committed when this returns."""

@@ -39,11 +39,6 @@ class TableStatus(StrEnum):
     FINISHED = "finished"
     CANCELLED = "cancelled"
 
-    @property
-    def is_open(self) -> bool:
-        """Open tables are the ones to restore after a restart."""
-        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
-
 
 class MatchStatus(StrEnum):
     PLAYING = "playing"

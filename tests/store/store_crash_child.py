@@ -19,6 +19,7 @@ import asyncio
 import os
 import random
 import sys
+from collections.abc import Sequence
 
 from bot.engine import Match, from_record
 from bot.store import (
@@ -41,7 +42,7 @@ def say(line: str) -> None:
     os.write(1, f"{line}\n".encode())
 
 
-def rater(players: list[RatedPlayer]) -> dict[int, Rating]:
+def rater(players: Sequence[RatedPlayer]) -> dict[int, Rating]:
     return {p.user_id: Rating(25.0 - p.rank, 8.0) for p in players}
 
 
@@ -85,7 +86,7 @@ async def table_loop(store: Store, channel: int, rng: random.Random) -> None:
             say(f"A {match_id} {seq}")
             match.apply(action)
         else:
-            await store.matches.finish_match(match_id, rater=rater)  # type: ignore[arg-type]
+            await store.matches.finish_match(match_id, rater=rater)
             say(f"F {match_id}")
         status = TableStatus.FINISHED if match.is_over else TableStatus.CANCELLED
         await store.tables.update_table(table.table_id, status=status)

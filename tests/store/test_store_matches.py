@@ -22,9 +22,13 @@ from bot.store import (
 )
 
 
-async def _new_match(store: Store, channel_id: int = 10, **kwargs: object) -> int:
+async def _new_match(
+    store: Store, channel_id: int = 10, *, first_dealer: int = 0, seed: int | None = None
+) -> int:
     table = await seated_table(store, channel_id=channel_id)
-    info = await store.matches.create_match(table.table_id, NAMES, **kwargs)  # type: ignore[arg-type]
+    info = await store.matches.create_match(
+        table.table_id, NAMES, first_dealer=first_dealer, seed=seed
+    )
     return info.match_id
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 
 import pytest
 from store_helpers import NAMES, finished_match, play, seated_table
@@ -242,7 +243,7 @@ async def test_the_viewer_gets_their_own_row_wherever_it_is(store: Store) -> Non
 async def test_ratings_are_stored_as_given_and_sort_the_rating_board(store: Store) -> None:
     seen: list[list[RatedPlayer]] = []
 
-    def rater(players: list[RatedPlayer]) -> dict[int, Rating]:
+    def rater(players: Sequence[RatedPlayer]) -> dict[int, Rating]:
         seen.append(list(players))
         return {p.user_id: Rating(30.0 - p.rank + len(seen), 2.0) for p in players}
 
@@ -251,7 +252,7 @@ async def test_ratings_are_stored_as_given_and_sort_the_rating_board(store: Stor
         table = await seated_table(store, occupants)
         info = await store.matches.create_match(table.table_id, NAMES)
         await play(store, info.match_id, random.Random(seed))
-        result = await store.matches.finish_match(info.match_id, rater=rater)  # type: ignore[arg-type]
+        result = await store.matches.finish_match(info.match_id, rater=rater)
         await store.tables.update_table(table.table_id, status=TableStatus.FINISHED)
     assert [sorted(p.user_id for p in call) for call in seen] == [[1, 2, 4], [1, 2, 4]]
     assert all(p.previous is None for p in seen[0])

@@ -1,0 +1,191 @@
+"""Store benchmark: ``python bench/store.py`` prints three figures against their targets.
+
+1. Acknowledged actions per second with 500 matches appending concurrently from one
+   process (target >= 2,000/s). Every action is its own committed transaction; the
+   random legal games are generated before the clock starts, so this times the store.
+2. A season leaderboard page at 10,000 players and 100,000 finished matches (target
+   <= 50 ms), for every sort, first and middle pages, with the viewer's own rank. The
+   fixture is bulk-loaded; the timed part is the real ``StandingsStore.leaderboard``.
+3. Database bytes per finished match: complete matches played and finished through the
+   real API, file size after a checkpoint, divided by the number of matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.engine import Action, Card, Match
+from bot.store import Human, LeaderboardSort, SeatResult, Store, open_store
+from bot.store.bulk import add_finished_matches
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    hands: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    seat: int
+    action: Action
+
+
+Step = Dealt | Acted
+
+
+def scripted_match(rng: random.Random) -> list[Step]:
+    """A random legal complete match as the store sees it: deals and (seat, action)s."""
+    match = Match(("A", "B", "C", "D"))
+    steps: list[Step] = []
+    while not match.is_over:
+        if match.to_act is None:
+            steps.append(Dealt(match.deal_random(rng).hands))
+            continue
+        step = Acted(match.to_act, rng.choice(match.legal_actions()))
+        match.apply(step.action)
+        steps.append(step)
+    return steps
+
+
+async def start_matches(store: Store, count: int, first_user: int) -> list[int]:
+    """``count`` tables of four humans, each with a match in play."""
+    ids = []
+    for n in range(count):
+        table = await store.tables.create_table(1, 10_000 + first_user + n, first_user + 4 * n)
+        seats = {seat: Human(first_user + 4 * n + seat) for seat in range(4)}
+        await store.tables.update_table(table.table_id, seats=seats)
+        info = await store.matches.create_match(table.table_id, ["A", "B", "C", "D"])
+        ids.append(info.match_id)
+    return ids
+
+
+async def play(store: Store, match_id: int, steps: list[Step], finish: bool) -> int:
+    """Store every step as the table service would; return the actions acknowledged."""
+    deals = actions = 0
+    for step in steps:
+        if isinstance(step, Dealt):
+            await store.matches.append_deal(match_id, deals, step.hands)
+            deals += 1
+        else:
+            await store.matches.append_action(match_id, actions, step.seat, step.action)
+            actions += 1
+    if finish:
+        await store.matches.finish_match(match_id)
+    return actions
+
+
+async def throughput(folder: Path, matches: int, deals: int) -> float:
+    rng = random.Random(1)
+    scripts = []
+    for _ in range(matches):
+        steps = scripted_match(rng)
+        dealt = [i for i, step in enumerate(steps) if isinstance(step, Dealt)]
+        scripts.append(steps[: dealt[deals]] if deals < len(dealt) else steps)
+    async with await open_store(folder / "throughput.sqlite3") as store:
+        ids = await start_matches(store, matches, 1)
+        start = time.perf_counter()
+        counts = await asyncio.gather(
+            *(play(store, mid, steps, False) for mid, steps in zip(ids, scripts, strict=True))
+        )
+        elapsed = time.perf_counter() - start
+    return sum(counts) / elapsed
+
+
+async def bytes_per_match(folder: Path, matches: int) -> tuple[float, float]:
+    rng = random.Random(2)
+    scripts = [scripted_match(rng) for _ in range(matches)]
+    path = folder / "bytes.sqlite3"
+    async with await open_store(path) as store:
+        ids = await start_matches(store, matches, 1)
+        counts = await asyncio.gather(
+            *(play(store, mid, steps, True) for mid, steps in zip(ids, scripts, strict=True))
+        )
+    return path.stat().st_size / matches, sum(counts) / matches
+
+
+async def leaderboard(folder: Path, players: int, finished: int) -> dict[str, list[float]]:
+    rng = random.Random(3)
+    async with await open_store(folder / "leaderboard.sqlite3") as store:
+        table = await store.tables.create_table(1, 1, 1)
+        season = await store.seasons.start_season(1, "Bench")
+        batch: list[list[SeatResult]] = []
+        for _ in range(finished):
+            users = rng.sample(range(1, players + 1), 4)
+            points = [rng.randrange(-40, 41) * 5 for _ in range(3)]
+            points.append(-sum(points))
+            ranks = [1 + sum(other > mine for other in points) for mine in points]
+            batch.append(
+                [
+                    SeatResult(seat, f"P{user}", Human(user), points[seat], ranks[seat], (), 0)
+                    for seat, user in enumerate(users)
+                ]
+            )
+        await add_finished_matches(store.db, table.table_id, season.season_id, batch)
+        timings: dict[str, list[float]] = {}
+        for sort in LeaderboardSort:
+            if sort is LeaderboardSort.RATING:
+                continue  # no ratings in the fixture: measured below once they exist
+            timings[sort.value] = await _time_pages(store, season.season_id, sort, players)
+        await store.db.write_one(
+            "UPDATE season_players SET rating_mu = 25 + (user_id % 97) / 10.0, rating_sigma = 3"
+        )
+        timings["rating"] = await _time_pages(
+            store, season.season_id, LeaderboardSort.RATING, players
+        )
+    return timings
+
+
+async def _time_pages(
+    store: Store, season_id: int, sort: LeaderboardSort, players: int
+) -> list[float]:
+    times = []
+    for offset in (0, players // 2, players - 10) * 5:
+        start = time.perf_counter()
+        page = await store.standings.leaderboard(
+            season_id, sort, offset=offset, limit=10, viewer=players // 3
+        )
+        times.append((time.perf_counter() - start) * 1000)
+        assert page.players == players and page.viewer is not None
+    return times
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=500, help="concurrent matches")
+    parser.add_argument("--deals", type=int, default=3, help="deals each plays (11 = all)")
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--finished", type=int, default=100_000)
+    parser.add_argument("--complete", type=int, default=100, help="matches for bytes/match")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        rate = await throughput(folder, args.matches, args.deals)
+        print(
+            f"actions/s, {args.matches} matches appending concurrently: {rate:,.0f} "
+            f"(target >= 2,000) {'OK' if rate >= 2000 else 'MISSED'}"
+        )
+        timings = await leaderboard(folder, args.players, args.finished)
+        worst = max(max(t) for t in timings.values())
+        for sort, times in timings.items():
+            print(
+                f"leaderboard by {sort}, {args.players:,} players / {args.finished:,} matches: "
+                f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms"
+            )
+        verdict = "OK" if worst <= 50 else "MISSED"
+        print(f"leaderboard worst case {worst:.1f} ms (target <= 50) {verdict}")
+        size, actions = await bytes_per_match(folder, args.complete)
+        print(
+            f"database bytes per finished match: {size:,.0f} "
+            f"({args.complete} complete matches, {actions:.0f} actions each on average)"
+        )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
