@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 
@@ -17,8 +18,31 @@ def main(argv: list[str] | None = None) -> int:
 
         demo_main(args.seed)
         return 0
-    print("The Discord front end is not built yet; try: python -m bot demo --seed 7")
-    return 1
+    return run_bot()
+
+
+def run_bot() -> int:
+    from bot.settings import Settings, SettingsError
+    from bot.store import DatabaseRefused
+
+    try:
+        settings = Settings.from_env()
+        token = settings.require_token()
+    except SettingsError as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        return 2
+    from bot.app import BonkenBot
+
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    bot = BonkenBot(settings)
+    try:
+        bot.run(token, log_handler=None)
+    except DatabaseRefused as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

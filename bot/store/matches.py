@@ -165,6 +165,19 @@ class MatchStore:
             record, _ = await _record(session, await _info(session, match_id))
         return record
 
+    async def latest_record_in_channel(self, channel_id: int) -> dict[str, Any] | None:
+        """The record of the newest match played at a table in this channel, if any."""
+        async with self._db.reading() as session:
+            match_id = await session.scalar(
+                "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
+                "WHERE t.channel_id = ?",
+                (channel_id,),
+            )
+            if match_id is None:
+                return None
+            record, _ = await _record(session, await _info(session, match_id))
+        return record
+
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""
         async with self._db.writing() as session:

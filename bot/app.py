@@ -1,0 +1,84 @@
+"""The Discord bot: opens the store, starts the table service, loads the cogs.
+
+``setup_hook`` runs once, after login and before the gateway connects: it opens the
+database (refusing a bad file before anything else happens), registers the dynamic
+buttons so clicks on old messages still work, restores every open table and syncs the
+slash commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+import discord
+from discord.ext import commands
+
+from bot.players.pool import PlayerPool
+from bot.settings import Settings
+from bot.store import Store, open_store
+from bot.tables import TableService
+from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.hands import HandController
+from bot.ui.lobby import LobbyController
+from bot.ui.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.bonken",)
+
+
+class BonkenBot(commands.Bot):
+    """A slash-command-only bot: no message content, no privileged intents."""
+
+    store: Store
+    service: TableService
+    players: PlayerPool
+
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; nothing privileged
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.presenter = Presenter(self)
+        self.hands = HandController(self)
+        self.lobby = LobbyController(self)
+
+    async def setup_hook(self) -> None:
+        self.store = await open_store(self.settings.database_path)
+        self.players = PlayerPool()
+        decide = partial(_decide, self.players, self.settings.think_seconds)
+        self.service = TableService(
+            self.store, self.presenter.publish, decide=decide, pace=self.settings.pace
+        )
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        restored = await self.service.restore()
+        log.info("restored %d open table(s)", restored)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is None:
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(synced))
+            return
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        log.info("synced %d command(s) to guild %s", len(synced), guild_id)
+
+    async def close(self) -> None:
+        if hasattr(self, "service"):
+            await self.service.close()
+        self.presenter.close()
+        if hasattr(self, "players"):
+            self.players.close()
+        if hasattr(self, "store"):
+            await self.store.close()
+        await super().close()
+
+
+async def _decide(pool: PlayerPool, budget: float, level: str, view, seed: int):  # type: ignore[no-untyped-def]
+    return await pool.decide(level, view, seed, budget)

@@ -1,0 +1,50 @@
+"""The rules as players read them: ``/bonken rules`` and ``/bonken rules <contract>``."""
+
+from __future__ import annotations
+
+from bot.engine import CONTRACTS
+
+OVERVIEW = """\
+**Bonken** · 4 players, 52 cards, 11 deals, everyone for themselves; highest total wins.
+• The player across from the dealer **chooses the contract** after seeing their hand. \
+The seven negative contracts are each played once; of the five trump options \
+(♣ ♦ ♥ ♠ or No Trump) four are played, and **every player picks exactly one**.
+• **Doubling**: before the first card each player has one turn (starting right of the \
+dealer, the chooser last) to double any of the others; doubling someone who doubled you \
+is a redouble. The chooser may only redouble. Each pair settles the difference of their \
+deal scores once (double) or twice (redouble); doubling never changes the deal's total.
+• **Play**: left of the dealer leads. Follow suit if you can; otherwise play anything \
+(trumping is allowed, never required). Highest trump, else highest card of the led suit, \
+takes the trick and leads next. A deal ends early once nothing left can score.
+Use `/bonken rules contract:<name>` for one contract."""
+
+DETAILS = {
+    "ducking": "Take as few tricks as you can: -5 per trick. All 13 tricks are played.",
+    "hearts": "-5 per heart you take. You may not lead a heart unless you hold only hearts. "
+    "Ends once all 13 hearts are taken.",
+    "kingjacks": "-20 per king and -10 per jack you take. Ends once all kings and jacks are taken.",
+    "queens": "-30 per queen you take. Ends once all four queens are taken.",
+    "kingofhearts": "-50 to whoever takes the K♥. You may not lead a heart unless you hold "
+    "only hearts. Ends when the K♥ is taken.",
+    "lasttrick": "-50 to whoever takes the 13th trick.",
+    "domino": "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
+    "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
+    "next to the 3). If you cannot play you pass (automatically). Left of the dealer "
+    "starts. The last player still holding cards gets -50.",
+}
+TRUMP_DETAIL = "+10 per trick you take. {trump} Each player picks one trump option per match."
+
+
+def rules_text(contract_id: str | None = None) -> str:
+    if contract_id is None:
+        return OVERVIEW
+    contract = CONTRACTS[contract_id]
+    if contract.is_trump_option:
+        trump = (
+            "No trumps."
+            if contract.trump is None
+            else f"{contract.trump.name.title()} are trump: a player void in the led suit "
+            "may trump, but never has to."
+        )
+        return f"**{contract.name}**: " + TRUMP_DETAIL.format(trump=trump)
+    return f"**{contract.name}**: {DETAILS[contract_id]}"

@@ -1,0 +1,319 @@
+"""Buttons and menus as ``DynamicItem``s: everything they need lives in the custom_id.
+
+``bonken:<kind>:<table>[:<turn>...]``: the table id routes the click, and the turn number
+lets the service refuse a click made for an earlier turn. Because nothing is kept in
+memory per message, the buttons keep working after a restart; ``setup_hook`` registers
+:data:`DYNAMIC_ITEMS` with the client.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.engine import Card, Choose, Double, Play
+from bot.tables import Refusal
+
+from .replies import guarded
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+TRUMPS = "trumps"
+Interaction = discord.Interaction[Any]
+
+
+def _bot(interaction: Interaction) -> BonkenBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _mask(seats: frozenset[int]) -> int:
+    return sum(1 << seat for seat in seats)
+
+
+def _seats(mask: int) -> frozenset[int]:
+    return frozenset(seat for seat in range(4) if mask >> seat & 1)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bonken:lobby:(?P<table>\d+):(?P<op>join|leave|addbot|start)",
+):
+    LABELS: ClassVar[dict[str, str]] = {
+        "join": "Join",
+        "leave": "Leave",
+        "addbot": "Add computer",
+        "start": "Start",
+    }
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "addbot": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, table_id: int, op: str) -> None:
+        self.table_id, self.op = table_id, op
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[op],
+                style=self.STYLES[op],
+                custom_id=f"bonken:lobby:{table_id}:{op}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["table"]), match["op"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        lobby = _bot(interaction).lobby
+        await guarded(interaction, lambda: lobby.button(interaction, self.table_id, self.op))
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op in LobbyButton.LABELS:
+        view.add_item(LobbyButton(table_id, op))
+    return view
+
+
+class ShowHandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bonken:hand:(?P<table>\d+)"
+):
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        super().__init__(
+            discord.ui.Button(
+                label="Show my hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"bonken:hand:{table_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ShowHandButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        hands = _bot(interaction).hands
+        await guarded(interaction, lambda: hands.show(interaction, self.table_id))
+
+
+def table_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowHandButton(table_id))
+    return view
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bonken:play:(?P<table>\d+):(?P<turn>\d+):(?P<card>[2-9TJQKA][CDHS])",
+):
+    def __init__(
+        self, table_id: int, turn: int, card: Card, *, enabled: bool = True, row: int | None = None
+    ) -> None:
+        self.table_id, self.turn, self.card = table_id, turn, card
+        super().__init__(
+            discord.ui.Button(
+                label=card.label,
+                style=discord.ButtonStyle.primary if enabled else discord.ButtonStyle.secondary,
+                disabled=not enabled,
+                custom_id=f"bonken:play:{table_id}:{turn}:{card.code}",
+                row=row,
+            )
+        )
+
+    @classmethod
+    def build(cls, table_id: int, turn: int, card: Card, enabled: bool, row: int) -> PlayButton:
+        return cls(table_id, turn, card, enabled=enabled, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayButton:
+        return cls(int(match["table"]), int(match["turn"]), Card.parse(match["card"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        hands = _bot(interaction).hands
+        await guarded(
+            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Play(self.card))
+        )
+
+
+class ContractSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bonken:choose:(?P<table>\d+):(?P<turn>\d+)",
+):
+    def __init__(
+        self, table_id: int, turn: int, choices: list[tuple[str, str, str]] | None = None
+    ) -> None:
+        self.table_id, self.turn = table_id, turn
+        options = [
+            discord.SelectOption(label=label, value=value, description=description[:100])
+            for value, label, description in choices or [(TRUMPS, "Trumps…", "")]
+        ]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose the contract",
+                options=options,
+                custom_id=f"bonken:choose:{table_id}:{turn}",
+            )
+        )
+
+    @classmethod
+    def build(cls, table_id: int, turn: int, choices: list[tuple[str, str, str]]) -> ContractSelect:
+        return cls(table_id, turn, choices)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ContractSelect:
+        return cls(int(match["table"]), int(match["turn"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        value = _selected(interaction)
+        hands = _bot(interaction).hands
+        if value == TRUMPS:
+            await guarded(
+                interaction, lambda: hands.offer_trumps(interaction, self.table_id, self.turn)
+            )
+            return
+        await guarded(
+            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Choose(value))
+        )
+
+
+class TrumpSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bonken:trump:(?P<table>\d+):(?P<turn>\d+)",
+):
+    def __init__(
+        self, table_id: int, turn: int, choices: list[tuple[str, str, str]] | None = None
+    ) -> None:
+        self.table_id, self.turn = table_id, turn
+        options = [
+            discord.SelectOption(label=label, value=value, description=description[:100])
+            for value, label, description in choices or [("trump-notrump", "No Trump", "")]
+        ]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose the trump (or No Trump)",
+                options=options,
+                custom_id=f"bonken:trump:{table_id}:{turn}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TrumpSelect:
+        return cls(int(match["table"]), int(match["turn"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        value = _selected(interaction)
+        hands = _bot(interaction).hands
+        await guarded(
+            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Choose(value))
+        )
+
+
+class DoubleToggle(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bonken:dbl:(?P<table>\d+):(?P<turn>\d+):(?P<mask>\d+):(?P<seat>[0-3])",
+):
+    def __init__(
+        self, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str = "Double"
+    ) -> None:
+        self.table_id, self.turn, self.chosen, self.seat = table_id, turn, chosen, seat
+        on = seat in chosen
+        super().__init__(
+            discord.ui.Button(
+                label=("✓ " if on else "") + label,
+                style=discord.ButtonStyle.danger if on else discord.ButtonStyle.secondary,
+                custom_id=f"bonken:dbl:{table_id}:{turn}:{_mask(chosen)}:{seat}",
+            )
+        )
+
+    @classmethod
+    def build(
+        cls, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str
+    ) -> DoubleToggle:
+        return cls(table_id, turn, chosen, seat, label)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DoubleToggle:
+        chosen = _seats(int(match["mask"]))
+        return cls(int(match["table"]), int(match["turn"]), chosen, int(match["seat"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        hands = _bot(interaction).hands
+        toggled = self.chosen ^ {self.seat}
+        await guarded(
+            interaction, lambda: hands.toggle_double(interaction, self.table_id, self.turn, toggled)
+        )
+
+
+class DoubleConfirm(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bonken:dblok:(?P<table>\d+):(?P<turn>\d+):(?P<mask>\d+)(?P<pass>:pass)?",
+):
+    def __init__(
+        self, table_id: int, turn: int, chosen: frozenset[int], *, is_pass: bool = False
+    ) -> None:
+        self.table_id, self.turn, self.chosen = table_id, turn, chosen
+        super().__init__(
+            discord.ui.Button(
+                label="Pass" if is_pass else "Confirm",
+                style=discord.ButtonStyle.secondary if is_pass else discord.ButtonStyle.primary,
+                disabled=not is_pass and not chosen,
+                custom_id=f"bonken:dblok:{table_id}:{turn}:{_mask(chosen)}"
+                + (":pass" if is_pass else ""),
+            )
+        )
+
+    @classmethod
+    def build(
+        cls, table_id: int, turn: int, chosen: frozenset[int], is_pass: bool
+    ) -> DoubleConfirm:
+        return cls(table_id, turn, frozenset() if is_pass else chosen, is_pass=is_pass)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DoubleConfirm:
+        chosen = _seats(int(match["mask"]))
+        is_pass = match["pass"] is not None
+        return cls(int(match["table"]), int(match["turn"]), chosen, is_pass=is_pass)
+
+    async def callback(self, interaction: Interaction) -> None:
+        hands = _bot(interaction).hands
+        action = Double(self.chosen)
+        await guarded(interaction, lambda: hands.act(interaction, self.table_id, self.turn, action))
+
+
+def _selected(interaction: Interaction) -> str:
+    values = (interaction.data or {}).get("values") or []
+    if not values:
+        raise Refusal("nothing was selected")
+    return str(values[0])
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    ShowHandButton,
+    PlayButton,
+    ContractSelect,
+    TrumpSelect,
+    DoubleToggle,
+    DoubleConfirm,
+)

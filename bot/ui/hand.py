@@ -1,0 +1,129 @@
+"""The private hand view: your cards as buttons, or your choice or doubling turn.
+
+Built from a :class:`~bot.engine.SeatView` only, so it can never show another player's
+cards. A card button is enabled exactly when the engine lists it in ``view.legal``.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play, SeatView, Suit
+from bot.engine.cards import RANK_NAMES, Card
+from bot.render import text
+from bot.tables.table import SEAT_NAMES
+
+from . import components as c
+
+MAX_PER_ROW = 5
+
+
+def hand_message(
+    table_id: int, turn: int, view: SeatView, names: list[str]
+) -> tuple[str, discord.ui.View]:
+    """The content and components of ``view.seat``'s hand message at ``turn``."""
+    lines = [_header(view, names)]
+    ui = discord.ui.View(timeout=None)
+    if view.phase is MatchPhase.CHOOSING and view.my_turn:
+        lines.append(f"Your hand: {_hand_text(view.hand)}")
+        lines.append("**Choose the contract** for this deal:")
+        ui.add_item(c.ContractSelect.build(table_id, turn, _contract_choices(view)))
+    elif view.phase is MatchPhase.DOUBLING and view.my_turn:
+        lines.append(f"Your hand: {_hand_text(view.hand)}")
+        lines.append(
+            "**Your doubling turn.** Toggle the players to double (or redouble), then Confirm."
+        )
+        for item in doubling_items(table_id, turn, view, names, frozenset()):
+            ui.add_item(item)
+    elif view.phase is MatchPhase.PLAYING:
+        lines.append(_trick_text(view, names))
+        legal = {action.card for action in view.legal if isinstance(action, Play)}
+        for row, cards in enumerate(_rows(view.hand)):
+            for card in cards:
+                ui.add_item(c.PlayButton.build(table_id, turn, card, card in legal, row))
+        if view.my_turn:
+            lines.append("**Your turn**: play one of the highlighted cards.")
+    else:
+        lines.append(f"Your hand: {_hand_text(view.hand)}")
+    return "\n".join(lines), ui
+
+
+def doubling_items(
+    table_id: int, turn: int, view: SeatView, names: list[str], chosen: frozenset[int]
+) -> list[discord.ui.Item[discord.ui.View]]:
+    """Toggle buttons for the seats this player may name, then Confirm and Pass."""
+    targets = sorted(
+        {seat for action in view.legal if isinstance(action, Double) for seat in action.targets}
+    )
+    doubled_me = {j for j in range(4) if view.multipliers[view.seat][j] == 1}
+    items: list[discord.ui.Item[discord.ui.View]] = []
+    for seat in targets:
+        verb = "Redouble" if seat in doubled_me else "Double"
+        items.append(
+            c.DoubleToggle.build(table_id, turn, chosen, seat, f"{verb} {names[seat]}"[:80])
+        )
+    items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=False))
+    items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=True))
+    return items
+
+
+def trump_choices(view: SeatView) -> list[tuple[str, str, str]]:
+    return [
+        (a.contract, CONTRACTS[a.contract].name, CONTRACTS[a.contract].description)
+        for a in view.legal
+        if isinstance(a, Choose) and CONTRACTS[a.contract].is_trump_option
+    ]
+
+
+def _contract_choices(view: SeatView) -> list[tuple[str, str, str]]:
+    """(value, label, description) for the select: negatives, then one Trumps entry."""
+    choices = [
+        (a.contract, CONTRACTS[a.contract].name, CONTRACTS[a.contract].description)
+        for a in view.legal
+        if isinstance(a, Choose) and not CONTRACTS[a.contract].is_trump_option
+    ]
+    trumps = trump_choices(view)
+    if trumps:
+        left = ", ".join(name for _, name, _ in trumps)
+        choices.append((c.TRUMPS, "Trumps…", f"+10 per trick; then pick from: {left}"))
+    return choices
+
+
+def _header(view: SeatView, names: list[str]) -> str:
+    contract = CONTRACTS[view.contract.id].name if view.contract else "contract not chosen yet"
+    return (
+        f"**Deal {view.deal_number} · {contract}** · you are {SEAT_NAMES[view.seat]}"
+        f" · match total {text.signed(view.totals[view.seat])}"
+    )
+
+
+def _trick_text(view: SeatView, names: list[str]) -> str:
+    if not view.trick:
+        if view.contract is not None and view.contract.domino:
+            return "Table: " + _domino_text(view)
+        return "No cards on the table yet."
+    plays = ", ".join(f"{names[seat]} {card.label}" for seat, card in view.trick)
+    return f"On the table: {plays}"
+
+
+def _domino_text(view: SeatView) -> str:
+    if not view.domino_rows:
+        return "empty: someone must play an 8"
+    rows = []
+    for suit, (low, high) in sorted(view.domino_rows.items()):
+        rows.append(f"{Suit(suit).symbol} {RANK_NAMES[low - 2]}–{RANK_NAMES[high - 2]}")
+    return ", ".join(rows)
+
+
+def _hand_text(hand: tuple[Card, ...]) -> str:
+    by_suit = [[card for card in hand if card.suit is suit] for suit in Suit]
+    return "  ".join(" ".join(card.label for card in cards) for cards in by_suit if cards)
+
+
+def _rows(hand: tuple[Card, ...]) -> list[list[Card]]:
+    """Cards grouped by suit, one suit per row, a long suit wrapping (at most 5 rows)."""
+    rows: list[list[Card]] = []
+    for suit in Suit:
+        cards = [card for card in hand if card.suit is suit]
+        rows.extend(cards[i : i + MAX_PER_ROW] for i in range(0, len(cards), MAX_PER_ROW))
+    return rows

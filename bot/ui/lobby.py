@@ -1,0 +1,131 @@
+"""Lobby actions shared by the slash commands and the lobby message's buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.store import TableSettings
+from bot.tables import LEVELS, Refusal, TableView
+from bot.tables.table import SEAT_NAMES
+
+from .components import lobby_view
+from .embeds import lobby_embed
+from .replies import display_name, is_admin
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+MIN_TURN, MAX_TURN = 15, 600
+
+
+def channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None or interaction.guild_id is None:
+        raise Refusal("Bonken is played in a server's text channel")
+    return interaction.channel_id
+
+
+class LobbyController:
+    def __init__(self, bot: BonkenBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    def table_here(self, interaction: Interaction) -> TableView:
+        view = self.service.table_in_channel(channel_id(interaction))
+        if view is None:
+            raise Refusal("there is no Bonken table in this channel; open one with /bonken new")
+        return view
+
+    async def open(
+        self, interaction: Interaction, turn_seconds: int | None, level: str | None
+    ) -> None:
+        channel = channel_id(interaction)
+        missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
+        if missing:
+            names = ", ".join(p.replace("_", " ").title() for p in missing)
+            raise Refusal(f"I need these permissions in this channel first: {names}")
+        defaults = (
+            await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
+        ).table_defaults
+        if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
+            raise Refusal(f"the turn time must be {MIN_TURN}-{MAX_TURN} seconds")
+        if level is not None and level not in LEVELS:
+            raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
+        settings = TableSettings(
+            turn_seconds or defaults.turn_seconds, level or defaults.computer_level
+        )
+        view = await self.service.open_table(
+            interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
+        )
+        await interaction.response.send_message(
+            embed=lobby_embed(view), view=lobby_view(view.table_id)
+        )
+        message = await interaction.original_response()
+        await self.service.remember_message(view.table_id, "table", message.id)
+        self.bot.presenter.adopt_message(channel, view.table_id, message.id)
+
+    async def join(self, interaction: Interaction) -> None:
+        view = await self.service.join(
+            channel_id(interaction), interaction.user.id, display_name(interaction)
+        )
+        seat = next(i for i, s in enumerate(view.seats) if s.user_id == interaction.user.id)
+        await _confirm(interaction, f"You sit {SEAT_NAMES[seat]}.")
+
+    async def leave(self, interaction: Interaction) -> None:
+        view = self.table_here(interaction)
+        in_match = view.match_id is not None
+        await self.service.leave(channel_id(interaction), interaction.user.id)
+        await _confirm(
+            interaction,
+            "You left the match; a computer plays your seat."
+            if in_match
+            else "You left the table.",
+        )
+
+    async def add_computer(self, interaction: Interaction, level: str | None) -> None:
+        await self.service.add_computer(
+            channel_id(interaction), interaction.user.id, level, is_admin=is_admin(interaction)
+        )
+        await _confirm(interaction, "A computer player sits down.")
+
+    async def start(self, interaction: Interaction) -> None:
+        await self.service.start(
+            channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        )
+        await _confirm(interaction, "The match starts: press **Show my hand** to see your cards.")
+
+    async def kick(self, interaction: Interaction, seat: int) -> None:
+        await self.service.kick(
+            channel_id(interaction), interaction.user.id, seat, is_admin=is_admin(interaction)
+        )
+        await _confirm(interaction, f"{SEAT_NAMES[seat]}'s seat is freed.")
+
+    async def cancel(self, interaction: Interaction) -> None:
+        await self.service.cancel(
+            channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
+        )
+        await _confirm(interaction, "The table is cancelled.")
+
+    async def button(self, interaction: Interaction, table_id: int, op: str) -> None:
+        """A lobby button: only for the table that is open in this channel now."""
+        view = self.service.table_in_channel(channel_id(interaction))
+        if view is None or view.table_id != table_id:
+            raise Refusal("this table is closed")
+        actions = {
+            "join": lambda: self.join(interaction),
+            "leave": lambda: self.leave(interaction),
+            "addbot": lambda: self.add_computer(interaction, None),
+            "start": lambda: self.start(interaction),
+        }
+        await actions[op]()
+
+
+async def _confirm(interaction: Interaction, text: str) -> None:
+    await interaction.response.send_message(text, ephemeral=True)

@@ -1,0 +1,60 @@
+"""Answering interactions: refusals are ephemeral and polite, surprises are logged.
+
+Every command and component handler runs its work through :func:`guarded`, so a
+:class:`~bot.tables.Refusal` becomes an ephemeral reply to the person who caused it and
+an unexpected error becomes a logged traceback plus an apology, never Discord's
+"This interaction failed".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.tables import Refusal
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on our side. The table is safe; please try again."
+
+
+async def say_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral message, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def guarded(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+) -> None:
+    """Run ``work``; turn a refusal into an ephemeral reply and an error into an apology."""
+    try:
+        await work()
+    except Refusal as refusal:
+        await say_privately(interaction, f"⚠️ {refusal}")
+    except Exception:
+        log.exception(
+            "interaction failed: user=%s guild=%s channel=%s data=%s",
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.data,
+        )
+        try:
+            await say_privately(interaction, APOLOGY)
+        except discord.HTTPException:
+            log.warning("could not send the apology for interaction %s", interaction.id)
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server in this channel: may run any table, as the host can."""
+    return interaction.permissions.manage_guild
+
+
+def display_name(interaction: discord.Interaction[Any]) -> str:
+    return interaction.user.display_name

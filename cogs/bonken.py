@@ -1,0 +1,49 @@
+"""The ``/bonken`` command group: one cog made of the lobby, play and info commands."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui.replies import APOLOGY, say_privately
+
+from .info import InfoCommands
+from .lobby import LobbyCommands
+from .play import PlayCommands
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+log = logging.getLogger(__name__)
+
+
+@app_commands.guild_only()
+class Bonken(
+    LobbyCommands,
+    PlayCommands,
+    InfoCommands,
+    commands.GroupCog,
+    group_name="bonken",
+    group_description="Play Bonken, the Dutch trick-taking game",
+):
+    def __init__(self, bot: BonkenBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Anything the commands' own guards did not catch: log it, apologise."""
+        log.error("command %s failed", interaction.command, exc_info=error)
+        try:
+            await say_privately(interaction, APOLOGY)
+        except discord.HTTPException:
+            log.warning("could not apologise for interaction %s", interaction.id)
+
+
+async def setup(bot: BonkenBot) -> None:
+    await bot.add_cog(Bonken(bot))

@@ -1,0 +1,69 @@
+"""``/bonken new, join, leave, addbot, kick, start, cancel``: opening and running a table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.tables import LEVELS
+from bot.ui.replies import guarded
+
+from .choices import parse_seat, seat_autocomplete
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+
+
+class LobbyCommands:
+    """Mixed into the ``/bonken`` group cog."""
+
+    bot: BonkenBot
+
+    @app_commands.command(name="new", description="Open a Bonken table in this channel")
+    @app_commands.describe(
+        turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
+        computer_level="How strong the computer players are; default normal",
+    )
+    @app_commands.choices(computer_level=LEVEL_CHOICES)
+    async def new(
+        self,
+        interaction: Interaction,
+        turn_seconds: app_commands.Range[int, 15, 600] | None = None,
+        computer_level: str | None = None,
+    ) -> None:
+        await guarded(
+            interaction, lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level)
+        )
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.join(interaction))
+
+    @app_commands.command(name="leave", description="Leave the table (a computer takes over)")
+    async def leave(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.leave(interaction))
+
+    @app_commands.command(name="addbot", description="Seat a computer player (host only)")
+    @app_commands.describe(level="How strong; default the table's level")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: Interaction, level: str | None = None) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.add_computer(interaction, level))
+
+    @app_commands.command(name="kick", description="Free a seat (host or Manage Server)")
+    @app_commands.describe(player="The seat to free")
+    @app_commands.autocomplete(player=seat_autocomplete)
+    async def kick(self, interaction: Interaction, player: str) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.kick(interaction, parse_seat(player)))
+
+    @app_commands.command(name="start", description="Start the match; computers fill empty seats")
+    async def start(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.start(interaction))
+
+    @app_commands.command(name="cancel", description="Cancel this table (host or Manage Server)")
+    async def cancel(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.bot.lobby.cancel(interaction))

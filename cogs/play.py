@@ -1,0 +1,95 @@
+"""``/bonken hand, choose, double, pass, back``: the same moves as the hand buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engine import CONTRACTS, Choose, Double
+from bot.tables import Refusal
+from bot.tables.table import SEAT_NAMES
+from bot.ui.lobby import channel_id
+from bot.ui.replies import guarded
+
+from .choices import contract_autocomplete, double_target_autocomplete, parse_seat
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+
+
+class PlayCommands:
+    """Mixed into the ``/bonken`` group cog."""
+
+    bot: BonkenBot
+
+    @app_commands.command(name="hand", description="See your hand (only you can see it)")
+    async def hand(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            table = self.bot.lobby.table_here(interaction)
+            await self.bot.hands.show(interaction, table.table_id)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="choose", description="Choose this deal's contract")
+    @app_commands.describe(contract="Only the contracts you may choose are offered")
+    @app_commands.autocomplete(contract=contract_autocomplete)
+    async def choose(self, interaction: Interaction, contract: str) -> None:
+        async def work() -> None:
+            await self.bot.service.act_in_channel(
+                channel_id(interaction), interaction.user.id, Choose(contract)
+            )
+            await interaction.response.send_message(
+                f"You chose **{CONTRACTS[contract].name}**.", ephemeral=True
+            )
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="double", description="Double (or redouble) up to three players")
+    @app_commands.describe(player="A player to double", player2="Another", player3="Another")
+    @app_commands.autocomplete(
+        player=double_target_autocomplete,
+        player2=double_target_autocomplete,
+        player3=double_target_autocomplete,
+    )
+    async def double(
+        self,
+        interaction: Interaction,
+        player: str,
+        player2: str | None = None,
+        player3: str | None = None,
+    ) -> None:
+        async def work() -> None:
+            seats = [parse_seat(p) for p in (player, player2, player3) if p is not None]
+            if len(set(seats)) != len(seats):
+                raise Refusal("you named the same player twice")
+            await self.bot.service.act_in_channel(
+                channel_id(interaction), interaction.user.id, Double(frozenset(seats))
+            )
+            named = ", ".join(SEAT_NAMES[s] for s in sorted(seats))
+            await interaction.response.send_message(f"You doubled {named}.", ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="pass", description="Pass your doubling turn")
+    async def pass_(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await self.bot.service.act_in_channel(
+                channel_id(interaction), interaction.user.id, Double(frozenset())
+            )
+            await interaction.response.send_message("You passed.", ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="back", description="Take your seat back from the computer")
+    async def back(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await self.bot.service.take_back(channel_id(interaction), interaction.user.id)
+            await interaction.response.send_message(
+                "Welcome back: you play your seat again.", ephemeral=True
+            )
+
+        await guarded(interaction, work)
