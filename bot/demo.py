@@ -11,6 +11,8 @@ import random
 import tempfile
 from pathlib import Path
 
+from bot.engine import Action, SeatView
+from bot.players.pool import decide_sync
 from bot.render import text
 from bot.store import TableSettings, open_store
 from bot.tables import TableService
@@ -71,5 +73,10 @@ async def run_demo(seed: int, decide: Decider = random_decider, level: str = "no
     return transcript.lines
 
 
+async def rule_based_decider(level: str, view: SeatView, seed: int) -> Action:
+    """The real computer players, in process (easy and normal need no worker)."""
+    return decide_sync(level, view, seed, budget=0)
+
+
 def main(seed: int) -> None:
-    asyncio.run(run_demo(seed))
+    asyncio.run(run_demo(seed, decide=rule_based_decider))
