@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.players.pool import PlayerPool
+from bot.ratings import OpenSkillRater
 from bot.settings import Settings
 from bot.store import Store, open_store
 from bot.tables import TableService
@@ -49,7 +50,11 @@ class BonkenBot(commands.Bot):
         self.players = PlayerPool()
         decide = partial(_decide, self.players, self.settings.think_seconds)
         self.service = TableService(
-            self.store, self.presenter.publish, decide=decide, pace=self.settings.pace
+            self.store,
+            self.presenter.publish,
+            decide=decide,
+            pace=self.settings.pace,
+            rater=OpenSkillRater(),
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
