@@ -1,4 +1,5 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play and info commands."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info and standings
+commands."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.ui.replies import APOLOGY, say_privately
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .standings import StandingsCommands
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -26,6 +28,7 @@ class Bonken(
     LobbyCommands,
     PlayCommands,
     InfoCommands,
+    StandingsCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",

@@ -17,6 +17,7 @@ from bot.engine import Card, Choose, Double, Play
 from bot.tables import Refusal
 
 from .replies import guarded
+from .standings import LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -316,4 +317,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TrumpSelect,
     DoubleToggle,
     DoubleConfirm,
+    LeaderboardButton,
 )

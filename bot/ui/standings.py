@@ -1,0 +1,274 @@
+"""Leaderboards, player statistics and seasons as Discord embeds, and the page buttons.
+
+The Previous/Next buttons are ``DynamicItem``s whose custom_id carries everything a page
+needs: ``bonken:lb:<guild>:<season>:<sort>:<offset>:<viewer>:<prev|next>``. The offset is
+the first row of the page the button leads to, and the viewer is whoever ran the
+command, so their own line stays on the message whoever turns the pages. A click edits
+the message in place.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import CONTRACTS
+from bot.store import (
+    ContractStat,
+    LeaderboardPage,
+    LeaderboardSort,
+    PlayerStats,
+    Rating,
+    Season,
+    SeasonStanding,
+    Store,
+)
+from bot.tables import Refusal
+
+from .replies import guarded
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+
+PAGE_SIZE = 10
+GOLD = discord.Colour.gold()
+NO_MENTIONS = discord.AllowedMentions.none()
+
+SORT_NAMES = {
+    LeaderboardSort.POINTS: "total points",
+    LeaderboardSort.WINS: "wins",
+    LeaderboardSort.AVERAGE: "average points per match",
+    LeaderboardSort.RATING: "rating",
+}
+RATING_NOTE = "rating = μ − 3σ (openskill, Plackett-Luce)"
+
+
+# -- finding a season ------------------------------------------------------------------
+
+
+async def resolve_season(store: Store, guild_id: int | None, name: str | None) -> Season:
+    """The season named ``name`` in the guild; without a name the active season, or the
+    newest one if the guild has none active."""
+    if guild_id is None:
+        raise Refusal("seasons belong to a server; use this command in one")
+    if name is not None and name.strip():
+        season = await store.seasons.season_named(guild_id, name)
+        if season is None:
+            raise Refusal(f"there is no season named {name.strip()!r} in this server")
+        return season
+    season = await store.seasons.active_season(guild_id)
+    if season is not None:
+        return season
+    seasons = await store.seasons.seasons(guild_id)
+    if not seasons:
+        raise Refusal("no Bonken match has been finished in this server yet")
+    return seasons[0]
+
+
+# -- leaderboard -----------------------------------------------------------------------
+
+
+async def fetch_page(
+    store: Store, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
+) -> LeaderboardPage:
+    """The page at ``offset`` (the last page if the board is shorter than that)."""
+    offset = max(0, offset - offset % PAGE_SIZE)
+    page = await store.standings.leaderboard(
+        season_id, sort, offset=offset, limit=PAGE_SIZE, viewer=viewer
+    )
+    if not page.rows and page.players:
+        last = (page.players - 1) // PAGE_SIZE * PAGE_SIZE
+        page = await store.standings.leaderboard(
+            season_id, sort, offset=last, limit=PAGE_SIZE, viewer=viewer
+        )
+    return page
+
+
+def rating_text(rating: Rating | None) -> str:
+    """The conservative rating, one decimal, or a dash for a player not rated yet."""
+    return "—" if rating is None else f"{rating.ordinal:.1f}"
+
+
+def standing_line(row: SeasonStanding, sort: LeaderboardSort, *, mark: bool = False) -> str:
+    cells = {
+        LeaderboardSort.WINS: f"{row.wins} won",
+        LeaderboardSort.POINTS: f"{row.points} pts",
+        LeaderboardSort.AVERAGE: f"{row.average:.1f} avg",
+        LeaderboardSort.RATING: f"{rating_text(row.rating)} rating",
+    }
+    cells[sort] = f"**{cells[sort]}**"
+    parts = [
+        f"{row.matches} played",
+        cells[LeaderboardSort.WINS],
+        cells[LeaderboardSort.POINTS],
+        cells[LeaderboardSort.AVERAGE],
+        cells[LeaderboardSort.RATING],
+    ]
+    pointer = "▸ " if mark else ""
+    return f"{pointer}**{row.rank}.** <@{row.user_id}> · " + " · ".join(parts)
+
+
+def leaderboard_embed(page: LeaderboardPage, viewer: int) -> discord.Embed:
+    season = page.season
+    embed = discord.Embed(
+        title=f"🏆 {season.name} · by {SORT_NAMES[page.sort]}",
+        colour=GOLD,
+    )
+    if not page.rows:
+        embed.description = "No match has been finished in this season yet."
+    else:
+        lines = [standing_line(row, page.sort, mark=row.user_id == viewer) for row in page.rows]
+        shown = {row.user_id for row in page.rows}
+        if page.viewer is None:
+            lines += ["", f"<@{viewer}> has not finished a match in this season."]
+        elif page.viewer.user_id not in shown:
+            lines += ["⋯", standing_line(page.viewer, page.sort, mark=True)]
+        embed.description = "\n".join(lines)
+    first, last = page.offset + 1, page.offset + len(page.rows)
+    place = f"Players {first}–{last} of {page.players}" if page.rows else "No players"
+    embed.set_footer(text=f"{place} · {season_status(season)} · {RATING_NOTE}")
+    return embed
+
+
+def season_status(season: Season) -> str:
+    started = f"{season.started_at:%Y-%m-%d}"
+    if season.ended_at is None:
+        return f"active since {started}"
+    return f"archived: {started} to {season.ended_at:%Y-%m-%d}"
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"bonken:lb:(?P<guild>\d+):(?P<season>\d+):(?P<sort>points|wins|average|rating)"
+        r":(?P<offset>\d+):(?P<viewer>\d+):(?P<direction>prev|next)"
+    ),
+):
+    """Previous or Next page of a leaderboard message."""
+
+    def __init__(
+        self,
+        guild_id: int,
+        season_id: int,
+        sort: LeaderboardSort,
+        offset: int,
+        viewer: int,
+        direction: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        self.guild_id, self.season_id, self.sort = guild_id, season_id, LeaderboardSort(sort)
+        self.offset, self.viewer, self.direction = offset, viewer, direction
+        super().__init__(
+            discord.ui.Button(
+                label="Previous" if direction == "prev" else "Next",
+                emoji="◀️" if direction == "prev" else "▶️",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=(
+                    f"bonken:lb:{guild_id}:{season_id}:{self.sort.value}:{offset}:{viewer}"
+                    f":{direction}"
+                ),
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardButton:
+        return cls(
+            int(match["guild"]),
+            int(match["season"]),
+            LeaderboardSort(match["sort"]),
+            int(match["offset"]),
+            int(match["viewer"]),
+            match["direction"],
+        )
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.turn_page(interaction))
+
+    async def turn_page(self, interaction: Interaction) -> None:
+        if interaction.guild_id != self.guild_id:
+            raise Refusal("this leaderboard belongs to another server")
+        bot: BonkenBot = interaction.client  # type: ignore[assignment]
+        page = await fetch_page(bot.store, self.season_id, self.sort, self.offset, self.viewer)
+        await interaction.response.edit_message(
+            embed=leaderboard_embed(page, self.viewer),
+            view=leaderboard_view(self.guild_id, page, self.viewer),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+
+def leaderboard_view(guild_id: int, page: LeaderboardPage, viewer: int) -> discord.ui.View | None:
+    """Previous/Next buttons, or None when the whole board fits on one page."""
+    if page.players <= PAGE_SIZE:
+        return None
+    view = discord.ui.View(timeout=None)
+    season_id, sort = page.season.season_id, page.sort
+    previous = max(0, page.offset - PAGE_SIZE)
+    following = page.offset + PAGE_SIZE
+    view.add_item(
+        LeaderboardButton(
+            guild_id, season_id, sort, previous, viewer, "prev", disabled=page.offset == 0
+        )
+    )
+    view.add_item(
+        LeaderboardButton(
+            guild_id,
+            season_id,
+            sort,
+            following,
+            viewer,
+            "next",
+            disabled=following >= page.players,
+        )
+    )
+    return view
+
+
+# -- player statistics -----------------------------------------------------------------
+
+
+def contract_text(line: ContractStat | None) -> str:
+    if line is None:
+        return "—"
+    name = CONTRACTS[line.contract].name if line.contract in CONTRACTS else line.contract
+    deals = "deal" if line.deals == 1 else "deals"
+    return f"{name}: {line.average:+.1f} a deal ({line.deals} {deals})"
+
+
+def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"📊 {name} · {stats.season.name}",
+        description=f"<@{stats.user_id}>",
+        colour=GOLD,
+    )
+    embed.add_field(name="Matches", value=str(stats.matches))
+    embed.add_field(name="Wins", value=str(stats.wins))
+    embed.add_field(name="Points", value=f"{stats.points} ({stats.average:.1f} a match)")
+    rating = stats.rating
+    embed.add_field(
+        name="Rating",
+        value="not rated yet"
+        if rating is None
+        else f"{rating_text(rating)} (μ {rating.mu:.1f}, σ {rating.sigma:.2f})",
+    )
+    embed.add_field(name="Best contract", value=contract_text(stats.best_contract), inline=False)
+    embed.add_field(name="Worst contract", value=contract_text(stats.worst_contract), inline=False)
+    embed.add_field(
+        name="Doubling",
+        value=(
+            f"made {stats.doubles_made}, received {stats.doubles_received}; "
+            f"won {stats.doubling_won:+d}, lost {stats.doubling_lost:+d} points through doubling"
+        ),
+        inline=False,
+    )
+    times = "time" if stats.takeovers == 1 else "times"
+    embed.add_field(name="Computer took over", value=f"{stats.takeovers} {times}", inline=False)
+    embed.set_footer(text=f"{season_status(stats.season)} · {RATING_NOTE}")
+    return embed
