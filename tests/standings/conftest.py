@@ -1,0 +1,24 @@
+"""Fixtures for the standings tests: a fresh database and a rated table service."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from standings_helpers import Tables, make_tables
+
+from bot.store import Store, open_store
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    async with await open_store(tmp_path / "bonken.sqlite3") as opened:
+        yield opened
+
+
+@pytest.fixture
+async def tables(store: Store) -> AsyncIterator[Tables]:
+    made = make_tables(store)
+    yield made
+    await made.service.close()
