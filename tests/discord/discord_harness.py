@@ -1,0 +1,767 @@
+"""An in-process Discord for the bot: real discord.py objects, a fake HTTP side.
+
+The bot under test is the real :class:`~bot.app.BonkenBot`. It logs in with
+``Client.login`` and runs its real ``setup_hook`` (store, service, cogs, dynamic items,
+command sync); only the network is replaced:
+
+* :class:`FakeSession` stands in for the ``aiohttp`` session that discord.py's
+  ``HTTPClient`` and the interaction webhooks send through. Everything above it is
+  discord.py's own code: JSON and multipart bodies, the ``Authorization`` header, the
+  rate limiter that reads ``X-RateLimit-*`` headers and retries a 429. The fake answers
+  like Discord does (a message object for a post, a callback response for an interaction
+  answer) and enforces Discord's per-channel "5 per 5 seconds" buckets, so a 429 is
+  recorded if the bot ever outruns them.
+* Users act by feeding ``INTERACTION_CREATE`` payloads to the gateway parser
+  (``ConnectionState.parse_interaction_create``), exactly where a gateway event would
+  enter: the command tree and the dynamic items take it from there.
+
+Every HTTP request is kept as a :class:`Call`; :class:`Interaction` keeps one user
+action with its answers and the time to the first one (Discord's 3-second rule).
+``time_scale`` shrinks Discord's clocks (rate-limit windows) so a test can play a whole
+match at full speed; ``1.0`` is Discord's real timing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import datetime
+import itertools
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+import discord
+from discord.http import Route
+from multidict import CIMultiDict
+
+from bot.app import BonkenBot
+from bot.settings import Settings
+
+TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
+APP_ID = 1_100_000_000_000_000_001
+GUILD_ID = 1_200_000_000_000_000_001
+CHANNEL_ID = 1_300_000_000_000_000_001
+OTHER_CHANNEL_ID = 1_300_000_000_000_000_002
+
+EPHEMERAL = 64
+"""Message flag: only the user who caused it sees the message."""
+
+P = discord.Permissions
+MEMBER_PERMISSIONS = P(
+    view_channel=True, send_messages=True, read_message_history=True, use_application_commands=True
+)
+ADMIN_PERMISSIONS = MEMBER_PERMISSIONS | P(manage_guild=True)
+BOT_PERMISSIONS = P(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+RATE_LIMIT = 5
+"""Requests per window in one channel bucket (Discord's message create/edit limits)."""
+RATE_WINDOW = 5.0
+ACK_DEADLINE = 3.0
+"""Discord drops an interaction that is not answered within 3 seconds."""
+
+_ids = itertools.count(1_400_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def _now_iso() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat()
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    admin: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+        }
+
+
+@dataclass
+class Call:
+    """One HTTP request the bot made, as Discord would have received it."""
+
+    at: float
+    method: str
+    path: str
+    body: Any
+    files: list[tuple[str, bytes]]
+    status: int = 200
+    authorization: str | None = None
+    rate_headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def own(self) -> bool:
+        """Counted against the bot's REST budget: not an answer to an interaction."""
+        return not self.path.startswith(("/interactions/", "/webhooks/"))
+
+    @property
+    def flags(self) -> int:
+        return int((self.body or {}).get("flags") or 0) if isinstance(self.body, dict) else 0
+
+
+@dataclass
+class Interaction:
+    """One user action fed to the bot, and what the bot answered."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    data: dict[str, Any]
+    message_id: int | None
+    channel_id: int
+    created: float
+    answers: list[Call] = field(default_factory=list)
+    callback: dict[str, Any] | None = None
+    """The body of the interaction callback (``{"type": ..., "data": ...}``)."""
+    original_id: int | None = None
+    """The message the callback created or updated (what ``@original`` means)."""
+    acked_at: float | None = None
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.acked_at is None else self.acked_at - self.created
+
+    @property
+    def callback_type(self) -> int | None:
+        return None if self.callback is None else self.callback["type"]
+
+    @property
+    def reply(self) -> dict[str, Any]:
+        """The data of the first answer (the callback's, else the first followup's)."""
+        if self.callback is not None and self.callback.get("data") is not None:
+            return self.callback["data"]
+        for call in self.answers:
+            if isinstance(call.body, dict):
+                return call.body
+        raise AssertionError(f"interaction {self.id} was not answered")
+
+    @property
+    def text(self) -> str:
+        """Every text the user was shown in answer, content and embeds, joined."""
+        parts = []
+        for call in self.answers:
+            body = call.body if isinstance(call.body, dict) else {}
+            data = body.get("data") if "type" in body and "data" in body else body
+            data = data or {}
+            parts.append(data.get("content") or "")
+            for embed in data.get("embeds") or []:
+                parts.append(json.dumps(embed, ensure_ascii=False))
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.reply.get("flags") or 0) & EPHEMERAL)
+
+
+class _Response:
+    def __init__(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.reason = {200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found"}.get(
+            status, "Too Many Requests" if status == 429 else "Error"
+        )
+        self.headers = CIMultiDict(headers or {})
+        self._text = "" if body is None else json.dumps(body)
+        if body is not None:
+            self.headers["content-type"] = "application/json"
+
+    async def text(self, encoding: str | None = None) -> str:
+        return self._text
+
+    async def __aenter__(self) -> _Response:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Pending:
+    """What ``session.request(...)`` returns: used as ``async with``."""
+
+    def __init__(self, fake: FakeDiscord, method: str, url: str, kwargs: dict[str, Any]) -> None:
+        self.fake, self.method, self.url, self.kwargs = fake, method, url, kwargs
+
+    async def __aenter__(self) -> _Response:
+        await asyncio.sleep(0)  # a request is never instantaneous: let others run
+        return self.fake.handle(self.method, self.url, self.kwargs)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class FakeSession:
+    """The ``aiohttp.ClientSession`` discord.py sends every request through."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.closed = False
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _Pending:
+        return _Pending(self.fake, method, url, kwargs)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class _Bucket:
+    def __init__(self) -> None:
+        self.reset_at = 0.0
+        self.used = 0
+
+
+class FakeDiscord:
+    """Discord's REST side: messages, interaction callbacks, command sync, rate limits."""
+
+    def __init__(self, *, time_scale: float = 0.01) -> None:
+        self.time_scale = time_scale
+        self.calls: list[Call] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.owner: dict[int, int] = {}
+        """Ephemeral message id -> the one user who can see it."""
+        self.interactions: dict[int, Interaction] = {}
+        self._by_token: dict[str, Interaction] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.buckets: dict[tuple[str, str], _Bucket] = {}
+        self.bot_user = User(snowflake(), "Bonken")
+
+    # -- what was sent --------------------------------------------------------------------
+
+    def own_calls(self) -> list[Call]:
+        return [call for call in self.calls if call.own]
+
+    def rate_limited(self) -> list[Call]:
+        return [call for call in self.calls if call.status == 429]
+
+    def channel_posts(self, channel_id: int = CHANNEL_ID) -> list[dict[str, Any]]:
+        """Messages the bot posted in the channel itself (not interaction answers), oldest
+        first, as they are now (edits applied)."""
+        return [
+            m
+            for m in self.messages.values()
+            if int(m["channel_id"]) == channel_id and not m.get("interaction_token")
+        ]
+
+    def unexpected(self) -> list[Call]:
+        return [call for call in self.calls if call.status == 404]
+
+    # -- the HTTP side --------------------------------------------------------------------
+
+    def handle(self, method: str, url: str, kwargs: dict[str, Any]) -> _Response:
+        path = urlsplit(url).path.removeprefix("/api/v10")
+        headers = kwargs.get("headers") or {}
+        body, files = _decode(kwargs.get("data"))
+        call = Call(
+            time.monotonic(), method, path, body, files, authorization=headers.get("Authorization")
+        )
+        self.calls.append(call)
+        limited = self._rate_limit(call)
+        if limited is not None:
+            call.status = 429
+            return limited
+        status, answer = self._route(call)
+        call.status = status
+        return _Response(status, answer, call.rate_headers)
+
+    def _rate_limit(self, call: Call) -> _Response | None:
+        """Discord's per-channel buckets for posting and for editing messages."""
+        match = re.fullmatch(r"/channels/(\d+)/messages(/\d+)?", call.path)
+        if match is None or call.method not in ("POST", "PATCH"):
+            return None
+        key = (call.method, match[1])
+        bucket = self.buckets.setdefault(key, _Bucket())
+        window = RATE_WINDOW * self.time_scale
+        now = time.monotonic()
+        if now >= bucket.reset_at:
+            bucket.reset_at, bucket.used = now + window, 0
+        bucket.used += 1
+        after = max(bucket.reset_at - now, 0.0)
+        headers = {
+            "X-RateLimit-Limit": str(RATE_LIMIT),
+            "X-RateLimit-Remaining": str(max(RATE_LIMIT - bucket.used, 0)),
+            "X-RateLimit-Reset-After": f"{after:.3f}",
+            "X-RateLimit-Bucket": f"{call.method}-messages",
+        }
+        if bucket.used > RATE_LIMIT:
+            bucket.used -= 1
+            headers["Via"] = "1.1 google"
+            headers["X-RateLimit-Scope"] = "user"
+            body = {"message": "You are being rate limited.", "retry_after": after, "global": False}
+            return _Response(429, body, headers)
+        call.rate_headers = headers
+        return None
+
+    def _route(self, call: Call) -> tuple[int, Any]:
+        m, path, body = call.method, call.path, call.body
+        if (m, path) == ("GET", "/users/@me"):
+            return 200, {**self.bot_user.payload(), "bot": True, "flags": 0}
+        if (m, path) == ("GET", "/oauth2/applications/@me"):
+            return 200, self._application()
+        if m == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
+            self.commands = [
+                {**command, "id": str(snowflake()), "application_id": str(APP_ID), "version": "1"}
+                for command in body
+            ]
+            return 200, self.commands
+        if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and m == "POST":
+            return 200, self._create(int(match[1]), body, call.files)
+        if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
+            message = self.messages.get(int(match[2]))
+            if message is None or message["flags"] & EPHEMERAL:  # ephemerals: only by token
+                return 404, {"message": "Unknown Message", "code": 10008}
+            if m == "PATCH":
+                return 200, self._update(message, body, call.files)
+            if m == "GET":
+                return 200, message
+        if match := re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path):
+            return self._callback(call, int(match[1]), match[2])
+        if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?", path):
+            return self._webhook(call, match[2], match[4])
+        return 404, {"message": f"fake Discord does not know {m} {path}", "code": 0}
+
+    def _application(self) -> dict[str, Any]:
+        return {
+            "id": str(APP_ID),
+            "name": "Bonken",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.bot_user.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "summary": "",
+            "rpc_origins": [],
+            "team": None,
+        }
+
+    def _create(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+        *,
+        token: str | None = None,
+        owner: int | None = None,
+    ) -> dict[str, Any]:
+        message = {
+            "id": str(snowflake()),
+            "channel_id": str(channel_id),
+            "author": {**self.bot_user.payload(), "bot": True},
+            "content": "",
+            "timestamp": _now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "components": [],
+            "pinned": False,
+            "type": 0 if token is None else 20,
+            "flags": 0,
+        }
+        if token is not None:
+            message["interaction_token"] = token
+            message["application_id"] = str(APP_ID)
+            message["webhook_id"] = str(APP_ID)
+        self._apply(message, body or {}, files)
+        self.messages[int(message["id"])] = message
+        if owner is not None and message["flags"] & EPHEMERAL:
+            self.owner[int(message["id"])] = owner
+        return message
+
+    def _update(
+        self, message: dict[str, Any], body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> dict[str, Any]:
+        self._apply(message, body or {}, files)
+        message["edited_timestamp"] = _now_iso()
+        message.setdefault("edits", 0)
+        message["edits"] += 1
+        return message
+
+    @staticmethod
+    def _apply(
+        message: dict[str, Any], body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> None:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = body[key] or ([] if key != "content" else "")
+        if "flags" in body and body["flags"] is not None:
+            message["flags"] = int(body["flags"]) | (message["flags"] & EPHEMERAL)
+        if files:
+            message["attachments"] = [
+                {
+                    "id": str(snowflake()),
+                    "filename": name,
+                    "size": len(data),
+                    "url": f"https://cdn.example/{name}",
+                    "proxy_url": f"https://cdn.example/{name}",
+                    "data": data.decode("utf-8", "replace"),
+                }
+                for name, data in files
+            ]
+
+    def _callback(self, call: Call, interaction_id: int, token: str) -> tuple[int, Any]:
+        interaction = self.interactions.get(interaction_id)
+        if interaction is None or interaction.token != token:
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if interaction.callback is not None:
+            return 400, {"message": "Interaction has already been acknowledged.", "code": 40060}
+        if time.monotonic() - interaction.created > ACK_DEADLINE:
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        interaction.answers.append(call)
+        interaction.callback = call.body
+        interaction.acked_at = call.at
+        kind, data = call.body["type"], call.body.get("data") or {}
+        message = None
+        if kind in (4, 5):  # a new message (5: "thinking…", filled in later)
+            message = self._create(
+                interaction.channel_id, data, call.files, token=token, owner=interaction.user.id
+            )
+        elif kind in (6, 7) and interaction.message_id is not None:  # the clicked message
+            message = self.messages[interaction.message_id]
+            if kind == 7:
+                self._update(message, data, call.files)
+        if message is not None:
+            interaction.original_id = int(message["id"])
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction_id),
+                "type": interaction.type,
+                "response_message_id": message and message["id"],
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(message and message["flags"] & EPHEMERAL),
+            }
+        }
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": message}
+        return 200, answer
+
+    def _webhook(self, call: Call, token: str, which: str | None) -> tuple[int, Any]:
+        interaction = self._by_token.get(token)
+        if interaction is None:
+            return 404, {"message": "Unknown Webhook", "code": 10015}
+        interaction.answers.append(call)
+        if which is None:  # a followup
+            if call.method != "POST":
+                return 404, {"message": "Unknown", "code": 0}
+            return 200, self._create(
+                interaction.channel_id,
+                call.body,
+                call.files,
+                token=token,
+                owner=interaction.user.id,
+            )
+        message_id = interaction.original_id if which == "@original" else int(which)
+        message = self.messages.get(message_id or 0)
+        if message is None:
+            return 404, {"message": "Unknown Message", "code": 10008}
+        if call.method == "PATCH":
+            return 200, self._update(message, call.body, call.files)
+        if call.method == "GET":
+            return 200, message
+        if call.method == "DELETE":
+            del self.messages[message_id]  # type: ignore[arg-type]
+            return 204, None
+        return 404, {"message": "Unknown", "code": 0}
+
+    # -- users acting ---------------------------------------------------------------------
+
+    def interaction_payload(
+        self,
+        kind: int,
+        user: User,
+        data: dict[str, Any],
+        *,
+        message: dict[str, Any] | None = None,
+        channel_id: int = CHANNEL_ID,
+        app_permissions: discord.Permissions = BOT_PERMISSIONS,
+    ) -> dict[str, Any]:
+        interaction = Interaction(
+            id=snowflake(),
+            token=f"interaction-token-{snowflake()}",
+            type=kind,
+            user=user,
+            data=data,
+            message_id=int(message["id"]) if message else None,
+            channel_id=channel_id,
+            created=time.monotonic(),
+        )
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+        permissions = ADMIN_PERMISSIONS if user.admin else MEMBER_PERMISSIONS
+        payload: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": {
+                "id": str(channel_id),
+                "type": 0,
+                "guild_id": str(GUILD_ID),
+                "name": "bonken",
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "topic": None,
+                "rate_limit_per_user": 0,
+            },
+            "member": {
+                "user": user.payload(),
+                "roles": [],
+                "joined_at": _now_iso(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "nick": None,
+                "avatar": None,
+                "permissions": str(permissions.value),
+            },
+            "token": interaction.token,
+            "version": 1,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(app_permissions.value),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
+            "attachment_size_limit": 26_214_400,
+        }
+        if message is not None:
+            public = {k: v for k, v in message.items() if k not in ("interaction_token", "edits")}
+            for attachment in public.get("attachments", []):
+                attachment.pop("data", None)
+            payload["message"] = public
+        return payload
+
+
+def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
+    """A request body as Discord would read it: JSON, or multipart with payload_json."""
+    if data is None:
+        return None, []
+    if isinstance(data, str | bytes):
+        return json.loads(data), []
+    if isinstance(data, aiohttp.FormData):
+        body: Any = None
+        files = []
+        for options, _headers, value in data._fields:
+            if options.get("name") == "payload_json":
+                body = json.loads(value)
+            elif "filename" in options:
+                raw = value.read()
+                value.seek(0)
+                files.append((options["filename"], raw))
+        return body, files
+    raise TypeError(f"unexpected request body {type(data)}")
+
+
+def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every button and menu of a message (inside its action rows)."""
+    for row in message.get("components") or []:
+        yield from row.get("components") or []
+
+
+def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[str]:
+    return [
+        c["custom_id"]
+        for c in components(message)
+        if "custom_id" in c and not (enabled_only and c.get("disabled"))
+    ]
+
+
+class Harness:
+    """The bot with a fake Discord, and people acting in one guild channel."""
+
+    def __init__(self, tmp_path: Path, *, pace: float = 0.0, time_scale: float = 0.01) -> None:
+        self.fake = FakeDiscord(time_scale=time_scale)
+        self.settings = Settings(
+            token=TOKEN,
+            database_path=tmp_path / "bonken.sqlite3",
+            pace=pace,
+            think_seconds=0.01,
+        )
+        self.bot = BonkenBot(self.settings)
+        self.users: dict[str, User] = {}
+
+    async def start(self) -> Harness:
+        http = self.bot.http
+        session = FakeSession(self.fake)
+
+        async def static_login(token: str) -> Any:  # HTTPClient.static_login, minus aiohttp
+            http._HTTPClient__session = session  # type: ignore[attr-defined]
+            http._global_over = asyncio.Event()
+            http._global_over.set()
+            http.token = token
+            return await http.request(Route("GET", "/users/@me"))
+
+        http.static_login = static_login  # type: ignore[method-assign]
+        await self.bot.login(TOKEN)  # the real login: user, application, setup_hook, sync
+        return self
+
+    async def stop(self) -> None:
+        await self.bot.close()
+
+    def user(self, name: str, *, admin: bool = False) -> User:
+        if name not in self.users:
+            self.users[name] = User(snowflake(), name, admin)
+        return self.users[name]
+
+    # -- feeding interactions -------------------------------------------------------------
+
+    async def dispatch(self, payload: dict[str, Any]) -> Interaction:
+        """Hand an INTERACTION_CREATE to the gateway parser and wait for its handlers."""
+        before = asyncio.all_tasks()
+        self.bot._connection.parse_interaction_create(payload)
+        started = asyncio.all_tasks() - before
+        if started:
+            await asyncio.wait_for(asyncio.gather(*started), timeout=10)
+        interaction = self.fake.interactions[int(payload["id"])]
+        return interaction
+
+    def _command(self, name: str) -> dict[str, Any]:
+        group = next(c for c in self.fake.commands if c["name"] == "bonken")
+        return next(o for o in group["options"] if o["name"] == name)
+
+    def _command_data(self, name: str, options: dict[str, Any], focused: str | None = None):
+        group = next(c for c in self.fake.commands if c["name"] == "bonken")
+        spec = self._command(name)
+        types = {o["name"]: o["type"] for o in spec.get("options", [])}
+        inner = []
+        for key, value in options.items():
+            if key not in types:
+                raise AssertionError(f"/bonken {name} has no option {key!r}")
+            option = {"name": key, "type": types[key], "value": value}
+            if key == focused:
+                option["focused"] = True
+            inner.append(option)
+        sub = {"name": name, "type": 1, "options": inner}
+        return {"id": group["id"], "name": "bonken", "type": 1, "options": [sub]}
+
+    async def slash(
+        self, user: User, name: str, *, channel_id: int = CHANNEL_ID, **options: Any
+    ) -> Interaction:
+        """``/bonken <name> option=value ...`` typed by ``user``."""
+        data = self._command_data(name, options)
+        return await self.dispatch(
+            self.fake.interaction_payload(2, user, data, channel_id=channel_id)
+        )
+
+    async def autocomplete(
+        self, user: User, name: str, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
+        """The choices Discord would show while ``user`` types option ``focused``."""
+        options.setdefault(focused, "")
+        data = self._command_data(name, options, focused)
+        interaction = await self.dispatch(self.fake.interaction_payload(4, user, data))
+        assert interaction.callback_type == 8, interaction.callback
+        return interaction.callback["data"]["choices"]
+
+    def find_message(self, user: User, custom_id: str) -> dict[str, Any]:
+        """The newest message ``user`` can see that carries ``custom_id``."""
+        for message_id in sorted(self.fake.messages, reverse=True):
+            message = self.fake.messages[message_id]
+            owner = self.fake.owner.get(message_id)
+            if owner is not None and owner != user.id:
+                continue
+            if custom_id in custom_ids(message):
+                return message
+        raise AssertionError(f"{user.name} sees no message with {custom_id!r}")
+
+    async def click(
+        self, user: User, custom_id: str, *, message: dict[str, Any] | None = None
+    ) -> Interaction:
+        """``user`` presses a button (a disabled one cannot be pressed, as in Discord)."""
+        message = message or self.find_message(user, custom_id)
+        button = next(c for c in components(message) if c.get("custom_id") == custom_id)
+        assert button["type"] == 2, button
+        assert not button.get("disabled"), f"{custom_id} is disabled"
+        data = {"custom_id": custom_id, "component_type": 2}
+        payload = self.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        return await self.dispatch(payload)
+
+    async def select(
+        self,
+        user: User,
+        custom_id: str,
+        values: list[str],
+        *,
+        message: dict[str, Any] | None = None,
+    ) -> Interaction:
+        """``user`` picks ``values`` in a select menu (only values it offers)."""
+        message = message or self.find_message(user, custom_id)
+        menu = next(c for c in components(message) if c.get("custom_id") == custom_id)
+        assert menu["type"] == 3, menu
+        offered = {option["value"] for option in menu["options"]}
+        assert set(values) <= offered, f"{values} not among {sorted(offered)}"
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        payload = self.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        return await self.dispatch(payload)
+
+    # -- waiting and looking --------------------------------------------------------------
+
+    async def idle(self, quiet: float = 0.05) -> None:
+        """Wait until the computers have moved, every event is presented and the bot
+        has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
+        for _ in range(400):
+            count = len(self.fake.calls)
+            await self.bot.service.settle()
+            await self.bot.presenter.idle()
+            await asyncio.sleep(quiet)
+            if len(self.fake.calls) == count and not self._editing():
+                return
+        raise AssertionError("the bot never went quiet")
+
+    def _editing(self) -> bool:
+        return any(feed.dirty.is_set() for feed in self.bot.presenter._feeds.values())
+
+    def table(self):  # type: ignore[no-untyped-def]
+        return self.bot.service.table_in_channel(CHANNEL_ID)
+
+    def hand_message(self, interaction: Interaction) -> dict[str, Any]:
+        """The (ephemeral) message an interaction's answer created or updated, as now."""
+        assert interaction.original_id is not None, "no message was created"
+        return self.fake.messages[interaction.original_id]
+
+    def posts_text(self) -> str:
+        parts = []
+        for message in self.fake.channel_posts():
+            parts.append(message["content"] or "")
+            parts.extend(json.dumps(e, ensure_ascii=False) for e in message["embeds"])
+        return "\n".join(parts)
+
+
+@contextlib.asynccontextmanager
+async def running(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def]
+    harness = await Harness(tmp_path, **kwargs).start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()
