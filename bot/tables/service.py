@@ -56,6 +56,8 @@ Publish = Callable[[ev.Event], Awaitable[None]]
 LOBBY_IDLE_SECONDS = 15 * 60
 AWAY_AFTER_TIMEOUTS = 2
 RESTORE_GRACE = 0.2
+RETRY_SECONDS = 2.0
+"""A computer whose move could not be stored tries again after this long."""
 """After a restart a human gets at least this share of the turn time back."""
 
 
@@ -349,9 +351,12 @@ class TableService:
                 table.match.check(action, seat)
             except IllegalAction as error:
                 raise Refusal(str(error)) from None
-            await self._bring_back(table, seat)
-            table.seats[seat].timeouts = 0
-            await self._accept(table, seat, action, by_computer=False)
+
+            async def stored() -> None:
+                await self._bring_back(table, seat)
+                table.seats[seat].timeouts = 0
+
+            await self._accept(table, seat, action, by_computer=False, stored=stored)
 
     async def act_in_channel(self, channel_id: int, user_id: int, action: Action) -> None:
         """A slash command's action: the table of the channel, the current turn."""
@@ -375,8 +380,20 @@ class TableService:
             assert state.user_id is not None
             await self._emit(ev.SeatBack(table.table_id, table.channel_id, seat, state.user_id))
 
-    async def _accept(self, table: Table, seat: int, action: Action, *, by_computer: bool) -> None:
-        """Store, apply and announce one checked action. Call with the lock held."""
+    async def _accept(
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        *,
+        by_computer: bool,
+        stored: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Store, apply and announce one checked action. Call with the lock held.
+
+        ``stored`` runs once the action is safely stored, before it is applied: what the
+        caller changes there (a seat coming back, a timeout counted) never happens for an
+        action the store refused."""
         match, match_id = table.match, table.match_id
         assert match is not None and match_id is not None
         try:
@@ -388,6 +405,8 @@ class TableService:
         except StoreError:
             log.exception("table %s: could not store action %s", table.table_id, action)
             raise Refusal("sorry, that could not be saved; please try again") from None
+        if stored is not None:
+            await stored()
         deal = match.deal
         assert deal is not None
         tricks_before = len(deal.tricks)
@@ -503,7 +522,8 @@ class TableService:
                 )
         await asyncio.sleep(half)
         table.timer = None  # expiry acts itself; it must not cancel its own task
-        await self.expire_turn(table.table_id, turn)
+        with contextlib.suppress(Refusal):  # the store failed; expire_turn set a new timer
+            await self.expire_turn(table.table_id, turn)
 
     async def expire_turn(self, table_id: int, turn: int) -> bool:
         """The turn ran out: a computer acts for the human. False if the turn had moved on."""
@@ -519,13 +539,23 @@ class TableService:
             if state.computer_plays or state.user_id is None:
                 return False
             action = await self._computer_move(table, seat)
-            state.timeouts += 1
             base = (table.table_id, table.channel_id, seat, state.user_id)
-            await self._emit(ev.TimedOut(*base))
-            if state.timeouts >= AWAY_AFTER_TIMEOUTS:
-                state.away = True
-                await self._emit(ev.SeatAway(*base))
-            await self._accept(table, seat, action, by_computer=True)
+
+            async def stored() -> None:
+                state.timeouts += 1
+                await self._emit(ev.TimedOut(*base))
+                if state.timeouts >= AWAY_AFTER_TIMEOUTS:
+                    state.away = True
+                    await self._emit(ev.SeatAway(*base))
+
+            try:
+                await self._accept(table, seat, action, by_computer=True, stored=stored)
+            except Refusal:
+                # Not stored: the player keeps the turn, and the timer tries again later.
+                self._stop_timer(table)
+                seconds = table.turn_seconds()
+                table.timer = asyncio.create_task(self._turn_timer(table, turn, seconds))
+                raise
             return True
 
     async def _drive(self, table: Table) -> None:
@@ -547,6 +577,8 @@ class TableService:
                 log.exception("table %s: the computer failed to move", table.table_id)
                 return
             async with table.lock:
+                if table.status is not TableStatus.PLAYING:
+                    return  # cancelled while it thought
                 if table.turn != turn or not table.seats[seat].computer_plays:
                     continue  # a human came back or the table moved on while it thought
                 by_computer = not isinstance(table.seats[seat].occupant, Computer) or (
@@ -554,9 +586,10 @@ class TableService:
                 )
                 try:
                     await self._accept(table, seat, action, by_computer=by_computer)
+                    continue
                 except Refusal:
-                    log.exception("table %s: a computer move was refused", table.table_id)
-                    return
+                    log.warning("table %s: a computer move was not stored", table.table_id)
+            await asyncio.sleep(RETRY_SECONDS * self._time_scale)  # the store failed; retry
 
     async def _computer_move(self, table: Table, seat: int) -> Action:
         match = table.match
