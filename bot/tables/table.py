@@ -102,7 +102,9 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class TableView:
-    """A snapshot of a table for rendering: everything public, nobody's hand."""
+    """A snapshot of a table for rendering: everything public, nobody's hand.
+
+    The deal fields keep their defaults in the lobby and before the first deal."""
 
     table_id: int
     guild_id: int
@@ -113,20 +115,20 @@ class TableView:
     seats: tuple[SeatInfo, ...]
     turn: int
     match_id: int | None
-    deal_number: int
-    dealer: int | None
-    chooser: int | None
-    contract: str | None
-    to_act: int | None
-    turn_kind: TurnKind | None
-    trick: tuple[tuple[int, Card], ...]
-    tricks_taken: tuple[int, ...]
-    doubled: tuple[tuple[int, int, int], ...]  # (seat, seat, 1 double or 2 redouble)
-    doubling_done: tuple[int, ...]  # seats that had their doubling turn
-    base: tuple[int, ...]
-    totals: tuple[int, ...]
-    played_contracts: tuple[str, ...]
     messages: dict[str, int]
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    played_contracts: tuple[str, ...] = ()
+    deal_number: int = 0
+    dealer: int | None = None
+    chooser: int | None = None
+    contract: str | None = None
+    to_act: int | None = None
+    turn_kind: TurnKind | None = None
+    trick: tuple[tuple[int, Card], ...] = ()
+    tricks_taken: tuple[int, ...] = (0, 0, 0, 0)
+    doubled: tuple[tuple[int, int, int], ...] = ()  # (seat, seat, 1 double or 2 redouble)
+    doubling_done: tuple[int, ...] = ()  # seats that had their doubling turn
+    base: tuple[int, ...] = (0, 0, 0, 0)
 
 
 def view_of(table: Table) -> TableView:
@@ -140,66 +142,43 @@ def view_of(table: Table) -> TableView:
         )
         for seat in table.seats
     )
+    known = {
+        "table_id": table.table_id,
+        "guild_id": table.guild_id,
+        "channel_id": table.channel_id,
+        "host_id": table.host_id,
+        "status": table.status,
+        "settings": table.settings,
+        "seats": seats,
+        "turn": table.turn,
+        "match_id": table.match_id,
+        "messages": dict(table.messages),
+    }
     match = table.match
     deal = match.deal if match else None
     if match is None or deal is None:
-        return TableView(
-            table.table_id,
-            table.guild_id,
-            table.channel_id,
-            table.host_id,
-            table.status,
-            table.settings,
-            seats,
-            table.turn,
-            table.match_id,
-            0,
-            None,
-            None,
-            None,
-            None,
-            None,
-            (),
-            (0, 0, 0, 0),
-            (),
-            (),
-            (0, 0, 0, 0),
-            tuple(match.totals()) if match else (0, 0, 0, 0),
-            (),
-            dict(table.messages),
-        )
-    trick = tuple(((deal.leader + i) % 4, card) for i, card in enumerate(deal.trick))
+        return TableView(**known)
     taken = [0, 0, 0, 0]
     for trick_done in deal.tricks:
         taken[trick_done.winner] += 1
-    doubled = tuple(
-        (i, j, deal.multipliers[i][j])
-        for i in range(4)
-        for j in range(i + 1, 4)
-        if deal.multipliers[i][j]
-    )
     return TableView(
-        table_id=table.table_id,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        host_id=table.host_id,
-        status=table.status,
-        settings=table.settings,
-        seats=seats,
-        turn=table.turn,
-        match_id=table.match_id,
+        **known,
+        totals=tuple(match.totals()),
+        played_contracts=tuple(match.chosen_by),
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
         contract=deal.contract.id if deal.contract else None,
         to_act=deal.to_act,
         turn_kind=table.turn_kind(),
-        trick=trick,
+        trick=tuple(((deal.leader + i) % 4, card) for i, card in enumerate(deal.trick)),
         tricks_taken=tuple(taken),
-        doubled=doubled,
+        doubled=tuple(
+            (i, j, deal.multipliers[i][j])
+            for i in range(4)
+            for j in range(i + 1, 4)
+            if deal.multipliers[i][j]
+        ),
         doubling_done=deal.doubling_order[: len(deal.doubling)],
         base=tuple(deal.base),
-        totals=tuple(match.totals()),
-        played_contracts=tuple(match.chosen_by),
-        messages=dict(table.messages),
     )
