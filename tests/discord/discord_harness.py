@@ -727,7 +727,7 @@ class Harness:
 
     # -- waiting and looking --------------------------------------------------------------
 
-    async def idle(self, quiet: float = 0.05) -> None:
+    async def idle(self, quiet: float = 0.025) -> None:
         """Wait until the computers have moved, every event is presented and the bot
         has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
         for _ in range(400):
@@ -765,3 +765,59 @@ async def running(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def
         yield harness
     finally:
         await harness.stop()
+
+
+# -- playing a seat through the buttons ---------------------------------------------------
+
+
+def seat_state(h: Harness, user: User):  # type: ignore[no-untyped-def]
+    """(SeatView, turn) of ``user``: what the engine says, to check the UI against."""
+    return h.bot.service.hand(h.table().table_id, user.id)
+
+
+async def show_hand(h: Harness, user: User) -> Interaction:
+    """``user`` presses **Show my hand** on the channel's current table message."""
+    table = h.table()
+    message = h.fake.messages[table.messages["table"]]
+    return await h.click(user, f"bonken:hand:{table.table_id}", message=message)
+
+
+async def act_by_buttons(h: Harness, user: User) -> Interaction:
+    """One move of ``user`` (whose turn it is) made the way a person would: Show my hand,
+    then the first contract offered (trumps via the trump menu), a pass when doubling,
+    or the first card whose button is enabled."""
+    from bot.engine import MatchPhase
+
+    view, turn = seat_state(h, user)
+    assert view.my_turn, "not this user's turn"
+    tid = h.table().table_id
+    hand = h.hand_message(await show_hand(h, user))
+    if view.phase is MatchPhase.CHOOSING:
+        menu = next(c for c in components(hand) if c["custom_id"].startswith("bonken:choose:"))
+        value = menu["options"][0]["value"]
+        done = await h.select(user, menu["custom_id"], [value], message=hand)
+        if value == "trumps":
+            trumps = next(c for c in components(hand) if c["custom_id"].startswith("bonken:trump:"))
+            done = await h.select(user, trumps["custom_id"], [trumps["options"][0]["value"]])
+    elif view.phase is MatchPhase.DOUBLING:
+        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+    else:
+        card = custom_ids(hand, enabled_only=True)[0]
+        done = await h.click(user, card, message=hand)
+    assert done.callback_type == 7 and not done.text.startswith("⚠️"), done.text
+    await h.idle()
+    return done
+
+
+async def play_until(h: Harness, user: User, wanted, *, others: tuple[User, ...] = ()):  # type: ignore[no-untyped-def]
+    """Play by buttons (for ``user`` and the other people seated, ``others``) until it
+    is ``user``'s turn and ``wanted(view)`` holds."""
+    await h.idle()
+    for _ in range(800):
+        view, _turn = seat_state(h, user)
+        if view.my_turn and wanted(view):
+            return
+        mover = next((u for u in (user, *others) if seat_state(h, u)[0].my_turn), None)
+        assert mover is not None, "the table waits for someone who is not playing"
+        await act_by_buttons(h, mover)
+    raise AssertionError("the wanted position never came")
