@@ -41,7 +41,16 @@ class Bonken(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Anything the commands' own guards did not catch: log it, apologise."""
-        log.error("command %s failed", interaction.command, exc_info=error)
+        command = interaction.command
+        log.error(
+            "command /%s failed: user=%s guild=%s channel=%s data=%s",
+            command.qualified_name if command else "?",
+            interaction.user.id,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.data,
+            exc_info=error,
+        )
         try:
             await say_privately(interaction, APOLOGY)
         except discord.HTTPException:
