@@ -113,6 +113,13 @@ class HandController:
             log.info("hand message of %s could not be refreshed: %s", user_id, error)
             self._live.pop((table_id, user_id), None)
 
-    def forget_table(self, table_id: int) -> None:
+    async def close_table(self, table_id: int, text: str) -> None:
+        """The table is gone: its open hand messages say so and lose their buttons."""
         for key in [key for key in self._live if key[0] == table_id]:
-            del self._live[key]
+            interaction, expires = self._live.pop(key)
+            if time.monotonic() > expires:
+                continue
+            try:
+                await interaction.edit_original_response(content=text, view=None)
+            except discord.HTTPException as error:
+                log.info("hand message of %s could not be closed: %s", key[1], error)

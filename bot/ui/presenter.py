@@ -28,6 +28,7 @@ from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
+from .hands import MATCH_OVER
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -93,9 +94,13 @@ class ChannelFeed:
                 await self._post_result(labels, match_id, totals, ranks, record)
             case ev.TableClosed(reason=reason):
                 self.closed = reason
-                if "match is over" not in reason:
+                over = "match is over" in reason
+                if not over:
                     await self._post(f"The table is closed: {reason}.")
                 await self._edit_now()
+                await self.presenter.bot.hands.close_table(
+                    event.table_id, MATCH_OVER if over else f"The table is closed: {reason}."
+                )
                 self.presenter.drop(self.channel_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
                 await self.channel.send(
