@@ -12,11 +12,23 @@ FAST_EDIT_INTERVAL = 0.02
 edit pacing is scaled the same way, except in the test that checks the real 1 s."""
 
 
+ACK_LIMIT = 1.0
+"""Seconds: every interaction must be answered well within Discord's 3."""
+
+
 @pytest.fixture
 async def harness(tmp_path, monkeypatch):
+    """A started bot; afterwards, every interaction of the test must have been answered
+    within :data:`ACK_LIMIT` and Discord must have refused nothing for being late or
+    answered twice."""
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", FAST_EDIT_INTERVAL)
     h = await Harness(tmp_path).start()
     try:
         yield h
     finally:
         await h.stop()
+    for interaction in h.fake.interactions.values():
+        assert interaction.latency is not None, f"never answered: {interaction.data}"
+        assert interaction.latency < ACK_LIMIT, (interaction.latency, interaction.data)
+    assert h.fake.rate_limited() == []
+    assert [c for c in h.fake.calls if c.path.endswith("/callback") and c.status != 200] == []

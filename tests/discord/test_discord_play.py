@@ -418,3 +418,41 @@ async def test_back_after_timing_out_twice(harness):
     assert "is away: a computer plays their seat" in posts
     assert f"<@{ann.id}> is back." in posts
     assert not h.table().seats[0].away
+
+
+async def test_an_unknown_contract_typed_into_choose_is_refused(harness):
+    h = harness
+    (ann,) = await start(h, "Ann")
+    await play_until(h, ann, choosing)
+    _, turn = seat_state(h, ann)
+    refused = await h.slash(ann, "choose", contract="poker")
+    assert refused.ephemeral and refused.text.startswith("⚠️")
+    assert seat_state(h, ann)[1] == turn
+
+
+async def test_cancel_during_the_match_closes_the_open_hand_messages(harness):
+    h = harness
+    (ann,) = await start(h, "Ann")
+    hand = h.hand_message(await show_hand(h, ann))
+    cancelled = await h.slash(ann, "cancel")
+    assert cancelled.ephemeral and cancelled.text == "The table is cancelled."
+    await h.idle()
+    assert hand["content"] == "The table is closed: the table was cancelled."
+    assert custom_ids(hand) == []
+    deal = h.fake.channel_posts()[-2]
+    assert custom_ids(deal) == []  # the deal message lost its Show my hand button
+    assert h.fake.channel_posts()[-1]["content"] == "The table is closed: the table was cancelled."
+
+
+async def test_kick_during_the_match_gives_the_seat_to_a_computer(harness):
+    h = harness
+    ann, bob = await start(h, "Ann", "Bob")
+    kicked = await h.slash(ann, "kick", player="east")
+    assert kicked.ephemeral and kicked.text == "East's seat is freed."
+    await h.idle()
+    assert h.table().seats[1].vacated
+    again = await h.slash(ann, "kick", player="east")
+    assert "a computer already plays that seat" in again.text
+    taken = await h.slash(h.user("Cid"), "join")  # a newcomer may take the left seat
+    assert taken.ephemeral and taken.text == "You sit East."
+    assert bob.id not in [s.user_id for s in h.table().seats]
