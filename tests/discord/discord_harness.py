@@ -19,6 +19,17 @@ Every HTTP request is kept as a :class:`Call`; :class:`Interaction` keeps one us
 action with its answers and the time to the first one (Discord's 3-second rule).
 ``time_scale`` shrinks Discord's clocks (rate-limit windows) so a test can play a whole
 match at full speed; ``1.0`` is Discord's real timing.
+
+A test reads like what people do::
+
+    ann = h.user("Ann")
+    opened = await h.slash(ann, "new", turn_seconds=30)      # /bonken new turn_seconds:30
+    await h.click(h.user("Bob"), f"bonken:lobby:{table_id}:join")
+    choices = await h.autocomplete(ann, "choose", "contract")
+    answer = await h.select(ann, menu_custom_id, ["trumps"], message=hand)
+    assert answer.ephemeral and "that was for an earlier turn" in answer.text
+    await h.idle()                                            # computers moved, edits sent
+    h.fake.channel_posts(), h.fake.own_calls(), h.fake.rate_limited()
 """
 
 from __future__ import annotations
