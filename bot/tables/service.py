@@ -58,6 +58,11 @@ AWAY_AFTER_TIMEOUTS = 2
 RESTORE_GRACE = 0.2
 RETRY_SECONDS = 2.0
 """A computer whose move could not be stored tries again after this long."""
+COMPUTER_WRITES = 8
+"""Computer moves being stored at once, over all tables. The store writes one action at
+a time, in turn; without this bound every table's computer would queue a write, and a
+human's action would wait behind all of them (hundreds at 500 busy tables). With it, a
+human's action waits behind at most this many computer moves."""
 """After a restart a human gets at least this share of the turn time back."""
 
 
@@ -87,6 +92,7 @@ class TableService:
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._computer_writes = asyncio.Semaphore(COMPUTER_WRITES)
 
     # -- looking things up --------------------------------------------------------------
 
@@ -576,7 +582,7 @@ class TableService:
             except Exception:
                 log.exception("table %s: the computer failed to move", table.table_id)
                 return
-            async with table.lock:
+            async with self._computer_writes, table.lock:
                 if table.status is not TableStatus.PLAYING:
                     return  # cancelled while it thought
                 if table.turn != turn or not table.seats[seat].computer_plays:
