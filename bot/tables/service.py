@@ -56,6 +56,7 @@ Publish = Callable[[ev.Event], Awaitable[None]]
 LOBBY_IDLE_SECONDS = 15 * 60
 AWAY_AFTER_TIMEOUTS = 2
 RESTORE_GRACE = 0.2
+"""After a restart a human gets at least this share of the turn time back."""
 RETRY_SECONDS = 2.0
 """A computer whose move could not be stored tries again after this long."""
 COMPUTER_WRITES = 8
@@ -63,7 +64,6 @@ COMPUTER_WRITES = 8
 a time, in turn; without this bound every table's computer would queue a write, and a
 human's action would wait behind all of them (hundreds at 500 busy tables). With it, a
 human's action waits behind at most this many computer moves."""
-"""After a restart a human gets at least this share of the turn time back."""
 
 
 class TableService:
