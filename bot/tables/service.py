@@ -25,6 +25,7 @@ from bot.engine import (
     Match,
     MatchPhase,
     Play,
+    RecordError,
     SeatView,
     deal_hands,
     from_record,
@@ -455,11 +456,33 @@ class TableService:
                     tuple(deal.out),
                 )
             )
+            if not await self._between_deals(table):
+                return
+        await self._after_change(table)
+
+    async def _between_deals(self, table: Table) -> bool:
+        """Deal the next deal, or finish the match; True if play goes on at this table.
+
+        The action before it is stored already, so a failed write here must not be
+        reported to the player: it is logged and retried until the store takes it."""
+        match = table.match
+        assert match is not None
+        try:
             if match.is_over:
                 await self._finish(table)
-                return
+                return False
             await self._next_deal(table)
-        await self._after_change(table)
+            return True
+        except StoreError:
+            log.exception("table %s: could not store the next deal or the result", table.table_id)
+            table.driver = asyncio.create_task(self._retry_between_deals(table))
+            return False
+
+    async def _retry_between_deals(self, table: Table) -> None:
+        await asyncio.sleep(RETRY_SECONDS * self._time_scale)
+        async with table.lock:
+            if table.status is TableStatus.PLAYING and await self._between_deals(table):
+                await self._after_change(table)
 
     async def _next_deal(self, table: Table) -> None:
         match = table.match
@@ -536,15 +559,16 @@ class TableService:
         table = self._tables.get(table_id)
         if table is None:
             return False
+        seat = self._human_to_act(table, turn)
+        if seat is None:
+            return False
+        # Think without the lock, so the player's own late click is not kept waiting.
+        action = await self._computer_move(table, seat)
         async with table.lock:
-            match = table.match
-            if match is None or table.turn != turn or match.to_act is None:
-                return False
-            seat = match.to_act
+            if self._human_to_act(table, turn) != seat:
+                return False  # the player acted (or left) while the computer thought
             state = table.seats[seat]
-            if state.computer_plays or state.user_id is None:
-                return False
-            action = await self._computer_move(table, seat)
+            assert state.user_id is not None
             base = (table.table_id, table.channel_id, seat, state.user_id)
 
             async def stored() -> None:
@@ -563,6 +587,19 @@ class TableService:
                 table.timer = asyncio.create_task(self._turn_timer(table, turn, seconds))
                 raise
             return True
+
+    @staticmethod
+    def _human_to_act(table: Table, turn: int) -> int | None:
+        """The seat of the human whose turn ``turn`` still is, or None."""
+        match = table.match
+        if match is None or table.turn != turn or match.to_act is None:
+            return None
+        if table.status is not TableStatus.PLAYING:
+            return None
+        state = table.seats[match.to_act]
+        if state.computer_plays or state.user_id is None:
+            return None
+        return match.to_act
 
     async def _drive(self, table: Table) -> None:
         """Make the computers' moves, one at a time, until a human is to act."""
@@ -656,23 +693,31 @@ class TableService:
         for record in await self._store.tables.open_tables():
             if record.table_id in self._tables:
                 continue
-            table = self._from_record(record)
-            await self._restore_match(table, record)
-            self._add(table)
-            restored += 1
-            if table.status is TableStatus.LOBBY:
-                self._restart_lobby_timer(table)
+            try:
+                await self._restore_table(record)
+            except (StoreError, RecordError):
+                # Keep the others running; this one stays in the store, untouched, for a
+                # person to inspect (python -m bot.store check / record).
+                log.exception("table %s could not be restored", record.table_id)
                 continue
-            match = table.match
-            assert match is not None
-            async with table.lock:
-                if match.phase is MatchPhase.NEEDS_DEAL:
-                    await self._next_deal(table)  # the crash fell between two deals
-                if match.is_over:
-                    await self._finish(table)  # the crash fell before the results
-                    continue
-                await self._after_change(table, first_timer=await self._time_left(table))
+            restored += 1
         return restored
+
+    async def _restore_table(self, record: TableRecord) -> None:
+        table = self._from_record(record)
+        await self._restore_match(table, record)
+        self._add(table)
+        if table.status is TableStatus.LOBBY:
+            self._restart_lobby_timer(table)
+            return
+        match = table.match
+        assert match is not None
+        async with table.lock:
+            # The crash may have fallen between two deals, or before the results were stored.
+            between = match.phase in (MatchPhase.NEEDS_DEAL, MatchPhase.OVER)
+            if between and not await self._between_deals(table):
+                return
+            await self._after_change(table, first_timer=await self._time_left(table))
 
     async def _restore_match(self, table: Table, record: TableRecord) -> None:
         if record.match_id is None:
