@@ -62,7 +62,7 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
             await h.click(ann, custom_ids(hand, enabled_only=True)[0], message=hand)
         moves += 1
         await h.idle()
-    assert moves > DEALS_PER_MATCH * 13
+    assert moves >= 2 * DEALS_PER_MATCH  # at least a doubling turn and a card each deal
     assert all(used.values()), used
 
     # The channel: the lobby, one message per deal, tricks, scores, then the standings.
