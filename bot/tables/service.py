@@ -482,6 +482,7 @@ class TableService:
         await asyncio.sleep(RETRY_SECONDS * self._time_scale)
         async with table.lock:
             if table.status is TableStatus.PLAYING and await self._between_deals(table):
+                table.driver = None  # this task ends here; the computers get their own
                 await self._after_change(table)
 
     async def _next_deal(self, table: Table) -> None:
