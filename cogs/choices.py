@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine import CONTRACTS, Choose, Double
-from bot.tables import Refusal
+from bot.engine import CONTRACTS, Choose, Double, SeatView
+from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
 
 if TYPE_CHECKING:
@@ -46,18 +46,27 @@ async def seat_autocomplete(
     ]
 
 
+def _my_turn(interaction: Interaction) -> tuple[TableView, SeatView] | None:
+    """This channel's table and the caller's seat view, or None (no table, not seated)."""
+    bot = _bot(interaction)
+    view = bot.service.table_in_channel(interaction.channel_id or 0)
+    if view is None:
+        return None
+    try:
+        seat_view, _ = bot.service.hand(view.table_id, interaction.user.id)
+    except Refusal:
+        return None
+    return view, seat_view
+
+
 async def double_target_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The seats you may double or redouble on your doubling turn."""
-    bot = _bot(interaction)
-    view = bot.service.table_in_channel(interaction.channel_id or 0)
-    if view is None:
+    found = _my_turn(interaction)
+    if found is None:
         return []
-    try:
-        seat_view, _ = bot.service.hand(view.table_id, interaction.user.id)
-    except Refusal:
-        return []
+    view, seat_view = found
     targets = sorted(
         {s for action in seat_view.legal if isinstance(action, Double) for s in action.targets}
     )
@@ -72,16 +81,11 @@ async def contract_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Only the contracts you may choose now (none when it is not your choice)."""
-    bot = _bot(interaction)
-    view = bot.service.table_in_channel(interaction.channel_id or 0)
-    if view is None:
-        return []
-    try:
-        seat_view, _ = bot.service.hand(view.table_id, interaction.user.id)
-    except Refusal:
+    found = _my_turn(interaction)
+    if found is None:
         return []
     return [
         app_commands.Choice(name=CONTRACTS[a.contract].name, value=a.contract)
-        for a in seat_view.legal
+        for a in found[1].legal
         if isinstance(a, Choose) and current.lower() in CONTRACTS[a.contract].name.lower()
     ]

@@ -133,10 +133,6 @@ class PlayButton(
         )
 
     @classmethod
-    def build(cls, table_id: int, turn: int, card: Card, enabled: bool, row: int) -> PlayButton:
-        return cls(table_id, turn, card, enabled=enabled, row=row)
-
-    @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
@@ -151,33 +147,43 @@ class PlayButton(
 
 class ContractSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"bonken:choose:(?P<table>\d+):(?P<turn>\d+)",
+    template=r"bonken:(?P<kind>choose|trump):(?P<table>\d+):(?P<turn>\d+)",
 ):
+    """The chooser's menu: the contracts (``choose``), or after "Trumps…" the trump
+    options left (``trump``). Either way a pick is a ``Choose`` for this turn."""
+
+    PLACEHOLDERS: ClassVar[dict[str, str]] = {
+        "choose": "Choose the contract",
+        "trump": "Choose the trump (or No Trump)",
+    }
+
     def __init__(
-        self, table_id: int, turn: int, choices: list[tuple[str, str, str]] | None = None
+        self,
+        table_id: int,
+        turn: int,
+        choices: list[tuple[str, str, str]] | None = None,
+        *,
+        kind: str = "choose",
     ) -> None:
         self.table_id, self.turn = table_id, turn
+        # Rebuilt from a click, the options do not matter: the click carries its value.
         options = [
             discord.SelectOption(label=label, value=value, description=description[:100])
             for value, label, description in choices or [(TRUMPS, "Trumps…", "")]
         ]
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose the contract",
+                placeholder=self.PLACEHOLDERS[kind],
                 options=options,
-                custom_id=f"bonken:choose:{table_id}:{turn}",
+                custom_id=f"bonken:{kind}:{table_id}:{turn}",
             )
         )
-
-    @classmethod
-    def build(cls, table_id: int, turn: int, choices: list[tuple[str, str, str]]) -> ContractSelect:
-        return cls(table_id, turn, choices)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ContractSelect:
-        return cls(int(match["table"]), int(match["turn"]))
+        return cls(int(match["table"]), int(match["turn"]), kind=match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
         value = _selected(interaction)
@@ -187,40 +193,6 @@ class ContractSelect(
                 interaction, lambda: hands.offer_trumps(interaction, self.table_id, self.turn)
             )
             return
-        await guarded(
-            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Choose(value))
-        )
-
-
-class TrumpSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"bonken:trump:(?P<table>\d+):(?P<turn>\d+)",
-):
-    def __init__(
-        self, table_id: int, turn: int, choices: list[tuple[str, str, str]] | None = None
-    ) -> None:
-        self.table_id, self.turn = table_id, turn
-        options = [
-            discord.SelectOption(label=label, value=value, description=description[:100])
-            for value, label, description in choices or [("trump-notrump", "No Trump", "")]
-        ]
-        super().__init__(
-            discord.ui.Select(
-                placeholder="Choose the trump (or No Trump)",
-                options=options,
-                custom_id=f"bonken:trump:{table_id}:{turn}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TrumpSelect:
-        return cls(int(match["table"]), int(match["turn"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        value = _selected(interaction)
-        hands = _bot(interaction).hands
         await guarded(
             interaction, lambda: hands.act(interaction, self.table_id, self.turn, Choose(value))
         )
@@ -242,12 +214,6 @@ class DoubleToggle(
                 custom_id=f"bonken:dbl:{table_id}:{turn}:{_mask(chosen)}:{seat}",
             )
         )
-
-    @classmethod
-    def build(
-        cls, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str
-    ) -> DoubleToggle:
-        return cls(table_id, turn, chosen, seat, label)
 
     @classmethod
     async def from_custom_id(
@@ -314,7 +280,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ShowHandButton,
     PlayButton,
     ContractSelect,
-    TrumpSelect,
     DoubleToggle,
     DoubleConfirm,
     LeaderboardButton,

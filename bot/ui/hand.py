@@ -27,7 +27,7 @@ def hand_message(
     if view.phase is MatchPhase.CHOOSING and view.my_turn:
         lines.append(f"Your hand: {_hand_text(view.hand)}")
         lines.append("**Choose the contract** for this deal:")
-        ui.add_item(c.ContractSelect.build(table_id, turn, _contract_choices(view)))
+        ui.add_item(c.ContractSelect(table_id, turn, _contract_choices(view)))
     elif view.phase is MatchPhase.DOUBLING and view.my_turn:
         lines.append(f"Your hand: {_hand_text(view.hand)}")
         lines.append(
@@ -40,7 +40,7 @@ def hand_message(
         legal = {action.card for action in view.legal if isinstance(action, Play)}
         for row, cards in enumerate(_rows(view.hand)):
             for card in cards:
-                ui.add_item(c.PlayButton.build(table_id, turn, card, card in legal, row))
+                ui.add_item(c.PlayButton(table_id, turn, card, enabled=card in legal, row=row))
         if view.my_turn:
             lines.append("**Your turn**: play one of the highlighted cards.")
     else:
@@ -59,9 +59,7 @@ def doubling_items(
     items: list[discord.ui.Item[discord.ui.View]] = []
     for seat in targets:
         verb = "Redouble" if seat in doubled_me else "Double"
-        items.append(
-            c.DoubleToggle.build(table_id, turn, chosen, seat, f"{verb} {names[seat]}"[:80])
-        )
+        items.append(c.DoubleToggle(table_id, turn, chosen, seat, f"{verb} {names[seat]}"[:80]))
     items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=False))
     items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=True))
     return items

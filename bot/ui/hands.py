@@ -77,7 +77,7 @@ class HandController:
         """The chooser picked "Trumps…": show the trump options left."""
         seat_view = self._current_turn(table_id, interaction.user.id, turn, MatchPhase.CHOOSING)
         ui = discord.ui.View(timeout=None)
-        ui.add_item(c.TrumpSelect(table_id, turn, trump_choices(seat_view)))
+        ui.add_item(c.ContractSelect(table_id, turn, trump_choices(seat_view), kind="trump"))
         await interaction.response.edit_message(
             content="**Choose the trump suit** (or No Trump); +10 per trick taken.", view=ui
         )
