@@ -12,9 +12,9 @@ to the shared rules in :mod:`.bidding`.
 
 Time: the search stops after a fixed amount of simulated work derived from the budget
 (:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
-same action on any machine; and also when the wall clock reaches the budget, so a slow
-or busy machine still answers in time. The trade-off: when the clock stops it first, the
-action may differ from a replay. ``wall_clock=False`` turns the clock off for exact
+same action on any machine; and also when the wall clock reaches 90% of the budget, so
+a slow or busy machine still answers in time. The trade-off: when the clock stops it
+first, the action may differ from a replay. ``wall_clock=False`` turns the clock off for exact
 replays and tests.
 """
 
@@ -43,6 +43,10 @@ from .sampling import Sampler
 #: (a median of 330,000), so the work cap, not the clock, normally ends the search.
 WORK_PER_SECOND = 200_000
 
+#: The share of the budget the clock allows for search, leaving the rest for the last
+#: round of playouts and the scheduling noise of a busy machine.
+CLOCK_SHARE = 0.9
+
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise.
 NOISE = 0.5
@@ -55,11 +59,13 @@ def settled(base: list[int], multipliers: tuple[tuple[int, ...], ...], seat: int
 
 
 class _Search:
-    """Stops after ``work`` simulated cards, or at ``deadline`` when the clock is on."""
+    """Stops after the budget's work in simulated cards, or near the budget's end on the
+    clock when the clock is on."""
 
     def __init__(self, budget: float, wall_clock: bool, work_per_second: float) -> None:
         self.work_left = budget * work_per_second
-        self.deadline = time.perf_counter() + budget if wall_clock else float("inf")
+        clock = time.perf_counter() + CLOCK_SHARE * budget
+        self.deadline = clock if wall_clock else float("inf")
 
     def spend(self, cards: int) -> bool:
         """Count ``cards`` of work; True while there is budget for another round."""
