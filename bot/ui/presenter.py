@@ -118,6 +118,9 @@ class ChannelFeed:
             case ev.SeatBack(seat=seat):
                 await self._post(f"{labels[seat]} is back.")
                 self.dirty.set()
+            case ev.LobbyChanged(what=what) if not self.lobby:
+                await self._post(f"{what}.")  # someone left, was removed or took a seat over
+                self.dirty.set()
             case ev.TurnStarted(seat=seat):
                 self.dirty.set()
                 seat_info = self.view.seats[seat] if self.view else None

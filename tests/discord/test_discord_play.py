@@ -396,6 +396,7 @@ async def test_leave_during_the_match_hands_the_seat_to_a_computer(harness):
     await h.idle()
     assert h.table().seats[1].vacated
     assert seat_state(h, h.user("Ann"))[0].to_act != 1  # the computer does not wait
+    assert "Bob left; a computer plays their seat." in h.posts_text()  # the channel is told
 
 
 async def test_back_after_timing_out_twice(harness):
