@@ -261,7 +261,13 @@ STANDINGS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS)
+SEAT_NAMES = Migration(
+    3,
+    "the name each lobby seat goes by, so a restored lobby starts its match with it",
+    ("ALTER TABLE table_seats ADD COLUMN name TEXT",),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES)
 LATEST = MIGRATIONS[-1].version
 
 

@@ -80,6 +80,8 @@ class TableRecord:
     match_id: int | None
     """The match being played at this table, if any (what to replay after a restart)."""
     created_at: datetime
+    names: tuple[str | None, ...] = (None, None, None, None)
+    """The name each seat goes by (None where none was given), kept for the lobby."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ TABLE_QUERY = """
     WHERE {where} ORDER BY t.table_id
 """
 SEATS_QUERY = """
-    SELECT s.table_id, s.seat, s.user_id, s.computer_level
+    SELECT s.table_id, s.seat, s.user_id, s.computer_level, s.name
     FROM table_seats s JOIN tables t ON t.table_id = s.table_id WHERE {where}
 """
 MESSAGES_QUERY = """
@@ -123,11 +123,13 @@ class TableStore:
         host_id: int | None = None,
         settings: TableSettings | None = None,
         seats: Mapping[int, SeatOccupant | None] | None = None,
+        names: Mapping[int, str] | None = None,
         messages: Mapping[str, int | None] | None = None,
     ) -> TableRecord:
         """Change what is given, all in one transaction, and return the table as stored.
 
-        ``seats`` maps a seat to its new occupant (None empties it); ``messages`` maps a
+        ``seats`` maps a seat to its new occupant (None empties it), with the name from
+        ``names`` it goes by, if given; ``messages`` maps a
         role such as ``"lobby"`` or ``"deal"`` to a message id (None forgets it).
         """
         if seats is not None and not set(seats) <= set(SEATS):
@@ -151,7 +153,7 @@ class TableStore:
             except sqlite3.IntegrityError:
                 raise Conflict("the channel already has another open table") from None
             for seat, occupant in (seats or {}).items():
-                await _set_seat(session, table_id, seat, occupant)
+                await _set_seat(session, table_id, seat, occupant, (names or {}).get(seat))
             for role, message_id in (messages or {}).items():
                 await _set_message(session, table_id, role, message_id)
             return await _one(session, table_id)
@@ -165,7 +167,7 @@ async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
 
 
 async def _set_seat(
-    session: Session, table_id: int, seat: int, occupant: SeatOccupant | None
+    session: Session, table_id: int, seat: int, occupant: SeatOccupant | None, name: str | None
 ) -> None:
     if occupant is None:
         await session.execute(
@@ -174,11 +176,13 @@ async def _set_seat(
         return
     await session.execute(
         """
-        INSERT INTO table_seats (table_id, seat, user_id, computer_level) VALUES (?, ?, ?, ?)
+        INSERT INTO table_seats (table_id, seat, user_id, computer_level, name)
+        VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (table_id, seat) DO UPDATE
-        SET user_id = excluded.user_id, computer_level = excluded.computer_level
+        SET user_id = excluded.user_id, computer_level = excluded.computer_level,
+            name = excluded.name
         """,
-        (table_id, seat, *encode_occupant(occupant)),
+        (table_id, seat, *encode_occupant(occupant), name),
     )
 
 
@@ -209,20 +213,27 @@ async def _load(session: Session, where: str, params: tuple[object, ...]) -> lis
     if not rows:
         return []
     seats: dict[int, list[SeatOccupant | None]] = {row[0]: [None] * 4 for row in rows}
-    for table_id, seat, user_id, level in await session.fetchall(
+    names: dict[int, list[str | None]] = {row[0]: [None] * 4 for row in rows}
+    for table_id, seat, user_id, level, name in await session.fetchall(
         SEATS_QUERY.format(where=where), params
     ):
         seats[table_id][seat] = decode_occupant(user_id, level)
+        names[table_id][seat] = name
     messages: dict[int, dict[str, int]] = {row[0]: {} for row in rows}
     for table_id, role, message_id in await session.fetchall(
         MESSAGES_QUERY.format(where=where), params
     ):
         messages[table_id][role] = message_id
-    return [_record(row, tuple(seats[row[0]]), messages[row[0]]) for row in rows]
+    return [
+        _record(row, tuple(seats[row[0]]), tuple(names[row[0]]), messages[row[0]]) for row in rows
+    ]
 
 
 def _record(
-    row: Row, seats: tuple[SeatOccupant | None, ...], messages: dict[str, int]
+    row: Row,
+    seats: tuple[SeatOccupant | None, ...],
+    names: tuple[str | None, ...],
+    messages: dict[str, int],
 ) -> TableRecord:
     table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created, match_id = row
     return TableRecord(
@@ -232,6 +243,7 @@ def _record(
         host_id=host_id,
         status=TableStatus(status),
         seats=seats,
+        names=names,
         settings=TableSettings(turn_seconds, level),
         messages=messages,
         match_id=match_id,

@@ -182,7 +182,9 @@ class TableService:
         try:
             record = await self._store.tables.create_table(guild_id, channel_id, host_id, settings)
             if host_seated:
-                await self._store.tables.update_table(record.table_id, seats={0: Human(host_id)})
+                await self._store.tables.update_table(
+                    record.table_id, seats={0: Human(host_id)}, names={0: host_name}
+                )
         except Conflict:
             raise Refusal("this channel already has a Bonken table") from None
         table = self._from_record(record)
@@ -314,7 +316,9 @@ class TableService:
     async def _set_seat(
         self, table: Table, seat: int, occupant: Human | Computer | None, name: str
     ) -> None:
-        await self._store.tables.update_table(table.table_id, seats={seat: occupant})
+        await self._store.tables.update_table(
+            table.table_id, seats={seat: occupant}, names={seat: name}
+        )
         table.seats[seat] = Seat(occupant, name)
 
     async def _new_host(self, table: Table, host_id: int) -> None:
@@ -722,9 +726,9 @@ class TableService:
 
     async def _restore_match(self, table: Table, record: TableRecord) -> None:
         if record.match_id is None:
-            for seat, occupant in enumerate(record.seats):
+            for seat, (occupant, name) in enumerate(zip(record.seats, record.names, strict=True)):
                 if occupant is not None:
-                    table.seats[seat] = Seat(occupant, _name_of(occupant, seat))
+                    table.seats[seat] = Seat(occupant, name or _name_of(occupant, seat))
             return
         info = await self._store.matches.get_match(record.match_id)
         data = await self._store.matches.load_record(record.match_id)

@@ -107,6 +107,7 @@ async def test_a_lobby_is_restored(tmp_path: Path) -> None:
         assert again.status is TableStatus.LOBBY and again.host_id == ANN
         assert [s.user_id for s in again.seats] == [None, ANN, None, None]
         assert again.seats[2].level == "hard"
+        assert again.seats[1].name == "user101"  # the name Ann joined with, not a mention
         assert again.settings == TableSettings(45, "easy")
         await h.service.join(CHANNEL, BOB, "Bob")
         started = await h.service.start(CHANNEL, ANN)
