@@ -37,9 +37,10 @@ class LobbyChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class TableClosed(Event):
-    """The table is gone: cancelled, idle, or its match finished."""
+    """The table is gone: cancelled, idle, or its match finished (``finished``)."""
 
     reason: str
+    finished: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -690,7 +690,8 @@ class TableService:
         self._stop_lobby_timer(table)
         self._tables.pop(table.table_id, None)
         self._by_channel.pop(table.channel_id, None)
-        await self._emit(ev.TableClosed(table.table_id, table.channel_id, reason))
+        finished = status is TableStatus.FINISHED
+        await self._emit(ev.TableClosed(table.table_id, table.channel_id, reason, finished))
 
     async def restore(self) -> int:
         """Rebuild every open table from the store and resume its timers and computers."""

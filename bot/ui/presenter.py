@@ -92,9 +92,8 @@ class ChannelFeed:
                 await self._post(text.deal_text(labels, event))
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
                 await self._post_result(labels, match_id, totals, ranks, record)
-            case ev.TableClosed(reason=reason):
+            case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
-                over = "match is over" in reason
                 if not over:
                     await self._post(f"The table is closed: {reason}.")
                 await self._edit_now()
