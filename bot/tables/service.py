@@ -619,11 +619,7 @@ class TableService:
                 turn = table.turn
             if self._pace:
                 await asyncio.sleep(self._pace)
-            try:
-                action = await self._computer_move(table, seat)
-            except Exception:
-                log.exception("table %s: the computer failed to move", table.table_id)
-                return
+            action = await self._computer_move(table, seat)
             async with self._computer_writes, table.lock:
                 if table.status is not TableStatus.PLAYING:
                     return  # cancelled while it thought
@@ -645,7 +641,15 @@ class TableService:
         occupant = table.seats[seat].occupant
         level = occupant.level if isinstance(occupant, Computer) else table.settings.computer_level
         view = seat_view(match, seat)
-        action = await self._decide(level, view, move_seed(table.seed, table.turn))
+        seed = move_seed(table.seed, table.turn)
+        try:
+            action = await self._decide(level, view, seed)
+        except Exception:
+            # A crashed worker or a player bug must not stop the table: move at random.
+            log.exception(
+                "table %s: the %s computer failed; moving at random", table.table_id, level
+            )
+            return await random_decider(level, view, seed)
         if action not in view.legal:
             log.error(
                 "table %s: computer chose illegal %s; using a legal one", table.table_id, action

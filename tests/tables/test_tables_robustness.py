@@ -102,3 +102,18 @@ async def test_a_player_acting_while_the_timeout_computer_thinks_keeps_the_move(
     finally:
         release.set()
         await h.service.close()
+
+
+async def test_a_computer_player_that_crashes_does_not_stop_the_table(store: Store) -> None:
+    async def broken_decider(level: str, view: SeatView, seed: int) -> Action:
+        raise RuntimeError("the worker process died, said the test")
+
+    h = make_harness(store, decide=broken_decider)
+    try:
+        view = await h.service.open_table(1, CHANNEL, HOST, name(HOST), host_seated=False)
+        await h.service.start(CHANNEL, HOST)  # four computers, every one of them broken
+        await h.service.settle()
+        ended = h.events.of(ev.MatchEnded)
+        assert ended and ended[0].table_id == view.table_id  # played out at random
+    finally:
+        await h.service.close()
