@@ -294,8 +294,15 @@ class TableService:
             self._stop_lobby_timer(table)
             table.seed = self._rng.getrandbits(63)
             names = [seat.name for seat in table.seats]
-            info = await self._store.matches.create_match(table.table_id, names, seed=table.seed)
-            await self._store.tables.update_table(table.table_id, status=TableStatus.PLAYING)
+            try:
+                info = await self._store.matches.create_match(
+                    table.table_id, names, seed=table.seed
+                )
+                await self._store.tables.update_table(table.table_id, status=TableStatus.PLAYING)
+            except StoreError:
+                log.exception("table %s: the match could not be created", table.table_id)
+                self._restart_lobby_timer(table)  # still a lobby, which may still go idle
+                raise Refusal("sorry, the match could not be started; please try again") from None
             table.status = TableStatus.PLAYING
             table.match_id, table.turn = info.match_id, 0
             table.match = Match(names, first_dealer=info.first_dealer)
@@ -705,13 +712,26 @@ class TableService:
                 continue
             try:
                 await self._restore_table(record)
-            except (StoreError, RecordError):
-                # Keep the others running; this one stays in the store, untouched, for a
-                # person to inspect (python -m bot.store check / record).
+            except StoreError:
+                # Perhaps passing (a locked file): keep the others running, try at next start.
                 log.exception("table %s could not be restored", record.table_id)
+                continue
+            except RecordError:
+                # Its stored match breaks a rule (a bug): close it so the channel is free
+                # again; its actions stay for `python -m bot.store record`.
+                log.exception("table %s does not replay; it is cancelled", record.table_id)
+                await self._cancel_unreplayable(record)
                 continue
             restored += 1
         return restored
+
+    async def _cancel_unreplayable(self, record: TableRecord) -> None:
+        self._tables.pop(record.table_id, None)
+        self._by_channel.pop(record.channel_id, None)
+        with contextlib.suppress(StoreError):
+            if record.match_id is not None:
+                await self._store.matches.cancel_match(record.match_id)
+            await self._store.tables.update_table(record.table_id, status=TableStatus.CANCELLED)
 
     async def _restore_table(self, record: TableRecord) -> None:
         table = self._from_record(record)

@@ -10,6 +10,7 @@ from tables_helpers import ANN, CHANNEL, HOST, make_harness, name
 
 from bot.engine import Action, RecordError, SeatView
 from bot.store import Store, StoreError, TableSettings
+from bot.tables import Refusal
 from bot.tables import events as ev
 
 
@@ -36,6 +37,9 @@ async def test_one_table_that_cannot_be_restored_does_not_stop_the_others(
         assert second.service.table_in_channel(CHANNEL + 1).table_id == healthy.table_id
         assert second.service.table_in_channel(CHANNEL) is None
         await second.play_random(healthy.table_id, actions=3)  # it plays on
+        # The table that breaks a rule is closed, so its channel can host a new one.
+        assert await store.tables.table_in_channel(CHANNEL) is None
+        assert (await second.service.open_table(1, CHANNEL, HOST, name(HOST))).table_id
     finally:
         await second.service.close()
 
@@ -115,5 +119,27 @@ async def test_a_computer_player_that_crashes_does_not_stop_the_table(store: Sto
         await h.service.settle()
         ended = h.events.of(ev.MatchEnded)
         assert ended and ended[0].table_id == view.table_id  # played out at random
+    finally:
+        await h.service.close()
+
+
+async def test_a_match_the_store_cannot_create_is_refused_politely(
+    store: Store, monkeypatch
+) -> None:
+    h = make_harness(store)
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise StoreError("disk full, said the test")
+
+    try:
+        await h.service.open_table(1, CHANNEL, HOST, name(HOST))
+        monkeypatch.setattr(store.matches, "create_match", refuse)
+        try:
+            await h.service.start(CHANNEL, HOST)
+        except Refusal as refusal:
+            assert "could not be started" in str(refusal)
+        else:
+            raise AssertionError("start did not refuse")
+        assert h.service.table_in_channel(CHANNEL).match_id is None  # still a lobby
     finally:
         await h.service.close()
