@@ -10,7 +10,19 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.engine import CARDS, PASS, Card, Choose, Double, Match, Play, Suit
+from bot.engine import (
+    CARDS,
+    CONTRACTS,
+    PASS,
+    Card,
+    Choose,
+    Deal,
+    Double,
+    Match,
+    Play,
+    Suit,
+    deal_hands,
+)
 
 # Layout L: each suit is split high/low between two seats across the table, so with no
 # trumps a diamond or spade lead is always won by whichever of seats 1 and 3 holds the
@@ -184,4 +196,24 @@ def snapshot(match: Match) -> Any:
             )
             for deal in match.deals
         ],
+    )
+
+
+def dealt_for_play(contract_id: str, seed: int) -> Deal:
+    """A freshly dealt deal in ``contract_id`` with the doubling passed: cards come next."""
+    rng = random.Random(seed)
+    deal = Deal(rng.randrange(4), deal_hands(rng))
+    deal.set_contract(CONTRACTS[contract_id])
+    for _ in range(4):
+        deal.apply(PASS)
+    return deal
+
+
+def mask_codes(masks: Sequence[int]) -> list[str]:
+    """The card codes in four rank masks (one per suit), sorted."""
+    return sorted(
+        CARDS[suit * 13 + rank].code
+        for suit in range(4)
+        for rank in range(13)
+        if masks[suit] >> rank & 1
     )

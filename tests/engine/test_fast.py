@@ -5,38 +5,21 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import dealt_for_play, mask_codes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.actions import PASS, Play
-from bot.engine.cards import CARDS, deal_hands
+from bot.engine.actions import Play
+from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 
 
-def _dealt(contract_id: str, seed: int) -> Deal:
-    rng = random.Random(seed)
-    deal = Deal(rng.randrange(4), deal_hands(rng))
-    deal.set_contract(CONTRACTS[contract_id])
-    for _ in range(4):
-        deal.apply(PASS)
-    return deal
-
-
-def _legal_cards(masks: tuple[int, int, int, int]) -> list[str]:
-    return sorted(
-        CARDS[suit * 13 + rank].code
-        for suit in range(4)
-        for rank in range(13)
-        if masks[suit] >> rank & 1
-    )
-
-
 def _replay(deal: Deal, trace: list[TraceEntry]) -> None:
     for seat, legal_masks, card_index in trace:
         assert deal.to_act == seat
-        assert sorted(card.code for card in deal.legal_cards()) == _legal_cards(legal_masks)
+        assert sorted(card.code for card in deal.legal_cards()) == mask_codes(legal_masks)
         deal.apply(Play(CARDS[card_index]))
     assert deal.phase is Phase.DONE
 
@@ -45,7 +28,7 @@ def _replay(deal: Deal, trace: list[TraceEntry]) -> None:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_fast_playout_agrees_with_the_public_api(contract_id: str, seed: int) -> None:
-    deal = _dealt(contract_id, seed)
+    deal = dealt_for_play(contract_id, seed)
     trace: list[TraceEntry] = []
     scores = random_playout(position_from_deal(deal), random.Random(seed), trace)
     _replay(deal, trace)
@@ -58,7 +41,7 @@ def test_fast_playout_agrees_with_the_public_api(contract_id: str, seed: int) ->
 def test_fast_playout_from_the_middle_of_a_deal_agrees(
     contract_id: str, seed: int, moves: int
 ) -> None:
-    deal = _dealt(contract_id, seed)
+    deal = dealt_for_play(contract_id, seed)
     rng = random.Random(seed)
     for _ in range(moves):
         if deal.phase is Phase.DONE:
@@ -73,7 +56,7 @@ def test_fast_playout_from_the_middle_of_a_deal_agrees(
 
 
 def test_position_copy_leaves_the_original_untouched() -> None:
-    position = position_from_deal(_dealt("ducking", 3))
+    position = position_from_deal(dealt_for_play("ducking", 3))
     before = (list(position.hands), position.to_act, list(position.base))
     random_playout(position.copy(), random.Random(0))
     assert (position.hands, position.to_act, position.base) == before

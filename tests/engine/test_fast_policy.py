@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import dealt_for_play, mask_codes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine.actions import PASS, Choose, Play
-from bot.engine.cards import CARDS, deal_hands
+from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
-from bot.engine.deal import Deal, Phase
+from bot.engine.deal import Phase
 from bot.engine.fast import (
     FastPosition,
     Policy,
@@ -28,24 +29,6 @@ from bot.engine.fast import (
 )
 from bot.engine.match import Match
 from bot.engine.view import seat_view
-
-
-def _dealt(contract_id: str, seed: int) -> Deal:
-    rng = random.Random(seed)
-    deal = Deal(rng.randrange(4), deal_hands(rng))
-    deal.set_contract(CONTRACTS[contract_id])
-    for _ in range(4):
-        deal.apply(PASS)
-    return deal
-
-
-def _mask_codes(masks: tuple[int, int, int, int]) -> list[str]:
-    return sorted(
-        CARDS[suit * 13 + rank].code
-        for suit in range(4)
-        for rank in range(13)
-        if masks[suit] >> rank & 1
-    )
 
 
 def _state(pos: FastPosition) -> tuple[object, ...]:
@@ -66,11 +49,11 @@ def _random_policy(rng: random.Random) -> Policy:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_play_card_tracks_the_public_deal_move_for_move(contract_id: str, seed: int) -> None:
-    deal = _dealt(contract_id, seed)
+    deal = dealt_for_play(contract_id, seed)
     pos = position_from_deal(deal)
     rng = random.Random(seed)
     while not deal.is_done:
-        assert _mask_codes(legal_masks(pos)) == sorted(c.code for c in deal.legal_cards())
+        assert mask_codes(legal_masks(pos)) == sorted(c.code for c in deal.legal_cards())
         card = rng.choice(deal.legal_cards())
         deal.apply(Play(card))
         play_card(pos, card.index)
@@ -84,12 +67,12 @@ def test_play_card_tracks_the_public_deal_move_for_move(contract_id: str, seed: 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_policy_playout_agrees_with_the_public_api(contract_id: str, seed: int) -> None:
-    deal = _dealt(contract_id, seed)
+    deal = dealt_for_play(contract_id, seed)
     trace: list[TraceEntry] = []
     scores = policy_playout(position_from_deal(deal), _random_policy(random.Random(seed)), trace)
     for seat, legal, card in trace:
         assert deal.to_act == seat
-        assert _mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
+        assert mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
         deal.apply(Play(CARDS[card]))
     assert deal.phase is Phase.DONE
     assert scores == deal.base
