@@ -181,6 +181,8 @@ def _trick_playout(
                     continue
             elif no_heart_lead and (c0 | c1 | c3):
                 c2 = 0
+            # A uniform pick among four suits' ranks. The Domino loop repeats these lines on
+            # purpose: a function call per card costs more than a tenth of a playout.
             r0, r1, r2, r3 = bits[c0], bits[c1], bits[c2], bits[c3]
             n0, n1, n2 = len(r0), len(r1), len(r2)
             pick = int(rnd() * (n0 + n1 + n2 + len(r3)))
