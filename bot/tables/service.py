@@ -1,4 +1,4 @@
-"""The table service: lobby, turns, timers, computer seats and recovery.
+"""The table service: acting at a table, storing and announcing what happened.
 
 It runs every table and knows nothing of Discord: callers pass ids and names, and what
 happens comes back as :mod:`bot.tables.events` through one ``publish`` callback. Each
@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,13 +21,9 @@ from bot.engine import (
     Choose,
     Double,
     IllegalAction,
-    Match,
-    MatchPhase,
     Play,
-    RecordError,
     SeatView,
     deal_hands,
-    from_record,
     seat_view,
     to_record,
 )
@@ -36,30 +31,24 @@ from bot.store import (
     AlreadyStored,
     Computer,
     Conflict,
-    Human,
     Rater,
     Store,
     StoreError,
     TableRecord,
-    TableSettings,
     TableStatus,
 )
 
 from . import events as ev
-from .computers import LEVELS, Decider, move_seed, random_decider
+from .base import Publish
+from .computers import Decider, random_decider
 from .errors import Refusal
-from .table import SEAT_NAMES, Seat, Table, TableView, view_of
+from .lobby import LobbyActions
+from .recovery import Recovery
+from .table import Table, TableView, view_of
+from .turns import RETRY_SECONDS, TurnKeeping
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[ev.Event], Awaitable[None]]
-
-LOBBY_IDLE_SECONDS = 15 * 60
-AWAY_AFTER_TIMEOUTS = 2
-RESTORE_GRACE = 0.2
-"""After a restart a human gets at least this share of the turn time back."""
-RETRY_SECONDS = 2.0
-"""A computer whose move could not be stored tries again after this long."""
 COMPUTER_WRITES = 8
 """Computer moves being stored at once, over all tables. The store writes one action at
 a time, in turn; without this bound every table's computer would queue a write, and a
@@ -67,8 +56,11 @@ human's action would wait behind all of them (hundreds at 500 busy tables). With
 human's action waits behind at most this many computer moves."""
 
 
-class TableService:
-    """Every table of the bot. Public methods raise :class:`Refusal` for bad requests."""
+class TableService(LobbyActions, TurnKeeping, Recovery):
+    """Every table of the bot. Public methods raise :class:`Refusal` for bad requests.
+
+    The lobby, the turns and recovery live in their own modules (the parts this class is
+    made of); here are the lookups, the acting, and storing and announcing each action."""
 
     def __init__(
         self,
@@ -160,195 +152,6 @@ class TableService:
         if seat is None:
             raise Refusal("you are not seated at this table")
         return seat
-
-    # -- the lobby ----------------------------------------------------------------------
-
-    async def open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        settings: TableSettings | None = None,
-        *,
-        host_seated: bool = True,
-    ) -> TableView:
-        """Open a table in the channel, with the host in the first seat (unless the host
-        only hosts, as in the all-computer demo)."""
-        if channel_id in self._by_channel:
-            raise Refusal("this channel already has a Bonken table")
-        if settings is not None and settings.computer_level not in LEVELS:
-            raise Refusal(f"computer level must be one of {', '.join(LEVELS)}")
-        try:
-            record = await self._store.tables.create_table(guild_id, channel_id, host_id, settings)
-            if host_seated:
-                await self._store.tables.update_table(
-                    record.table_id, seats={0: Human(host_id)}, names={0: host_name}
-                )
-        except Conflict:
-            raise Refusal("this channel already has a Bonken table") from None
-        table = self._from_record(record)
-        if host_seated:
-            table.seats[0] = Seat(Human(host_id), host_name)
-        self._add(table)
-        await self._lobby_changed(table, f"{host_name} opened the table")
-        return view_of(table)
-
-    async def join(self, channel_id: int, user_id: int, name: str) -> TableView:
-        """Take the first empty seat in the lobby, or a seat left during the match."""
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            if table.seat_of(user_id) is not None:
-                raise Refusal("you are already seated at this table")
-            if table.status is TableStatus.LOBBY:
-                free = table.empty_seats()
-                if not free:
-                    raise Refusal("the table is full")
-                seat = free[0]
-                await self._set_seat(table, seat, Human(user_id), name)
-                await self._lobby_changed(table, f"{name} joined")
-            else:
-                vacated = [i for i, s in enumerate(table.seats) if s.vacated]
-                if not vacated:
-                    raise Refusal("the match is under way and no seat is free")
-                seat = vacated[0]
-                await self._set_seat(table, seat, Human(user_id), table.seats[seat].name)
-                await self._lobby_changed(
-                    table, f"{name} took over {table.seats[seat].name}'s seat"
-                )
-                await self._after_change(table)
-            return view_of(table)
-
-    async def leave(self, channel_id: int, user_id: int) -> TableView | None:
-        """Leave the lobby, or leave the match (a computer plays the seat from now on)."""
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            seat = self._seated(table, user_id)
-            name = table.seats[seat].name
-            if table.status is TableStatus.LOBBY:
-                await self._set_seat(table, seat, None, "")
-                if not table.humans():
-                    await self._close(table, TableStatus.CANCELLED, "everyone left the lobby")
-                    return None
-                if user_id == table.host_id:
-                    await self._new_host(table, table.humans()[0])
-                await self._lobby_changed(table, f"{name} left")
-            else:
-                await self._vacate(table, seat, f"{name} left; a computer plays their seat")
-            return view_of(table)
-
-    async def add_computer(
-        self, channel_id: int, actor_id: int, level: str | None = None, *, is_admin: bool = False
-    ) -> TableView:
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            self._require_host(table, actor_id, is_admin, "add computer players")
-            self._require_lobby(table)
-            level = level or table.settings.computer_level
-            if level not in LEVELS:
-                raise Refusal(f"computer level must be one of {', '.join(LEVELS)}")
-            free = table.empty_seats()
-            if not free:
-                raise Refusal("the table is full")
-            seat = free[0]
-            await self._set_seat(table, seat, Computer(level), _computer_name(seat))
-            await self._lobby_changed(table, f"a {level} computer player sits down")
-            return view_of(table)
-
-    async def kick(
-        self, channel_id: int, actor_id: int, seat: int, *, is_admin: bool = False
-    ) -> TableView:
-        """Empty a seat (lobby) or hand it to a computer (match): host or Manage Server."""
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            self._require_host(table, actor_id, is_admin, "remove players")
-            if seat not in range(4) or table.seats[seat].occupant is None:
-                raise Refusal("nobody sits in that seat")
-            name = table.seats[seat].name
-            if table.status is TableStatus.LOBBY:
-                if table.seats[seat].user_id == table.host_id:
-                    raise Refusal("the host cannot be removed; cancel the table instead")
-                await self._set_seat(table, seat, None, "")
-                await self._lobby_changed(table, f"{name} was removed")
-            else:
-                if table.seats[seat].computer_plays and table.seats[seat].user_id is None:
-                    raise Refusal("a computer already plays that seat")
-                await self._vacate(table, seat, f"{name} was removed; a computer plays their seat")
-            return view_of(table)
-
-    async def cancel(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> None:
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            self._require_host(table, actor_id, is_admin, "cancel the table")
-            await self._close(table, TableStatus.CANCELLED, "the table was cancelled")
-
-    async def start(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> TableView:
-        """Start the match, filling empty seats with computers at the table's level."""
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            self._require_host(table, actor_id, is_admin, "start the match")
-            self._require_lobby(table)
-            level = table.settings.computer_level
-            for seat in table.empty_seats():
-                await self._set_seat(table, seat, Computer(level), _computer_name(seat))
-            self._stop_lobby_timer(table)
-            table.seed = self._rng.getrandbits(63)
-            names = [seat.name for seat in table.seats]
-            try:
-                info = await self._store.matches.create_match(
-                    table.table_id, names, seed=table.seed
-                )
-                await self._store.tables.update_table(table.table_id, status=TableStatus.PLAYING)
-            except StoreError:
-                log.exception("table %s: the match could not be created", table.table_id)
-                self._restart_lobby_timer(table)  # still a lobby, which may still go idle
-                raise Refusal("sorry, the match could not be started; please try again") from None
-            table.status = TableStatus.PLAYING
-            table.match_id, table.turn = info.match_id, 0
-            table.match = Match(names, first_dealer=info.first_dealer)
-            await self._lobby_changed(table, "the match starts")
-            await self._next_deal(table)
-            await self._after_change(table)
-            return view_of(table)
-
-    def _require_host(self, table: Table, actor_id: int, is_admin: bool, what: str) -> None:
-        if actor_id != table.host_id and not is_admin:
-            raise Refusal(f"only the host or a member with Manage Server can {what}")
-
-    @staticmethod
-    def _require_lobby(table: Table) -> None:
-        if table.status is not TableStatus.LOBBY:
-            raise Refusal("the match has already started")
-
-    async def _set_seat(
-        self, table: Table, seat: int, occupant: Human | Computer | None, name: str
-    ) -> None:
-        await self._store.tables.update_table(
-            table.table_id, seats={seat: occupant}, names={seat: name}
-        )
-        table.seats[seat] = Seat(occupant, name)
-
-    async def _new_host(self, table: Table, host_id: int) -> None:
-        await self._store.tables.update_table(table.table_id, host_id=host_id)
-        table.host_id = host_id
-
-    async def _vacate(self, table: Table, seat: int, what: str) -> None:
-        level = table.settings.computer_level
-        name = table.seats[seat].name
-        await self._store.tables.update_table(table.table_id, seats={seat: Computer(level)})
-        table.seats[seat] = Seat(Computer(level), name, vacated=True)
-        if not table.humans():
-            await self._close(table, TableStatus.CANCELLED, "every player left the match")
-            return
-        if table.seat_of(table.host_id) is None:
-            await self._new_host(table, table.humans()[0])
-        await self._lobby_changed(table, what)
-        await self._after_change(table)
-
-    async def _lobby_changed(self, table: Table, what: str) -> None:
-        if table.status is TableStatus.LOBBY:
-            self._restart_lobby_timer(table)
-        await self._emit(ev.LobbyChanged(table.table_id, table.channel_id, what))
 
     # -- playing ------------------------------------------------------------------------
 
@@ -526,170 +329,7 @@ class TableService:
         )
         await self._close(table, TableStatus.FINISHED, "the match is over")
 
-    # -- turns: timers and computers ----------------------------------------------------
-
-    async def _after_change(self, table: Table, first_timer: float | None = None) -> None:
-        """Announce whose turn it is and start their timer or their computer."""
-        self._stop_timer(table)
-        match = table.match
-        if match is None or match.to_act is None or table.status is not TableStatus.PLAYING:
-            return
-        seat = match.to_act
-        kind = table.turn_kind()
-        assert kind is not None
-        state = table.seats[seat]
-        if state.computer_plays:
-            seconds = None
-            if table.driver is None or table.driver.done():
-                table.driver = asyncio.create_task(self._drive(table))
-        else:
-            seconds = first_timer if first_timer is not None else table.turn_seconds()
-            table.timer = asyncio.create_task(self._turn_timer(table, table.turn, seconds))
-        await self._emit(
-            ev.TurnStarted(table.table_id, table.channel_id, seat, kind, table.turn, seconds)
-        )
-
-    async def _turn_timer(self, table: Table, turn: int, seconds: float) -> None:
-        half = seconds * self._time_scale / 2
-        await asyncio.sleep(half)
-        async with table.lock:
-            seat = table.match.to_act if table.match else None
-            if table.turn != turn or seat is None:
-                return
-            user_id = table.seats[seat].user_id
-            if user_id is not None:
-                await self._emit(
-                    ev.Reminder(table.table_id, table.channel_id, seat, user_id, seconds / 2)
-                )
-        await asyncio.sleep(half)
-        table.timer = None  # expiry acts itself; it must not cancel its own task
-        with contextlib.suppress(Refusal):  # the store failed; expire_turn set a new timer
-            await self.expire_turn(table.table_id, turn)
-
-    async def expire_turn(self, table_id: int, turn: int) -> bool:
-        """The turn ran out: a computer acts for the human. False if the turn had moved on."""
-        table = self._tables.get(table_id)
-        if table is None:
-            return False
-        seat = self._human_to_act(table, turn)
-        if seat is None:
-            return False
-        # Think without the lock, so the player's own late click is not kept waiting.
-        action = await self._computer_move(table, seat)
-        async with table.lock:
-            if self._human_to_act(table, turn) != seat:
-                return False  # the player acted (or left) while the computer thought
-            state = table.seats[seat]
-            assert state.user_id is not None
-            base = (table.table_id, table.channel_id, seat, state.user_id)
-
-            async def stored() -> None:
-                state.timeouts += 1
-                await self._emit(ev.TimedOut(*base))
-                if state.timeouts >= AWAY_AFTER_TIMEOUTS:
-                    state.away = True
-                    await self._emit(ev.SeatAway(*base))
-
-            try:
-                await self._accept(table, seat, action, by_computer=True, stored=stored)
-            except Refusal:
-                # Not stored: the player keeps the turn, and the timer tries again later.
-                self._stop_timer(table)
-                seconds = table.turn_seconds()
-                table.timer = asyncio.create_task(self._turn_timer(table, turn, seconds))
-                raise
-            return True
-
-    @staticmethod
-    def _human_to_act(table: Table, turn: int) -> int | None:
-        """The seat of the human whose turn ``turn`` still is, or None."""
-        match = table.match
-        if match is None or table.turn != turn or match.to_act is None:
-            return None
-        if table.status is not TableStatus.PLAYING:
-            return None
-        state = table.seats[match.to_act]
-        if state.computer_plays or state.user_id is None:
-            return None
-        return match.to_act
-
-    async def _drive(self, table: Table) -> None:
-        """Make the computers' moves, one at a time, until a human is to act."""
-        while table.status is TableStatus.PLAYING:
-            async with table.lock:
-                match = table.match
-                if match is None or match.to_act is None:
-                    return
-                seat = match.to_act
-                if not table.seats[seat].computer_plays:
-                    return
-                turn = table.turn
-            if self._pace:
-                await asyncio.sleep(self._pace)
-            action = await self._computer_move(table, seat)
-            async with self._computer_writes, table.lock:
-                if table.status is not TableStatus.PLAYING:
-                    return  # cancelled while it thought
-                if table.turn != turn or not table.seats[seat].computer_plays:
-                    continue  # a human came back or the table moved on while it thought
-                by_computer = not isinstance(table.seats[seat].occupant, Computer) or (
-                    table.seats[seat].vacated
-                )
-                try:
-                    await self._accept(table, seat, action, by_computer=by_computer)
-                    continue
-                except Refusal:
-                    log.warning("table %s: a computer move was not stored", table.table_id)
-            await asyncio.sleep(RETRY_SECONDS * self._time_scale)  # the store failed; retry
-
-    async def _computer_move(self, table: Table, seat: int) -> Action:
-        match = table.match
-        assert match is not None
-        occupant = table.seats[seat].occupant
-        level = occupant.level if isinstance(occupant, Computer) else table.settings.computer_level
-        view = seat_view(match, seat)
-        seed = move_seed(table.seed, table.turn)
-        try:
-            action = await self._decide(level, view, seed)
-        except Exception:
-            # A crashed worker or a player bug must not stop the table: move at random.
-            log.exception(
-                "table %s: the %s computer failed; moving at random", table.table_id, level
-            )
-            return await random_decider(level, view, seed)
-        if action not in view.legal:
-            log.error(
-                "table %s: computer chose illegal %s; using a legal one", table.table_id, action
-            )
-            action = view.legal[0]
-        return action
-
-    async def settle(self) -> None:
-        """Wait until no computer is thinking or about to move (for tests and the demo)."""
-        while True:
-            drivers = [t.driver for t in self._tables.values() if t.driver and not t.driver.done()]
-            if not drivers:
-                return
-            await asyncio.gather(*drivers, return_exceptions=True)
-
-    # -- lobby idle timer ---------------------------------------------------------------
-
-    def _restart_lobby_timer(self, table: Table) -> None:
-        self._stop_lobby_timer(table)
-        self._lobby_timers[table.table_id] = asyncio.create_task(self._lobby_idle(table))
-
-    def _stop_lobby_timer(self, table: Table) -> None:
-        task = self._lobby_timers.pop(table.table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _lobby_idle(self, table: Table) -> None:
-        await asyncio.sleep(LOBBY_IDLE_SECONDS * self._time_scale)
-        async with table.lock:
-            if table.status is TableStatus.LOBBY and self._tables.get(table.table_id) is table:
-                await self._close(table, TableStatus.CANCELLED, "the lobby was idle for 15 minutes")
-
-    # -- closing, restoring -------------------------------------------------------------
+    # -- closing ------------------------------------------------------------------------
 
     async def _close(self, table: Table, status: TableStatus, reason: str) -> None:
         if table.match_id is not None and status is TableStatus.CANCELLED:
@@ -703,75 +343,6 @@ class TableService:
         self._by_channel.pop(table.channel_id, None)
         finished = status is TableStatus.FINISHED
         await self._emit(ev.TableClosed(table.table_id, table.channel_id, reason, finished))
-
-    async def restore(self) -> int:
-        """Rebuild every open table from the store and resume its timers and computers."""
-        restored = 0
-        for record in await self._store.tables.open_tables():
-            if record.table_id in self._tables:
-                continue
-            try:
-                await self._restore_table(record)
-            except StoreError:
-                # Perhaps passing (a locked file): keep the others running, try at next start.
-                log.exception("table %s could not be restored", record.table_id)
-                continue
-            except RecordError:
-                # Its stored match breaks a rule (a bug): close it so the channel is free
-                # again; its actions stay for `python -m bot.store record`.
-                log.exception("table %s does not replay; it is cancelled", record.table_id)
-                await self._cancel_unreplayable(record)
-                continue
-            restored += 1
-        return restored
-
-    async def _cancel_unreplayable(self, record: TableRecord) -> None:
-        self._tables.pop(record.table_id, None)
-        self._by_channel.pop(record.channel_id, None)
-        with contextlib.suppress(StoreError):
-            if record.match_id is not None:
-                await self._store.matches.cancel_match(record.match_id)
-            await self._store.tables.update_table(record.table_id, status=TableStatus.CANCELLED)
-
-    async def _restore_table(self, record: TableRecord) -> None:
-        table = self._from_record(record)
-        await self._restore_match(table, record)
-        self._add(table)
-        if table.status is TableStatus.LOBBY:
-            self._restart_lobby_timer(table)
-            return
-        match = table.match
-        assert match is not None
-        async with table.lock:
-            # The crash may have fallen between two deals, or before the results were stored.
-            between = match.phase in (MatchPhase.NEEDS_DEAL, MatchPhase.OVER)
-            if between and not await self._between_deals(table):
-                return
-            await self._after_change(table, first_timer=await self._time_left(table))
-
-    async def _restore_match(self, table: Table, record: TableRecord) -> None:
-        if record.match_id is None:
-            for seat, (occupant, name) in enumerate(zip(record.seats, record.names, strict=True)):
-                if occupant is not None:
-                    table.seats[seat] = Seat(occupant, name or _name_of(occupant, seat))
-            return
-        info = await self._store.matches.get_match(record.match_id)
-        data = await self._store.matches.load_record(record.match_id)
-        table.match = await asyncio.to_thread(from_record, data)
-        table.match_id, table.seed, table.turn = info.match_id, info.seed or 0, info.actions
-        for seat, occupant in enumerate(record.seats):
-            original = info.seats[seat]
-            vacated = isinstance(occupant, Computer) and isinstance(original.occupant, Human)
-            table.seats[seat] = Seat(occupant, original.name, vacated=vacated)
-
-    async def _time_left(self, table: Table) -> float:
-        assert table.match_id is not None
-        info = await self._store.matches.get_match(table.match_id)
-        full = table.turn_seconds()
-        if info.last_action_at is None:
-            return full
-        spent = time.time() - info.last_action_at.timestamp()
-        return max(full - spent, full * RESTORE_GRACE)
 
     def _from_record(self, record: TableRecord) -> Table:
         table = Table(
@@ -788,11 +359,6 @@ class TableService:
     def _add(self, table: Table) -> None:
         self._tables[table.table_id] = table
         self._by_channel[table.channel_id] = table.table_id
-
-    def _stop_timer(self, table: Table) -> None:
-        if table.timer is not None and table.timer is not asyncio.current_task():
-            table.timer.cancel()
-        table.timer = None
 
     async def close(self) -> None:
         """Stop every timer and computer (the bot is shutting down; the store keeps all)."""
@@ -811,14 +377,3 @@ class TableService:
             await self._publish(event)
         except Exception:
             log.exception("publishing %s failed", type(event).__name__)
-
-
-def _computer_name(seat: int) -> str:
-    """Computers are named after their seat; the level shows on the table, not in names."""
-    return f"{SEAT_NAMES[seat]} bot"
-
-
-def _name_of(occupant: Human | Computer, seat: int) -> str:
-    if isinstance(occupant, Computer):
-        return _computer_name(seat)
-    return f"<@{occupant.user_id}>"

@@ -182,3 +182,15 @@ def view_of(table: Table) -> TableView:
         doubling_done=deal.doubling_order[: len(deal.doubling)],
         base=tuple(deal.base),
     )
+
+
+def computer_name(seat: int) -> str:
+    """Computers are named after their seat; the level shows on the table, not in names."""
+    return f"{SEAT_NAMES[seat]} bot"
+
+
+def default_name(occupant: SeatOccupant, seat: int) -> str:
+    """A seat's name when none was stored: the computer's, or the person's mention."""
+    if isinstance(occupant, Computer):
+        return computer_name(seat)
+    return f"<@{occupant.user_id}>"

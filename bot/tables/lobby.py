@@ -1,0 +1,228 @@
+"""The lobby: opening a table, seats, computers, kicking, cancelling and starting.
+
+Part of :class:`~bot.tables.service.TableService`; every method takes the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.engine import Match
+from bot.store import Computer, Conflict, Human, StoreError, TableSettings, TableStatus
+
+from . import events as ev
+from .base import ServiceState
+from .computers import LEVELS
+from .errors import Refusal
+from .table import Seat, Table, TableView, computer_name, view_of
+
+log = logging.getLogger(__name__)
+
+LOBBY_IDLE_SECONDS = 15 * 60
+
+
+class LobbyActions(ServiceState):
+    """Who sits where before and during a match; the host's powers; the idle lobby."""
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        settings: TableSettings | None = None,
+        *,
+        host_seated: bool = True,
+    ) -> TableView:
+        """Open a table in the channel, with the host in the first seat (unless the host
+        only hosts, as in the all-computer demo)."""
+        if channel_id in self._by_channel:
+            raise Refusal("this channel already has a Bonken table")
+        if settings is not None and settings.computer_level not in LEVELS:
+            raise Refusal(f"computer level must be one of {', '.join(LEVELS)}")
+        try:
+            record = await self._store.tables.create_table(guild_id, channel_id, host_id, settings)
+            if host_seated:
+                await self._store.tables.update_table(
+                    record.table_id, seats={0: Human(host_id)}, names={0: host_name}
+                )
+        except Conflict:
+            raise Refusal("this channel already has a Bonken table") from None
+        table = self._from_record(record)
+        if host_seated:
+            table.seats[0] = Seat(Human(host_id), host_name)
+        self._add(table)
+        await self._lobby_changed(table, f"{host_name} opened the table")
+        return view_of(table)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableView:
+        """Take the first empty seat in the lobby, or a seat left during the match."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            if table.seat_of(user_id) is not None:
+                raise Refusal("you are already seated at this table")
+            if table.status is TableStatus.LOBBY:
+                free = table.empty_seats()
+                if not free:
+                    raise Refusal("the table is full")
+                seat = free[0]
+                await self._set_seat(table, seat, Human(user_id), name)
+                await self._lobby_changed(table, f"{name} joined")
+            else:
+                vacated = [i for i, s in enumerate(table.seats) if s.vacated]
+                if not vacated:
+                    raise Refusal("the match is under way and no seat is free")
+                seat = vacated[0]
+                await self._set_seat(table, seat, Human(user_id), table.seats[seat].name)
+                await self._lobby_changed(
+                    table, f"{name} took over {table.seats[seat].name}'s seat"
+                )
+                await self._after_change(table)
+            return view_of(table)
+
+    async def leave(self, channel_id: int, user_id: int) -> TableView | None:
+        """Leave the lobby, or leave the match (a computer plays the seat from now on)."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            seat = self._seated(table, user_id)
+            name = table.seats[seat].name
+            if table.status is TableStatus.LOBBY:
+                await self._set_seat(table, seat, None, "")
+                if not table.humans():
+                    await self._close(table, TableStatus.CANCELLED, "everyone left the lobby")
+                    return None
+                if user_id == table.host_id:
+                    await self._new_host(table, table.humans()[0])
+                await self._lobby_changed(table, f"{name} left")
+            else:
+                await self._vacate(table, seat, f"{name} left; a computer plays their seat")
+            return view_of(table)
+
+    async def add_computer(
+        self, channel_id: int, actor_id: int, level: str | None = None, *, is_admin: bool = False
+    ) -> TableView:
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._require_host(table, actor_id, is_admin, "add computer players")
+            self._require_lobby(table)
+            level = level or table.settings.computer_level
+            if level not in LEVELS:
+                raise Refusal(f"computer level must be one of {', '.join(LEVELS)}")
+            free = table.empty_seats()
+            if not free:
+                raise Refusal("the table is full")
+            seat = free[0]
+            await self._set_seat(table, seat, Computer(level), computer_name(seat))
+            await self._lobby_changed(table, f"a {level} computer player sits down")
+            return view_of(table)
+
+    async def kick(
+        self, channel_id: int, actor_id: int, seat: int, *, is_admin: bool = False
+    ) -> TableView:
+        """Empty a seat (lobby) or hand it to a computer (match): host or Manage Server."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._require_host(table, actor_id, is_admin, "remove players")
+            if seat not in range(4) or table.seats[seat].occupant is None:
+                raise Refusal("nobody sits in that seat")
+            name = table.seats[seat].name
+            if table.status is TableStatus.LOBBY:
+                if table.seats[seat].user_id == table.host_id:
+                    raise Refusal("the host cannot be removed; cancel the table instead")
+                await self._set_seat(table, seat, None, "")
+                await self._lobby_changed(table, f"{name} was removed")
+            else:
+                if table.seats[seat].computer_plays and table.seats[seat].user_id is None:
+                    raise Refusal("a computer already plays that seat")
+                await self._vacate(table, seat, f"{name} was removed; a computer plays their seat")
+            return view_of(table)
+
+    async def cancel(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> None:
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._require_host(table, actor_id, is_admin, "cancel the table")
+            await self._close(table, TableStatus.CANCELLED, "the table was cancelled")
+
+    async def start(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> TableView:
+        """Start the match, filling empty seats with computers at the table's level."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._require_host(table, actor_id, is_admin, "start the match")
+            self._require_lobby(table)
+            level = table.settings.computer_level
+            for seat in table.empty_seats():
+                await self._set_seat(table, seat, Computer(level), computer_name(seat))
+            self._stop_lobby_timer(table)
+            table.seed = self._rng.getrandbits(63)
+            names = [seat.name for seat in table.seats]
+            try:
+                info = await self._store.matches.create_match(
+                    table.table_id, names, seed=table.seed
+                )
+                await self._store.tables.update_table(table.table_id, status=TableStatus.PLAYING)
+            except StoreError:
+                log.exception("table %s: the match could not be created", table.table_id)
+                self._restart_lobby_timer(table)  # still a lobby, which may still go idle
+                raise Refusal("sorry, the match could not be started; please try again") from None
+            table.status = TableStatus.PLAYING
+            table.match_id, table.turn = info.match_id, 0
+            table.match = Match(names, first_dealer=info.first_dealer)
+            await self._lobby_changed(table, "the match starts")
+            await self._next_deal(table)
+            await self._after_change(table)
+            return view_of(table)
+
+    def _require_host(self, table: Table, actor_id: int, is_admin: bool, what: str) -> None:
+        if actor_id != table.host_id and not is_admin:
+            raise Refusal(f"only the host or a member with Manage Server can {what}")
+
+    @staticmethod
+    def _require_lobby(table: Table) -> None:
+        if table.status is not TableStatus.LOBBY:
+            raise Refusal("the match has already started")
+
+    async def _set_seat(
+        self, table: Table, seat: int, occupant: Human | Computer | None, name: str
+    ) -> None:
+        await self._store.tables.update_table(
+            table.table_id, seats={seat: occupant}, names={seat: name}
+        )
+        table.seats[seat] = Seat(occupant, name)
+
+    async def _new_host(self, table: Table, host_id: int) -> None:
+        await self._store.tables.update_table(table.table_id, host_id=host_id)
+        table.host_id = host_id
+
+    async def _vacate(self, table: Table, seat: int, what: str) -> None:
+        level = table.settings.computer_level
+        name = table.seats[seat].name
+        await self._store.tables.update_table(table.table_id, seats={seat: Computer(level)})
+        table.seats[seat] = Seat(Computer(level), name, vacated=True)
+        if not table.humans():
+            await self._close(table, TableStatus.CANCELLED, "every player left the match")
+            return
+        if table.seat_of(table.host_id) is None:
+            await self._new_host(table, table.humans()[0])
+        await self._lobby_changed(table, what)
+        await self._after_change(table)
+
+    async def _lobby_changed(self, table: Table, what: str) -> None:
+        if table.status is TableStatus.LOBBY:
+            self._restart_lobby_timer(table)
+        await self._emit(ev.LobbyChanged(table.table_id, table.channel_id, what))
+
+    def _restart_lobby_timer(self, table: Table) -> None:
+        self._stop_lobby_timer(table)
+        self._lobby_timers[table.table_id] = asyncio.create_task(self._lobby_idle(table))
+
+    def _stop_lobby_timer(self, table: Table) -> None:
+        task = self._lobby_timers.pop(table.table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _lobby_idle(self, table: Table) -> None:
+        await asyncio.sleep(LOBBY_IDLE_SECONDS * self._time_scale)
+        async with table.lock:
+            if table.status is TableStatus.LOBBY and self._tables.get(table.table_id) is table:
+                await self._close(table, TableStatus.CANCELLED, "the lobby was idle for 15 minutes")

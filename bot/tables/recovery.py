@@ -1,0 +1,95 @@
+"""Recovery: rebuild every open table from the store after a restart and resume it.
+
+Part of :class:`~bot.tables.service.TableService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from bot.engine import MatchPhase, RecordError, from_record
+from bot.store import Computer, Human, StoreError, TableRecord, TableStatus
+
+from .base import ServiceState
+from .table import Seat, Table, default_name
+
+log = logging.getLogger(__name__)
+
+RESTORE_GRACE = 0.2
+"""After a restart a human gets at least this share of the turn time back."""
+
+
+class Recovery(ServiceState):
+    """``restore()`` at start: every open table replayed from its stored actions."""
+
+    async def restore(self) -> int:
+        """Rebuild every open table from the store and resume its timers and computers."""
+        restored = 0
+        for record in await self._store.tables.open_tables():
+            if record.table_id in self._tables:
+                continue
+            try:
+                await self._restore_table(record)
+            except StoreError:
+                # Perhaps passing (a locked file): keep the others running, try at next start.
+                log.exception("table %s could not be restored", record.table_id)
+                continue
+            except RecordError:
+                # Its stored match breaks a rule (a bug): close it so the channel is free
+                # again; its actions stay for `python -m bot.store record`.
+                log.exception("table %s does not replay; it is cancelled", record.table_id)
+                await self._cancel_unreplayable(record)
+                continue
+            restored += 1
+        return restored
+
+    async def _cancel_unreplayable(self, record: TableRecord) -> None:
+        self._tables.pop(record.table_id, None)
+        self._by_channel.pop(record.channel_id, None)
+        with contextlib.suppress(StoreError):
+            if record.match_id is not None:
+                await self._store.matches.cancel_match(record.match_id)
+            await self._store.tables.update_table(record.table_id, status=TableStatus.CANCELLED)
+
+    async def _restore_table(self, record: TableRecord) -> None:
+        table = self._from_record(record)
+        await self._restore_match(table, record)
+        self._add(table)
+        if table.status is TableStatus.LOBBY:
+            self._restart_lobby_timer(table)
+            return
+        match = table.match
+        assert match is not None
+        async with table.lock:
+            # The crash may have fallen between two deals, or before the results were stored.
+            between = match.phase in (MatchPhase.NEEDS_DEAL, MatchPhase.OVER)
+            if between and not await self._between_deals(table):
+                return
+            await self._after_change(table, first_timer=await self._time_left(table))
+
+    async def _restore_match(self, table: Table, record: TableRecord) -> None:
+        if record.match_id is None:
+            for seat, (occupant, name) in enumerate(zip(record.seats, record.names, strict=True)):
+                if occupant is not None:
+                    table.seats[seat] = Seat(occupant, name or default_name(occupant, seat))
+            return
+        info = await self._store.matches.get_match(record.match_id)
+        data = await self._store.matches.load_record(record.match_id)
+        table.match = await asyncio.to_thread(from_record, data)
+        table.match_id, table.seed, table.turn = info.match_id, info.seed or 0, info.actions
+        for seat, occupant in enumerate(record.seats):
+            original = info.seats[seat]
+            vacated = isinstance(occupant, Computer) and isinstance(original.occupant, Human)
+            table.seats[seat] = Seat(occupant, original.name, vacated=vacated)
+
+    async def _time_left(self, table: Table) -> float:
+        assert table.match_id is not None
+        info = await self._store.matches.get_match(table.match_id)
+        full = table.turn_seconds()
+        if info.last_action_at is None:
+            return full
+        spent = time.time() - info.last_action_at.timestamp()
+        return max(full - spent, full * RESTORE_GRACE)
