@@ -114,7 +114,7 @@ def played_masks(cards: Iterable[Card]) -> list[int]:
 _CARD_POINTS: dict[str, list[int]] = {}
 
 
-def _card_points_table(contract: Contract) -> list[int]:
+def card_points_table(contract: Contract) -> list[int]:
     """Points per card index, built once per contract (playouts run thousands of times)."""
     points = _CARD_POINTS.get(contract.id)
     if points is None:
@@ -151,7 +151,7 @@ def _trick_playout(
     per_trick = contract.per_trick
     last_trick = contract.last_trick
     no_heart_lead = contract.no_heart_lead
-    card_points = _card_points_table(contract) if contract.card_points else None
+    card_points = card_points_table(contract) if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
     leader = pos.leader
@@ -378,7 +378,7 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
     pos.tricks_done += 1
     points = contract.per_trick
     if contract.card_points:
-        table = _card_points_table(contract)
+        table = card_points_table(contract)
         taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
         points += taken
         pos.points_left -= taken
@@ -464,7 +464,7 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
     contract = view.contract
     if view.phase is not MatchPhase.PLAYING or contract is None or view.to_act is None:
         raise ValueError("only a view of cards being played has a fast position")
-    table = _card_points_table(contract)
+    table = card_points_table(contract)
     taken = sum(table[card.index] for trick in view.tricks for card in trick.cards)
     rows = view.domino_rows
     return FastPosition(

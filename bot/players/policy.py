@@ -13,23 +13,9 @@ held by the other three seats.
 
 from __future__ import annotations
 
-from bot.engine.contracts import Contract
-from bot.engine.fast import BITS, EIGHT, FastPosition
+from bot.engine.fast import BITS, EIGHT, FastPosition, card_points_table
 
 FULL = (1 << 13) - 1
-
-_POINTS: dict[str, list[int]] = {}
-
-
-def card_points(contract: Contract) -> list[int]:
-    """Points per card index for ``contract`` (negative numbers), built once."""
-    table = _POINTS.get(contract.id)
-    if table is None:
-        table = [0] * 52
-        for card, value in contract.card_points.items():
-            table[card.index] = value
-        _POINTS[contract.id] = table
-    return table
 
 
 def _high(mask: int) -> int:
@@ -59,7 +45,7 @@ def normal_card(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) 
 
 def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int]) -> int:
     contract = pos.contract
-    pts = card_points(contract)
+    pts = card_points_table(contract)
     trick = pos.trick
     last_trick = contract.last_trick != 0
     # In Last trick only the final trick counts: early on, shed high cards freely.
