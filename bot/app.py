@@ -14,6 +14,7 @@ from functools import partial
 import discord
 from discord.ext import commands
 
+from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
 from bot.ratings import OpenSkillRater
 from bot.settings import Settings
@@ -85,5 +86,6 @@ class BonkenBot(commands.Bot):
         await super().close()
 
 
-async def _decide(pool: PlayerPool, budget: float, level: str, view, seed: int):  # type: ignore[no-untyped-def]
+async def _decide(pool: PlayerPool, budget: float, level: str, view: SeatView, seed: int) -> Action:
+    """The table service's decider: the player pool with the configured thinking time."""
     return await pool.decide(level, view, seed, budget)

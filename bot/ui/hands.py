@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import Action, MatchPhase
+from bot.engine import Action, MatchPhase, SeatView
 from bot.tables import Refusal
 
 from . import components as c
@@ -65,7 +65,7 @@ class HandController:
         await interaction.response.edit_message(content=content, view=view)
         self._remember(interaction, table_id)
 
-    def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> Any:
+    def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> SeatView:
         seat_view, now = self.bot.service.hand(table_id, user_id)
         if now != turn:
             raise Refusal("that was for an earlier turn")

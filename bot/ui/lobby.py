@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.store import TableSettings
-from bot.tables import LEVELS, Refusal, TableView
+from bot.tables import LEVELS, Refusal, TableService, TableView
 from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
@@ -34,7 +34,7 @@ class LobbyController:
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     def table_here(self, interaction: Interaction) -> TableView:
