@@ -82,8 +82,7 @@ class Deal:
         self.out: list[int] = []
         self.domino_passes: list[tuple[int, int]] = []
         self._held = [list(h) for h in self.hands]
-        self._row_low: list[int | None] = [None] * 4
-        self._row_high: list[int | None] = [None] * 4
+        self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
         self._points_left = 0
 
     # -- what a seat holds and may do ---------------------------------------------------
@@ -121,10 +120,10 @@ class Deal:
         return list(held)
 
     def _connects(self, card: Card) -> bool:
-        low = self._row_low[card.suit]
-        if low is None:
+        row = self._rows[card.suit]
+        if row is None:
             return card.rank == 8
-        return card.rank == low - 1 or card.rank == self._row_high[card.suit] + 1  # type: ignore[operator]
+        return card.rank in (row[0] - 1, row[1] + 1)
 
     def _doubling_targets(self, seat: int) -> list[int]:
         if seat == self.chooser:
@@ -272,10 +271,11 @@ class Deal:
             self.to_act = winner
 
     def _play_domino(self, seat: int, card: Card) -> None:
-        suit = card.suit
-        low, high = self._row_low[suit], self._row_high[suit]
-        self._row_low[suit] = card.rank if low is None else min(low, card.rank)
-        self._row_high[suit] = card.rank if high is None else max(high, card.rank)  # type: ignore[type-var]
+        row = self._rows[card.suit]
+        rank = card.rank
+        self._rows[card.suit] = (
+            (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+        )
         if not self._held[seat]:
             self.out.append(seat)
             if len(self.out) == 3:
@@ -312,11 +312,7 @@ class Deal:
 
     def domino_rows(self) -> dict[Suit, tuple[int, int]]:
         """For Domino: each started suit row as (lowest rank, highest rank) on the table."""
-        return {
-            suit: (low, high)  # type: ignore[misc]
-            for suit, low, high in zip(Suit, self._row_low, self._row_high, strict=True)
-            if low is not None
-        }
+        return {suit: row for suit, row in zip(Suit, self._rows, strict=True) if row is not None}
 
 
 def _winning_position(trick: Sequence[Card], trump: Suit | None) -> int:

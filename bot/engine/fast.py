@@ -95,8 +95,8 @@ def position_from_deal(deal: Deal) -> FastPosition:
         tricks_done=len(deal.tricks),
         base=list(deal.base),
         points_left=sum(contract.card_points.values()) - taken,
-        domino_low=[rows[s][0] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
-        domino_high=[rows[s][1] - 2 if s in rows else -1 for s in range(4)],  # type: ignore[index]
+        domino_low=[rows[suit][0] - 2 if suit in rows else -1 for suit in Suit],
+        domino_high=[rows[suit][1] - 2 if suit in rows else -1 for suit in Suit],
         domino_out=list(deal.out),
         played=played_masks(card for _, card in deal.plays),
         voids=[sum(1 << suit for suit in deal.voids[seat]) for seat in range(4)],
