@@ -42,8 +42,13 @@ class FakeDiscord:
     """REST: ``users/@me`` (401 unless the token is :data:`TOKEN`), the application and
     the command sync. Gateway: HELLO, heartbeat ACKs, READY with no guilds."""
 
-    def __init__(self, close_after_ready: tuple[float, int] | None = None) -> None:
+    def __init__(
+        self, close_after_ready: tuple[float, int] | None = None, sync_delay: float = 0
+    ) -> None:
         self.close_after_ready = close_after_ready
+        self.sync_delay = sync_delay
+        """Seconds the command sync takes: the bot is still in ``setup_hook`` meanwhile."""
+        self.syncing = asyncio.Event()
         """(seconds, code): close the gateway that long after READY, as Discord does
         with 4004 when the token is reset while the bot runs."""
         self.calls: list[str] = []
@@ -99,6 +104,8 @@ class FakeDiscord:
     async def _sync(self, request: web.Request) -> web.Response:
         self._authorized(request)
         commands = await request.json()
+        self.syncing.set()
+        await asyncio.sleep(self.sync_delay)
         return _json(
             [
                 {**command, "id": str(2000 + n), "application_id": BOT_ID, "version": "1"}

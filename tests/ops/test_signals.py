@@ -38,3 +38,21 @@ async def test_a_signal_closes_discord_and_the_store_and_exits_0(tmp_path, numbe
         # reader answers the closing socket with 4000 first; either is a proper close.)
         assert len(fake.close_codes) == 1 and fake.close_codes[0] in (1000, 4000)
     assert not database.with_name(database.name + "-wal").exists()  # the store was closed
+
+
+async def test_a_signal_while_still_starting_closes_as_cleanly(tmp_path):
+    # The bot is in setup_hook (its store open, the command sync under way) when told to stop.
+    env = bot_env(tmp_path, DISCORD_TOKEN=TOKEN)
+    async with FakeDiscord(sync_delay=30) as fake:
+        process = await launch(fake.url, fake.ws_url(), env, tmp_path)
+        try:
+            await asyncio.wait_for(fake.syncing.wait(), 30)
+            process.send_signal(signal.SIGTERM)
+            _, stderr = await asyncio.wait_for(process.communicate(), 5)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    log = stderr.decode()
+    assert process.returncode == 0 and "Traceback" not in log, log
+    assert log.rstrip().endswith("closed cleanly") and not fake.identified.is_set(), log
