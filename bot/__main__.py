@@ -62,6 +62,8 @@ def run_bot() -> int:
         if reason is None:
             raise  # a bug: the traceback is what a report needs
         if run.was_ready:
+            if not isinstance(error, discord.DiscordException | aiohttp.ClientError):
+                raise  # only Discord ends a running bot this way; anything else is a bug
             print(f"Stopped: {reason}", file=sys.stderr)
             return STOPPED
         print(f"Cannot start: {reason}", file=sys.stderr)
