@@ -38,6 +38,8 @@ class BonkenBot(commands.Bot):
     players: PlayerPool
 
     def __init__(self, settings: Settings) -> None:
+        # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; nothing privileged
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)

@@ -7,7 +7,9 @@ channel would see, in words: the choices, the doubles, every trick and every sco
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -28,12 +30,24 @@ class Transcript:
     def __init__(self) -> None:
         self.names: list[str] = ["North", "East", "South", "West"]
         self.lines: list[str] = []
+        self.reader_gone = asyncio.Event()
+        """Set when standard output is a pipe whose reader quit (``| head``)."""
 
     async def __call__(self, event: ev.Event) -> None:
         line = self.describe(event)
         if line:
             self.lines.append(line)
+            if not self.reader_gone.is_set():
+                self._print(line)
+
+    def _print(self, line: str) -> None:
+        try:
             print(line, flush=True)
+        except BrokenPipeError:
+            # The reader has what it wanted. Point stdout at /dev/null so the interpreter's
+            # last flush at exit cannot fail again, and let the demo stop.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            self.reader_gone.set()
 
     def describe(self, event: ev.Event) -> str | None:
         names = self.names
@@ -56,7 +70,8 @@ class Transcript:
 
 
 async def run_demo(seed: int, decide: Decider = random_decider, level: str = "normal") -> list[str]:
-    """Play one all-computer match and return the transcript lines."""
+    """Play one all-computer match, print it and return the transcript lines; stop early
+    if nobody reads them any more."""
     transcript = Transcript()
     with tempfile.TemporaryDirectory() as folder:
         store = await open_store(Path(folder) / "demo.sqlite3")
@@ -66,7 +81,12 @@ async def run_demo(seed: int, decide: Decider = random_decider, level: str = "no
             await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
             view = await service.start(CHANNEL, HOST)  # the empty seats fill with computers
             transcript.names = [seat.name for seat in view.seats]
-            await service.settle()
+            played = asyncio.ensure_future(service.settle())
+            gone = asyncio.ensure_future(transcript.reader_gone.wait())
+            await asyncio.wait((played, gone), return_when=asyncio.FIRST_COMPLETED)
+            gone.cancel()
+            if not played.done():
+                played.cancel()
         finally:
             await service.close()
             await store.close()
@@ -78,5 +98,7 @@ async def rule_based_decider(level: str, view: SeatView, seed: int) -> Action:
     return decide_sync(level, view, seed, budget=0)
 
 
-def main(seed: int) -> None:
+def main(seed: int) -> int:
+    """``python -m bot demo``: 0 also when the reader quit early, as ``| head`` does."""
     asyncio.run(run_demo(seed, decide=rule_based_decider))
+    return 0

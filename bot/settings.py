@@ -1,17 +1,26 @@
 """Configuration from the environment (and a ``.env`` file), read and checked once at start.
 
 ``.env.example`` lists every setting. The environment wins over ``.env``. The token is
-kept out of ``repr`` so it can never reach a log line.
+kept out of ``repr`` so it can never reach a log line. Every value is checked here, so a
+bad one stops the bot with one line saying which and why, before anything else happens.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 DEFAULT_DATABASE = Path("data/bonken.sqlite3")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+MAX_SECONDS = 60.0
+"""Upper bound for the pace and the thinking time: longer would stall every table."""
+MAX_ID_DIGITS = 20
+"""A Discord id (a snowflake) is a 64-bit number: at most 20 digits."""
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at "
     "https://discord.com/developers/applications, add a bot, copy its token and put "
@@ -48,7 +57,7 @@ class Settings:
             dev_guild_id=_optional_int(values, "DEV_GUILD_ID"),
             pace=_float(values, "BONKEN_PACE", 1.0),
             think_seconds=_float(values, "BONKEN_THINK_SECONDS", 1.0),
-            log_level=values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=_log_level(values),
         )
 
     def require_token(self) -> str:
@@ -58,26 +67,38 @@ class Settings:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """``KEY=VALUE`` lines; blank lines and ``#`` comments are skipped, quotes stripped."""
+    """The ``.env`` file as python-dotenv reads it: ``export``, quotes, ``# comments``
+    (also after a value) and multi-line quoted values behave as in a shell. ``${VAR}`` is
+    not expanded, so a value is exactly what is written. A key without ``=`` is skipped."""
     if not path.is_file():
         return {}
-    values = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
-    return values
+    try:
+        values = dotenv_values(path, interpolate=False, encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"cannot read {path}: {error}") from None
+    return {key: value for key, value in values.items() if value is not None}
 
 
 def _optional_int(values: Mapping[str, str], key: str) -> int | None:
     raw = values.get(key, "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise SettingsError(f"{key} must be a number (a Discord id), not {raw!r}")
+    # isdigit() alone would let "²" or a 5,000-digit string through to int(), which raises.
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_ID_DIGITS):
+        raise SettingsError(f"{key} must be a number (a Discord id), not {_cut(raw)}")
     return int(raw)
+
+
+def _log_level(values: Mapping[str, str]) -> str:
+    level = values.get("LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {_cut(level)}")
+    return level
+
+
+def _cut(raw: str) -> str:
+    """A bad value quoted for the error line, cut short."""
+    return repr(raw if len(raw) <= 40 else raw[:37] + "...")
 
 
 def _float(values: Mapping[str, str], key: str, default: float) -> float:
@@ -87,7 +108,12 @@ def _float(values: Mapping[str, str], key: str, default: float) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise SettingsError(f"{key} must be a number of seconds, not {raw!r}") from None
+        raise SettingsError(f"{key} must be a number of seconds, not {_cut(raw)}") from None
+    # float() also reads "inf" and "nan": with either a computer would never move.
+    if not math.isfinite(value):
+        raise SettingsError(f"{key} must be a number of seconds, not {_cut(raw)}")
     if value < 0:
         raise SettingsError(f"{key} cannot be negative")
+    if value > MAX_SECONDS:
+        raise SettingsError(f"{key} can be at most {MAX_SECONDS:g} seconds, not {value:g}")
     return value

@@ -8,6 +8,8 @@ record that breaks a rule is refused with the deal (1-based) and the offending m
 from __future__ import annotations
 
 import json
+import math
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +19,12 @@ from .deal import Phase
 from .match import DEALS_PER_MATCH, Match, check_hands
 
 FORMAT = "bonken-record/1"
+MAX_DIGITS = 100
+"""No number in a record comes near this; longer literals are refused before ``int()``."""
+
+
+MAX_MESSAGE = 200
+"""An error is one short line, even when the engine's own reason quotes a huge value."""
 
 
 class RecordError(ValueError):
@@ -24,6 +32,8 @@ class RecordError(ValueError):
 
     def __init__(self, message: str, deal: int | None = None) -> None:
         self.deal = deal
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
         super().__init__(message if deal is None else f"deal {deal}: {message}")
 
 
@@ -57,9 +67,14 @@ def dumps(match: Match, **extra: Any) -> str:
 
 
 def loads(text: str) -> Match:
-    """Parse and replay a record from JSON text."""
+    """Parse and replay a record from JSON text.
+
+    Only strict JSON is read: ``NaN`` and ``Infinity`` are not JSON, a float too large for
+    a double would silently become infinity, and an integer literal of thousands of digits
+    would make ``int()`` raise (or spend quadratic time), so each of them is refused here.
+    """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_float, parse_int=_int)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error}") from None
     except RecursionError:
@@ -67,12 +82,39 @@ def loads(text: str) -> Match:
     return from_record(data)
 
 
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"not valid JSON: {name} is not a JSON number")
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise RecordError(f"not valid JSON: the number {_show(literal)} is out of range")
+    return value
+
+
+def _int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"a number of {len(literal.lstrip('-'))} digits is too long for a record")
+    return int(literal)
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = _repr.maxother = _repr.maxlong = 40
+_repr.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """``repr`` cut short, so a hostile value can neither flood the error line nor recurse."""
+    return _repr.repr(value)
+
+
 def from_record(data: Any) -> Match:
     """Replay a record dict into a :class:`Match`, refusing anything that breaks a rule."""
     if not isinstance(data, Mapping):
         raise RecordError("a record must be a JSON object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {_show(data.get('format'))}")
     players = data.get("players")
     if (
         not isinstance(players, list)
@@ -84,18 +126,20 @@ def from_record(data: Any) -> Match:
     # Seats are the integers 0-3: 1.0 == 1 and True == 1 in Python, but neither is a seat
     # (a float seat would also break list indexing further down).
     if type(first_dealer) is not int or first_dealer not in range(4):
-        raise RecordError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
-    deals = data.get("deals", [])
+        raise RecordError(f"first_dealer must be a seat 0-3, not {_show(first_dealer)}")
+    if "deals" not in data:
+        raise RecordError("deals is missing: a record lists its deals, [] before the first")
+    deals = data["deals"]
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
-    if len(deals) > DEALS_PER_MATCH:
-        raise RecordError(f"a match has {DEALS_PER_MATCH} deals, this record has {len(deals)}")
     match = Match(players, first_dealer=first_dealer)
     for number, entry in enumerate(deals, start=1):
         if match.deals and not match.deals[-1].is_done:
             raise RecordError("is not finished but another deal follows it", number - 1)
+        if number > DEALS_PER_MATCH:
+            raise RecordError(f"a match has only {DEALS_PER_MATCH} deals", number)
         _replay_deal(match, entry, number)
-    _check_optional(data.get("totals"), match.totals(), "totals", None)
+    _check_optional(data, "totals", match.totals(), None)
     return match
 
 
@@ -111,17 +155,17 @@ def _replay_deal(match: Match, entry: Any, number: int) -> None:
         raise RecordError("doubling and plays must be lists", number)
     if contract is not None and not isinstance(contract, str):
         # Checked here because a list or object is not even hashable for the lookup.
-        raise RecordError(f"contract must be a contract id or null, not {contract!r}", number)
+        raise RecordError(f"contract must be a contract id or null, not {_show(contract)}", number)
     if contract is None:
         if doubling or plays:
             raise RecordError("has doubling or plays but no contract", number)
-        _check_optional(entry.get("scores"), deal.final_scores(), "scores", number)
+        _check_optional(entry, "scores", deal.final_scores(), number)
         return
     try:
         match.apply(Choose(contract))
     except IllegalAction as error:
         raise RecordError(
-            f"contract {contract!r} by seat {deal.chooser}: {error}", number
+            f"contract {_show(contract)} by seat {deal.chooser}: {error}", number
         ) from None
     for turn, targets in enumerate(doubling, start=1):
         # After the fourth turn to_act is the first leader, who must not be blamed.
@@ -135,17 +179,19 @@ def _replay_deal(match: Match, entry: Any, number: int) -> None:
         raise RecordError("has plays before its doubling is complete", number)
     for index, code in enumerate(plays, start=1):
         if deal.is_done:
-            raise RecordError(f"card {code!r} (play {index}) comes after the deal ended", number)
+            raise RecordError(
+                f"card {_show(code)} (play {index}) comes after the deal ended", number
+            )
         try:
             card = Card.parse(code)
         except ValueError:
-            raise RecordError(f"play {index}: unknown card {code!r}", number) from None
+            raise RecordError(f"play {index}: unknown card {_show(code)}", number) from None
         seat = deal.to_act
         try:
             match.apply(Play(card))
         except IllegalAction as error:
             raise RecordError(f"card {code} (play {index}, seat {seat}): {error}", number) from None
-    _check_optional(entry.get("scores"), deal.final_scores(), "scores", number)
+    _check_optional(entry, "scores", deal.final_scores(), number)
 
 
 def _parse_hands(hands: Any, number: int) -> list[list[Card]]:
@@ -155,10 +201,15 @@ def _parse_hands(hands: Any, number: int) -> list[list[Card]]:
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list):
             raise RecordError(f"hands of seat {seat} must be a list", number)
-        try:
-            parsed.append([Card.parse(code) for code in hand])
-        except ValueError as error:
-            raise RecordError(f"hands of seat {seat}: {error}", number) from None
+        cards = []
+        for code in hand:
+            try:
+                cards.append(Card.parse(code))
+            except ValueError:
+                raise RecordError(
+                    f"hands of seat {seat}: unknown card {_show(code)}", number
+                ) from None
+        parsed.append(cards)
     try:
         check_hands(parsed)
     except ValueError as error:
@@ -173,14 +224,32 @@ def _parse_doubling(targets: Any, turn: int, seat: int | None, number: int) -> D
         raise RecordError(f"doubling turn {turn} must be a list of seats", number)
     if seat is None:
         raise RecordError(f"doubling turn {turn}: there are only four doubling turns", number)
-    if len(set(targets)) != len(targets):
-        raise RecordError(f"doubling turn {turn} (seat {seat}) names a seat twice", number)
-    return Double(frozenset(targets))
+    named: set[int] = set()
+    for target in targets:
+        if target in named:
+            raise RecordError(
+                f"doubling turn {turn} (seat {seat}) names seat {_show(target)} twice", number
+            )
+        named.add(target)
+    return Double(frozenset(named))
 
 
-def _check_optional(given: Any, actual: Any, name: str, number: int | None) -> None:
-    if given is not None and given != actual:
-        raise RecordError(f"{name} {given!r} do not match the play, which gives {actual!r}", number)
+def _check_optional(
+    fields: Mapping[str, Any], name: str, actual: list[int], number: int | None
+) -> None:
+    """``scores`` and ``totals`` may be left out; when given (``null`` included) they must be
+    the play's own four integers: ``1.0`` or ``true`` equal ``1`` in Python but not in a record."""
+    if name not in fields:
+        return
+    given = fields[name]
+    if given is None:
+        raise RecordError(f"{name} may be left out but not null", number)
+    if not (
+        isinstance(given, list) and all(type(value) is int for value in given) and given == actual
+    ):
+        raise RecordError(
+            f"{name} {_show(given)} do not match the play, which gives {actual!r}", number
+        )
 
 
 def summary(match: Match) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -155,3 +156,61 @@ def test_verify_a_file_that_is_not_utf8_exits_1_with_one_line(tmp_path):
     result = _run("verify", str(path))
     assert result.returncode == 1 and result.stdout == b""
     assert "not UTF-8" in _one_line(result.stderr)
+
+
+def _hostile_records(random_record: str) -> dict[str, tuple[str, str]]:
+    """Each bad record as text, with the one line ``verify`` must print for it."""
+    head = '{"format": "bonken-record/1", "players": ["a", "b", "c", "d"]'
+    record = json.loads(random_record)
+    record.pop("totals")
+    twelve = copy.deepcopy(record)
+    twelve["deals"].append({"hands": record["deals"][0]["hands"], "contract": None})
+    twice = copy.deepcopy(record)
+    twice["deals"][0]["doubling"][1] = [1, 1]
+    hands = json.dumps(record["deals"][0]["hands"])
+    deep = "[" * 50_000 + "]" * 50_000
+    return {
+        "huge int": (
+            head + ', "first_dealer": ' + "7" * 5000 + ', "deals": []}',
+            "a number of 5000 digits is too long for a record",
+        ),
+        "NaN": (head + ', "first_dealer": NaN, "deals": []}', "not valid JSON: NaN is not"),
+        "Infinity": (head + ', "deals": [], "totals": [Infinity]}', "not valid JSON: Infinity"),
+        "huge float": (head + ', "deals": [1e400]}', "not valid JSON: the number '1e400'"),
+        "deep": (head + ', "deals": ' + deep + "}", "not valid JSON: nested too deeply"),
+        "no deals": (head + "}", "deals is missing"),
+        "totals null": (head + ', "deals": [], "totals": null}', "totals may be left out but not"),
+        "scores null": (
+            head + ', "deals": [{"hands": ' + hands + ', "scores": null}]}',
+            "deal 1: scores may be left out but not null",
+        ),
+        "deal 12": (json.dumps(twelve), "deal 12: a match has only 11 deals"),
+        "seat twice": (json.dumps(twice), "deal 1: doubling turn 2 (seat "),
+        "seat twice'": (json.dumps(twice), ") names seat 1 twice"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "huge int",
+        "NaN",
+        "Infinity",
+        "huge float",
+        "deep",
+        "no deals",
+        "totals null",
+        "scores null",
+        "deal 12",
+        "seat twice",
+    ],
+)
+def test_verify_a_hostile_record_exits_1_with_one_line(random_record, case):
+    records = _hostile_records(random_record)
+    text, message = records[case]
+    result = _run("verify", "-", stdin=text)
+    assert result.returncode == 1 and result.stdout == b"", result.stderr[-500:]
+    line = _one_line(result.stderr)
+    assert message in line and len(line) < 300, line
+    if case + "'" in records:
+        assert records[case + "'"][1] in line, line

@@ -19,6 +19,8 @@ from engine_helpers import (
     random_partial,
     start,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine import MatchPhase, Phase, RecordError, from_record, to_record
 from bot.engine.record import loads
@@ -86,8 +88,14 @@ def test_record_with_no_deals_is_a_valid_match_not_yet_dealt():
     assert match.deals == [] and match.phase is MatchPhase.NEEDS_DEAL
     assert match.players == ("Ann", "Bob", "Cas", "Dirk")
     assert match.totals() == [0, 0, 0, 0]
+
+
+def test_a_record_without_a_deals_key_is_refused():
+    # RULES.md lets only doubling, plays, contract, first_dealer and the writer's extras be
+    # left out; a record that forgot its deals is not a match not yet dealt.
     record = {"format": "bonken-record/1", "players": ["A", "B", "C", "D"]}
-    assert from_record(record).deals == []
+    error = _error(record)
+    assert "deals is missing" in str(error) and _no_deal_number(error)
 
 
 def test_first_dealer_defaults_to_seat_0_and_sets_the_dealers():
@@ -218,8 +226,30 @@ def test_errors_that_belong_to_no_deal_carry_no_deal_number():
         error = _error(record)
         assert what.rstrip("'") in str(error), (what, str(error))
         assert _no_deal_number(error), str(error)
-    error = _error(_record(*[_deal(None)] * 12))
-    assert "11 deals" in str(error) and _no_deal_number(error)
+
+
+def test_a_twelfth_deal_is_refused_naming_deal_12():
+    record = _complete_record(6)
+    record.pop("totals")
+    record["deals"].append(_deal(None))
+    error = _error(record)
+    assert str(error) == "deal 12: a match has only 11 deals" and error.deal == 12
+
+
+def test_scores_and_totals_may_be_left_out_but_not_null():
+    error = _error(_record(_deal(None, scores=None)))
+    assert str(error) == "deal 1: scores may be left out but not null"
+    error = _error(_record(_deal(None), totals=None))
+    assert str(error) == "totals may be left out but not null" and _no_deal_number(error)
+    assert from_record(_record(_deal(None, scores=[0, 0, 0, 0]), totals=[0, 0, 0, 0]))
+
+
+def test_scores_and_totals_are_integers_not_floats_or_booleans():
+    for bad in ([0.0, 0, 0, 0], [False, 0, 0, 0], [0, 0, 0], "0 0 0 0", {}):
+        error = _error(_record(_deal(None, scores=bad)))
+        assert str(error).startswith("deal 1: scores ") and "do not match" in str(error)
+        error = _error(_record(_deal(None), totals=bad))
+        assert str(error).startswith("totals ") and _no_deal_number(error)
 
 
 def test_bad_json_is_an_error_without_a_deal_number():
@@ -277,7 +307,9 @@ def test_doubling_naming_oneself_or_the_same_seat_twice_is_an_error():
     error = _error(_record(_deal(doubling=[[3]])))
     assert str(error) == "deal 1: doubling turn 1 (seat 3): you cannot double yourself"
     error = _error(_record(_deal(doubling=[[], [1, 1]])))
-    assert str(error) == "deal 1: doubling turn 2 (seat 0) names a seat twice"
+    assert str(error) == "deal 1: doubling turn 2 (seat 0) names seat 1 twice"
+    error = _error(_record(_deal(doubling=[[0, 2, 0]])))
+    assert str(error) == "deal 1: doubling turn 1 (seat 3) names seat 0 twice"
     error = _error(_record(_deal(doubling=[[], [], [], [0]])))
     assert "doubling turn 4 (seat 2)" in str(error) and "only redouble" in str(error)
     error = _error(_record(_deal(doubling=[["1"]])))
@@ -364,3 +396,125 @@ def test_unfinished_deal_scores_are_the_scores_so_far():
     replayed = from_record(json.loads(json.dumps(record)))
     assert replayed.deal.final_scores() == [0, 20, 0, -10]
     assert replayed.deal.trick == match.deal.trick and replayed.to_act == 3
+
+
+# -- hostile input: every bad record is one RecordError of one short line --------------------
+
+
+def _one_short_line(error: RecordError) -> str:
+    text = str(error)
+    assert "\n" not in text and len(text) < 300, text
+    return text
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1" * 5000, "a number of 5000 digits is too long"),  # int() would raise ValueError
+        ("-" + "9" * 4301, "a number of 4301 digits is too long"),
+        ("NaN", "not valid JSON: NaN is not a JSON number"),
+        ("Infinity", "not valid JSON: Infinity is not a JSON number"),
+        ("-Infinity", "not valid JSON: -Infinity is not a JSON number"),
+        ("1e999", "not valid JSON: the number '1e999' is out of range"),
+        ("-2.5E+400", "not valid JSON: the number '-2.5E+400' is out of range"),
+    ],
+)
+def test_numbers_json_does_not_have_or_python_cannot_hold_are_refused(value, message):
+    record = json.dumps(_record(_deal(None), first_dealer=0))
+    for text in (
+        record.replace('"first_dealer": 0', f'"first_dealer": {value}'),
+        record.replace('"deals": [', f'"deals": [{value}, '),
+    ):
+        assert value in text
+        with pytest.raises(RecordError) as info:
+            loads(text)
+        assert _one_short_line(info.value).startswith(message)
+        assert _no_deal_number(info.value)
+
+
+def test_a_long_number_within_the_limit_is_read_and_refused_by_the_rules():
+    error = _error(json.loads(json.dumps(_record(first_dealer=10**99))))
+    assert str(error).startswith("first_dealer must be a seat 0-3, not ")
+    _one_short_line(error)
+
+
+def test_huge_or_deeply_nested_values_are_shown_cut_short():
+    deep = [[]]
+    for _ in range(500):
+        deep = [deep]
+    cases = [
+        (_record(_deal("x" * 1_000_000)), "deal 1: contract 'xxx"),
+        (_record(_deal(deep)), "deal 1: contract must be a contract id or null, not [[[[...]]]]"),
+        (
+            _record(_deal(doubling=[[]] * 4, plays=[deep])),
+            "deal 1: play 1: unknown card [[[[...]]]]",
+        ),
+        (_record(_deal(None, hands=["x" * 10_000] * 4)), "deal 1: hands of seat 0: unknown card"),
+        (_record(_deal(None, scores=deep)), "deal 1: scores [[[[...]]]] do not match"),
+        (
+            _record() | {"format": {"a": deep}},
+            "format must be 'bonken-record/1', not {'a': [[[...]]]}",
+        ),
+    ]
+    for record, beginning in cases:
+        error = _error(record)
+        assert _one_short_line(error).startswith(beginning), str(error)
+    text = json.dumps(_record(_deal(deep)))
+    with pytest.raises(RecordError):
+        loads(text)
+
+
+def test_keys_that_are_not_strings_are_ignored_like_any_unknown_field():
+    # Only from Python (JSON keys are always strings): no crash, the record reads as usual.
+    record = _record(_deal(None) | {0: "x"}) | {1: 2, (3, 4): None}
+    assert from_record(record).deal.contract is None
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=20,
+)
+_BASE = _complete_record(7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    where=st.sampled_from(
+        [
+            ("format",),
+            ("players",),
+            ("players", 2),
+            ("first_dealer",),
+            ("deals",),
+            ("totals",),
+            ("deals", 0),
+            ("deals", 0, "hands"),
+            ("deals", 0, "hands", 1),
+            ("deals", 0, "hands", 1, 5),
+            ("deals", 0, "contract"),
+            ("deals", 0, "doubling"),
+            ("deals", 0, "doubling", 2),
+            ("deals", 0, "doubling", 2, 0),
+            ("deals", 0, "plays"),
+            ("deals", 0, "plays", 7),
+            ("deals", 0, "scores"),
+            ("deals", 0, "scores", 3),
+            ("deals", 10, "plays", 0),
+        ]
+    ),
+    value=_JSON,
+)
+def test_any_value_anywhere_is_read_or_refused_with_one_line(where, value):
+    record = copy.deepcopy(_BASE)
+    parent = record
+    for step in where[:-1]:
+        parent = parent[step]
+    if isinstance(parent, list) and where[-1] >= len(parent):
+        parent.append(value)
+    else:
+        parent[where[-1]] = value
+    try:
+        from_record(record)
+    except RecordError as error:
+        _one_short_line(error)
