@@ -91,7 +91,7 @@ class ShowHandButton(
         super().__init__(
             discord.ui.Button(
                 label="Show my hand",
-                emoji="🂠",
+                emoji="🃏",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"bonken:hand:{table_id}",
             )

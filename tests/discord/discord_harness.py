@@ -50,6 +50,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 import discord
+import emoji
 from discord.http import Route
 from multidict import CIMultiDict
 
@@ -325,8 +326,14 @@ class FakeDiscord:
         call.rate_headers = headers
         return None
 
+    def refused(self) -> list[Call]:
+        """Requests Discord would have refused as malformed (400 Invalid Form Body)."""
+        return [call for call in self.calls if call.status == 400]
+
     def _route(self, call: Call) -> tuple[int, Any]:
         m, path, body = call.method, call.path, call.body
+        if m in ("POST", "PATCH") and (invalid := _invalid_emoji(body)) is not None:
+            return 400, invalid
         if (m, path) == ("GET", "/users/@me"):
             return 200, {**self.bot_user.payload(), "bot": True, "flags": 0}
         if (m, path) == ("GET", "/oauth2/applications/@me"):
@@ -592,6 +599,37 @@ def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
                 files.append((options["filename"], raw))
         return body, files
     raise TypeError(f"unexpected request body {type(data)}")
+
+
+def _invalid_emoji(body: Any) -> dict[str, Any] | None:
+    """Discord's answer to a message whose button or select option carries an emoji that
+    is not one (a unicode emoji must be exactly one real emoji; a custom one has an id),
+    or None if every emoji is valid."""
+    if not isinstance(body, dict):
+        return None
+    data = body.get("data") if "type" in body and isinstance(body.get("data"), dict) else body
+    for r, row in enumerate((data or {}).get("components") or []):
+        for c, component in enumerate(row.get("components") or []):
+            places = [((), component)]
+            places += [
+                (("options", str(o)), opt) for o, opt in enumerate(component.get("options") or [])
+            ]
+            for where, item in places:
+                given = item.get("emoji")
+                if not given or given.get("id") or emoji.is_emoji(given.get("name") or ""):
+                    continue
+                code = (
+                    "SELECT_COMPONENT_OPTION_INVALID_EMOJI"
+                    if where
+                    else "BUTTON_COMPONENT_INVALID_EMOJI"
+                )
+                error: dict[str, Any] = {
+                    "name": {"_errors": [{"code": code, "message": "Invalid emoji"}]}
+                }
+                for key in reversed(("components", str(r), "components", str(c), *where, "emoji")):
+                    error = {key: error}
+                return {"message": "Invalid Form Body", "code": 50035, "errors": error}
+    return None
 
 
 def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
