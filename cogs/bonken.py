@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ui.components import answer_unclaimed
 from bot.ui.replies import APOLOGY, say_privately
 
 from .info import InfoCommands
@@ -36,6 +37,14 @@ class Bonken(
     def __init__(self, bot: BonkenBot) -> None:
         self.bot = bot
         super().__init__()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a button or menu that no item of ours claims still gets an answer."""
+        try:
+            await answer_unclaimed(interaction)
+        except discord.HTTPException:
+            log.warning("could not answer the unclaimed interaction %s", interaction.id)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -744,6 +744,17 @@ class Harness:
                 return message
         raise AssertionError(f"{user.name} sees no message with {custom_id!r}")
 
+    def old_message(self, custom_id: str, *, menu: bool = False) -> dict[str, Any]:
+        """A message of the bot in the channel with one button (or a menu) carrying
+        ``custom_id``, as an older version of the bot may have left behind."""
+        if menu:
+            option = {"label": "x", "value": "x"}
+            component = {"type": 3, "custom_id": custom_id, "options": [option]}
+        else:
+            component = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        body = {"content": "", "components": [{"type": 1, "components": [component]}]}
+        return self.fake._create(CHANNEL_ID, body, [])
+
     async def click(
         self, user: User, custom_id: str, *, message: dict[str, Any] | None = None
     ) -> Interaction:
