@@ -189,11 +189,19 @@ async def test_a_stale_turn_number_is_refused_and_changes_nothing(h: Harness) ->
     view = await h.open_with_humans((HOST, ANN))
     await h.play_random(view.table_id, actions=5)
     user, turn, legal = await h.human_turn(view.table_id)
-    before = (h.service.record(view.table_id), await h.stored(view.table_id), len(h.events.events))
+    before = (
+        h.service.record(view.table_id, full=True),
+        await h.stored(view.table_id),
+        len(h.events.events),
+    )
     for stale in (turn - 1, 0, turn + 1):
         with pytest.raises(Refusal, match="that was for an earlier turn"):
             await h.service.act(view.table_id, user, stale, legal[0])
-    after = (h.service.record(view.table_id), await h.stored(view.table_id), len(h.events.events))
+    after = (
+        h.service.record(view.table_id, full=True),
+        await h.stored(view.table_id),
+        len(h.events.events),
+    )
     assert after == before
     assert h.service.view(view.table_id).turn == turn
     await h.service.act(view.table_id, user, turn, legal[0])  # the right number still works
@@ -226,7 +234,7 @@ async def test_an_illegal_action_is_refused_with_the_rules_message(h: Harness) -
     while checked < 60 or not seen_follow:
         user, turn, legal = await h.human_turn(view.table_id)
         seat_view, _ = h.service.hand(view.table_id, user)
-        before = h.service.record(view.table_id)
+        before = h.service.record(view.table_id, full=True)
         for action in rng.sample(illegal_actions(legal, seat_view.hand), 3):
             with pytest.raises(IllegalAction) as expected:
                 h.match(view.table_id).check(action, seat_view.seat)
@@ -242,7 +250,7 @@ async def test_an_illegal_action_is_refused_with_the_rules_message(h: Harness) -
                     await h.service.act(view.table_id, user, turn, Play(card))
                 seen_follow = True
                 break
-        assert h.service.record(view.table_id) == before
+        assert h.service.record(view.table_id, full=True) == before
         assert h.service.view(view.table_id).turn == turn
         await h.service.act(view.table_id, user, turn, rng.choice(legal))
 
@@ -362,12 +370,12 @@ async def test_a_failed_store_write_leaves_the_table_unchanged(store: Any) -> No
         view = await h.open_with_humans((HOST, ANN))
         await h.play_random(view.table_id, actions=3)
         user, turn, legal = await h.human_turn(view.table_id)
-        before = (h.service.record(view.table_id), h.service.view(view.table_id))
+        before = (h.service.record(view.table_id, full=True), h.service.view(view.table_id))
         stored, count = await h.stored(view.table_id), len(events.events)
         flaky.matches.fail = True
         with pytest.raises(Refusal, match="could not be saved; please try again"):
             await service.act(view.table_id, user, turn, legal[0])
-        assert (h.service.record(view.table_id), h.service.view(view.table_id)) == before
+        assert (h.service.record(view.table_id, full=True), h.service.view(view.table_id)) == before
         assert await h.stored(view.table_id) == stored
         assert len(events.events) == count
         flaky.matches.fail = False
