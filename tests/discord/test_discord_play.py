@@ -392,11 +392,27 @@ async def test_leave_during_the_match_hands_the_seat_to_a_computer(harness):
     h = harness
     _ann, bob = await start(h, "Ann", "Bob")
     left = await h.slash(bob, "leave")
-    assert left.ephemeral and left.text == "You left the match; a computer plays your seat."
+    assert left.ephemeral and left.text.startswith("You left the match; a computer plays your")
     await h.idle()
     assert h.table().seats[1].vacated
     assert seat_state(h, h.user("Ann"))[0].to_act != 1  # the computer does not wait
     assert "Bob left; a computer plays their seat." in h.posts_text()  # the channel is told
+
+
+async def test_the_last_person_leaving_the_match_is_told_it_is_cancelled(harness):
+    h = harness
+    (ann,) = await start(h, "Ann")
+    match_id = h.table().match_id
+    left = await h.slash(ann, "leave")
+    assert left.ephemeral and "it is cancelled and counts for nobody" in left.text
+    assert "a computer plays" not in left.text
+    await h.idle()
+    assert h.table() is None
+    info = await h.bot.store.matches.get_match(match_id)
+    assert info.status.value == "cancelled"
+    posts = h.posts_text()
+    assert "every player left the match, so it is cancelled" in posts  # the channel too
+    assert "a computer plays" not in posts
 
 
 async def test_back_after_timing_out_twice(harness):

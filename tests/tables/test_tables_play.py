@@ -28,6 +28,7 @@ from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from bot.tables.events import TurnKind
+from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
 
 FOUR = (HOST, ANN, BOB, CAS)
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
@@ -300,7 +301,7 @@ async def test_doubling_events_name_doubles_and_redoubles(h: Harness) -> None:
 
 async def test_a_player_leaving_the_match_is_replaced_by_a_computer(h: Harness) -> None:
     view = await h.open_with_humans((HOST, ANN))
-    await h.service.leave(CHANNEL, ANN)
+    assert await h.service.leave(CHANNEL, ANN) is Left.COMPUTER_PLAYS
     seat = h.service.view(view.table_id).seats[1]
     assert seat.vacated and seat.user_id is None and seat.name == "user101"
     assert "a computer plays their seat" in h.events.last(ev.LobbyChanged).what
@@ -328,9 +329,9 @@ async def test_the_host_leaving_the_match_passes_the_host(h: Harness) -> None:
 
 async def test_the_last_human_leaving_the_match_cancels_it(h: Harness) -> None:
     view = await h.open_with_humans((HOST,))
-    await h.service.leave(CHANNEL, HOST)
+    assert await h.service.leave(CHANNEL, HOST) is Left.MATCH_CANCELLED
     await h.service.settle()
-    assert h.events.last(ev.TableClosed).reason == "every player left the match"
+    assert h.events.last(ev.TableClosed).reason == EVERYONE_LEFT_THE_MATCH
     info = await h.store.matches.get_match(view.match_id)  # type: ignore[arg-type]
     assert info.status is MatchStatus.CANCELLED
     assert not h.events.of(ev.MatchEnded)
