@@ -277,6 +277,15 @@ class FakeDiscord:
             if int(m["channel_id"]) == channel_id and not m.get("interaction_token")
         ]
 
+    def syncs(self) -> list[Call]:
+        """The command syncs (bulk overwrites of the global or a guild's commands)."""
+        return [
+            call
+            for call in self.calls
+            if call.method == "PUT"
+            and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", call.path)
+        ]
+
     def unexpected(self) -> list[Call]:
         return [call for call in self.calls if call.status == 404]
 
@@ -649,11 +658,22 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
-    def __init__(self, tmp_path: Path, *, pace: float = 0.0, time_scale: float = 0.01) -> None:
-        self.fake = FakeDiscord(time_scale=time_scale)
+    def __init__(
+        self,
+        tmp_path: Path,
+        *,
+        pace: float = 0.0,
+        time_scale: float = 0.01,
+        fake: FakeDiscord | None = None,
+        dev_guild_id: int | None = None,
+    ) -> None:
+        """``fake``: the Discord side of an earlier run, to restart the bot against (it
+        keeps the commands synced then, as Discord does)."""
+        self.fake = fake or FakeDiscord(time_scale=time_scale)
         self.settings = Settings(
             token=TOKEN,
             database_path=tmp_path / "bonken.sqlite3",
+            dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
         )
