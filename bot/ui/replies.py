@@ -51,6 +51,25 @@ async def guarded(
             log.warning("could not send the apology for interaction %s", interaction.id)
 
 
+async def apologise(interaction: discord.Interaction[Any], error: Exception) -> None:
+    """A command's last net (its cog's error handler), for anything its guard did not
+    catch: log it with the command and its options, apologise to the user."""
+    command = interaction.command
+    log.error(
+        "command /%s failed: user=%s guild=%s channel=%s data=%s",
+        command.qualified_name if command else "?",
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+        interaction.data,
+        exc_info=error,
+    )
+    try:
+        await say_privately(interaction, APOLOGY)
+    except discord.HTTPException:
+        log.warning("could not apologise for interaction %s", interaction.id)
+
+
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
     """Manage Server in this channel: may run any table, as the host can."""
     return interaction.permissions.manage_guild
