@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.store import Conflict, LeaderboardSort, NotFound
 from bot.tables import Refusal
-from bot.ui.replies import apologise, guarded, is_admin
+from bot.ui.replies import apologise, guarded, is_admin, literal
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
 
 if TYPE_CHECKING:
@@ -63,11 +63,13 @@ class BonkenAdmin(
                 started = await seasons.start_season(guild_id, name)
             except Conflict:
                 raise Refusal(f"there is already a season named {name.strip()!r}") from None
-            text = f"🏁 Season **{started.name}** has started: finished matches count in it."
+            text = (
+                f"🏁 Season **{literal(started.name)}** has started: finished matches count in it."
+            )
             if previous is not None:
                 text += (
-                    f"\n**{previous.name}** is archived; `/bonken leaderboard season:"
-                    f"{previous.name}` still shows it."
+                    f"\n**{literal(previous.name)}** is archived; `/bonken leaderboard` with "
+                    "its name as the season still shows it."
                 )
             await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
@@ -90,8 +92,9 @@ class BonkenAdmin(
             view = leaderboard_view(guild_id, page, viewer)
             extra = {} if view is None else {"view": view}
             await interaction.response.send_message(
-                f"🏁 **{ended.name}** has ended and is archived with its final standings; "
-                f"`/bonken leaderboard season:{ended.name}` shows them any time. The next "
+                f"🏁 **{literal(ended.name)}** has ended and is archived with its final "
+                "standings; `/bonken leaderboard` with its name as the season shows them any "
+                "time. The next "
                 "finished match starts a new season unless you name one with "
                 "`/bonken-admin season start`.",
                 embed=leaderboard_embed(page, viewer),

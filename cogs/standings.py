@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.store import LeaderboardSort
-from bot.ui.replies import guarded, say_privately
+from bot.ui.replies import guarded, literal, say_privately
 from bot.ui.standings import (
     NO_MENTIONS,
     SORT_NAMES,
@@ -99,7 +99,7 @@ class StandingsCommands:
             if stats is None:
                 subject = "You have" if who.id == interaction.user.id else f"{who.mention} has"
                 await say_privately(
-                    interaction, f"{subject} not finished a match in {found.name} yet."
+                    interaction, f"{subject} not finished a match in {literal(found.name)} yet."
                 )
                 return
             await interaction.response.send_message(
