@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TRUMPS = "trumps"
-STALE = "this button is no longer valid; `/bonken hand` shows your hand afresh"
+STALE = "this button is no longer valid; use the newest message (`/bonken hand` for your hand)"
 Interaction = discord.Interaction[Any]
 
 
