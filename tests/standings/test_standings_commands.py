@@ -27,13 +27,16 @@ NO_MENTIONS = {"parse": []}
 
 @pytest.fixture
 async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py)."""
+    """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py);
+    afterwards, Discord must have refused nothing as malformed (such as an invalid emoji
+    on the page buttons)."""
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
     harness = await Harness(tmp_path).start()
     try:
         yield harness
     finally:
         await harness.stop()
+    assert harness.fake.refused() == []
 
 
 # -- driving the commands ----------------------------------------------------------------
