@@ -3,15 +3,18 @@
 ``setup_hook`` runs once, after login and before the gateway connects: it opens the
 database (refusing a bad file before anything else happens), registers the dynamic
 buttons so clicks on old messages still work, restores every open table and syncs the
-slash commands.
+slash commands if they changed since the last sync.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from functools import partial
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Action, SeatView
@@ -28,6 +31,8 @@ from bot.ui.presenter import Presenter
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.bonken",)
+SYNCED_COMMANDS = "synced-commands"
+"""The fact (in the store) holding :func:`command_digest` of the last successful sync."""
 
 
 class BonkenBot(commands.Bot):
@@ -67,15 +72,25 @@ class BonkenBot(commands.Bot):
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
+        """Sync the slash commands with Discord only when they changed since the last
+        sync: Discord limits how many commands an application may create a day, and a
+        bot restarted often would spend that on syncing the same commands again."""
         guild_id = self.settings.dev_guild_id
-        if guild_id is None:
-            synced = await self.tree.sync()
-            log.info("synced %d command(s) globally", len(synced))
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = command_digest(self.tree, guild_id)
+        if await self.store.facts.get(SYNCED_COMMANDS) == digest:
+            log.info("commands unchanged since the last sync; not syncing")
             return
-        guild = discord.Object(id=guild_id)
-        self.tree.copy_global_to(guild=guild)
-        synced = await self.tree.sync(guild=guild)
-        log.info("synced %d command(s) to guild %s", len(synced), guild_id)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:  # Discord keeps the commands it has
+            log.error("syncing the commands failed (will retry at the next start): %s", error)
+            return
+        await self.store.facts.put(SYNCED_COMMANDS, digest)
+        where = "globally" if guild_id is None else f"to guild {guild_id}"
+        log.info("synced %d command(s) %s", len(synced), where)
 
     async def close(self) -> None:
         if hasattr(self, "service"):
@@ -86,6 +101,15 @@ class BonkenBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+def command_digest(tree: app_commands.CommandTree[BonkenBot], guild_id: int | None) -> str:
+    """A hash of what a sync would send (the commands as Discord receives them) and of
+    where it sends them (globally or to the dev guild)."""
+    guild = None if guild_id is None else discord.Object(id=guild_id)
+    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 async def _decide(pool: PlayerPool, budget: float, level: str, view: SeatView, seed: int) -> Action:

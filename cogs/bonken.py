@@ -1,5 +1,5 @@
 """The ``/bonken`` command group: one cog made of the lobby, play, info and standings
-commands."""
+commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui.replies import APOLOGY, say_privately
+from bot.ui.components import answer_unclaimed
+from bot.ui.replies import apologise
 
+from .admin import BonkenAdmin
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
@@ -37,25 +39,20 @@ class Bonken(
         self.bot = bot
         super().__init__()
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a button or menu that no item of ours claims still gets an answer."""
+        try:
+            await answer_unclaimed(interaction)
+        except discord.HTTPException:
+            log.warning("could not answer the unclaimed interaction %s", interaction.id)
+
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """Anything the commands' own guards did not catch: log it, apologise."""
-        command = interaction.command
-        log.error(
-            "command /%s failed: user=%s guild=%s channel=%s data=%s",
-            command.qualified_name if command else "?",
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.data,
-            exc_info=error,
-        )
-        try:
-            await say_privately(interaction, APOLOGY)
-        except discord.HTTPException:
-            log.warning("could not apologise for interaction %s", interaction.id)
+        await apologise(interaction, error)
 
 
 async def setup(bot: BonkenBot) -> None:
     await bot.add_cog(Bonken(bot))
+    await bot.add_cog(BonkenAdmin(bot))

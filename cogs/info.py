@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine import CONTRACTS
+from bot.engine import CONTRACTS, from_record, public_record
 from bot.render.rules import rules_text
 from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
+RECORD_DONE = "The match record (`bonken-record/1`); `python -m bot.engine verify` checks it."
+RECORD_SO_FAR = (
+    "The match so far (`bonken-record/1`): every finished deal in full; of the deal in "
+    "play only your own hand, and no seed. The full record is posted in the channel when "
+    "the match ends."
+)
+RECORD_STOPPED = (
+    "The last match here was not played to the end: its finished deals in full, without "
+    "the hands of the deal it stopped in and without the seed."
+)
 CONTRACT_CHOICES = [app_commands.Choice(name=c.name, value=c.id) for c in CONTRACTS.values()]
 
 
@@ -63,19 +73,27 @@ class InfoCommands:
     @app_commands.command(name="record", description="This (or the last) match's record file")
     async def record(self, interaction: Interaction) -> None:
         async def work() -> None:
-            channel = channel_id(interaction)
-            table = self.bot.service.table_in_channel(channel)
-            record = self.bot.service.record(table.table_id) if table else None
-            if record is None:
-                record = await self.bot.store.matches.latest_record_in_channel(channel)
-            if record is None:
-                raise Refusal("no match has been played in this channel yet")
+            record, note = await self._record_for(interaction)
             data = json.dumps(record, indent=1).encode()
             file = discord.File(io.BytesIO(data), filename="bonken-match.json")
-            await interaction.response.send_message(
-                "The match record (`bonken-record/1`); `python -m bot.engine verify` checks it.",
-                file=file,
-                ephemeral=True,
-            )
+            await interaction.response.send_message(note, file=file, ephemeral=True)
 
         await guarded(interaction, work)
+
+    async def _record_for(self, interaction: Interaction) -> tuple[dict[str, Any], str]:
+        """The record the asking player may have now, and the words that go with it: the
+        match in play as everyone may know it, else the channel's last match, in full
+        only if it was played to the end (the hands and seed are for after the match)."""
+        channel = channel_id(interaction)
+        table = self.bot.service.table_in_channel(channel)
+        if table is not None:
+            record = self.bot.service.record(table.table_id, interaction.user.id)
+            if record is not None:
+                return record, RECORD_SO_FAR
+        stored = await self.bot.store.matches.latest_record_in_channel(channel)
+        if stored is None:
+            raise Refusal("no match has been played in this channel yet")
+        match = from_record(stored)
+        if match.is_over:
+            return stored, RECORD_DONE
+        return public_record(match), RECORD_STOPPED

@@ -1,4 +1,5 @@
-"""``/bonken leaderboard, stats, season start|end``: standings, statistics and seasons."""
+"""``/bonken leaderboard, stats``: standings and statistics (seasons are started and
+ended with ``/bonken-admin season``, in :mod:`cogs.admin`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.store import Conflict, LeaderboardSort, NotFound
-from bot.tables import Refusal
-from bot.ui.replies import guarded, is_admin, say_privately
+from bot.store import LeaderboardSort
+from bot.ui.replies import guarded, literal, say_privately
 from bot.ui.standings import (
     NO_MENTIONS,
     SORT_NAMES,
@@ -49,11 +49,6 @@ async def season_autocomplete(
         for season in seasons
         if typed in season.name.lower()
     ][:25]
-
-
-def _require_manage_server(interaction: Interaction, what: str) -> None:
-    if not is_admin(interaction):
-        raise Refusal(f"only members with the Manage Server permission can {what}")
 
 
 class StandingsCommands:
@@ -104,71 +99,11 @@ class StandingsCommands:
             if stats is None:
                 subject = "You have" if who.id == interaction.user.id else f"{who.mention} has"
                 await say_privately(
-                    interaction, f"{subject} not finished a match in {found.name} yet."
+                    interaction, f"{subject} not finished a match in {literal(found.name)} yet."
                 )
                 return
             await interaction.response.send_message(
                 embed=stats_embed(stats, who.display_name), allowed_mentions=NO_MENTIONS
-            )
-
-        await guarded(interaction, work)
-
-    season_group = app_commands.Group(
-        name="season", description="Start or end this server's Bonken season (Manage Server)"
-    )
-
-    @season_group.command(name="start", description="Start a new season (ends the active one)")
-    @app_commands.describe(name="The new season's name, unique in this server")
-    async def season_start(
-        self, interaction: Interaction, name: app_commands.Range[str, 1, SEASON_NAME_LENGTH]
-    ) -> None:
-        async def work() -> None:
-            _require_manage_server(interaction, "start a season")
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                raise Refusal("seasons belong to a server; use this command in one")
-            if not name.strip():
-                raise Refusal("a season needs a name")
-            seasons = self.bot.store.seasons
-            previous = await seasons.active_season(guild_id)
-            try:
-                started = await seasons.start_season(guild_id, name)
-            except Conflict:
-                raise Refusal(f"there is already a season named {name.strip()!r}") from None
-            text = f"🏁 Season **{started.name}** has started: finished matches count in it."
-            if previous is not None:
-                text += (
-                    f"\n**{previous.name}** is archived; `/bonken leaderboard season:"
-                    f"{previous.name}` still shows it."
-                )
-            await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
-
-        await guarded(interaction, work)
-
-    @season_group.command(name="end", description="End the active season and archive it")
-    async def season_end(self, interaction: Interaction) -> None:
-        async def work() -> None:
-            _require_manage_server(interaction, "end a season")
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                raise Refusal("seasons belong to a server; use this command in one")
-            store = self.bot.store
-            try:
-                ended = await store.seasons.end_season(guild_id)
-            except NotFound:
-                raise Refusal("there is no active season to end") from None
-            viewer = interaction.user.id
-            page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
-            view = leaderboard_view(guild_id, page, viewer)
-            extra = {} if view is None else {"view": view}
-            await interaction.response.send_message(
-                f"🏁 **{ended.name}** has ended and is archived with its final standings; "
-                f"`/bonken leaderboard season:{ended.name}` shows them any time. The next "
-                "finished match starts a new season unless you name one with "
-                "`/bonken season start`.",
-                embed=leaderboard_embed(page, viewer),
-                allowed_mentions=NO_MENTIONS,
-                **extra,
             )
 
         await guarded(interaction, work)

@@ -10,7 +10,7 @@ from .cards import CARDS, Card, Suit, deal_hands
 from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract
 from .deal import Deal, Phase, Trick, settle
 from .match import DEALS_PER_MATCH, Match, MatchPhase
-from .record import RecordError, from_record, to_record
+from .record import RecordError, from_record, public_record, to_record
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "Trick",
     "deal_hands",
     "from_record",
+    "public_record",
     "seat_view",
     "settle",
     "to_record",

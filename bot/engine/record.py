@@ -62,6 +62,23 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
     }
 
 
+def public_record(match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """The match as every player may know it while it is played: finished deals in full,
+    the deal in play without the hands (except the ``viewer`` seat's own), and no seed,
+    since the seed would predict every deal still to come.
+
+    The full record (:func:`to_record` with the seed) is for after the match. While a
+    deal is in play this is not a replayable record: the hidden hands are ``null``."""
+    record = to_record(match)
+    deal = match.deal
+    if deal is not None and not deal.is_done:
+        current = record["deals"][-1]
+        current["hands"] = [
+            hand if seat == viewer else None for seat, hand in enumerate(current["hands"])
+        ]
+    return record
+
+
 def dumps(match: Match, **extra: Any) -> str:
     return json.dumps(to_record(match, **extra), indent=1)
 

@@ -267,7 +267,21 @@ SEAT_NAMES = Migration(
     ("ALTER TABLE table_seats ADD COLUMN name TEXT",),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES)
+BOT_FACTS = Migration(
+    4,
+    "small facts the bot keeps about itself, such as the hash of the commands last synced",
+    (
+        """
+        CREATE TABLE bot_facts (
+            key        TEXT    PRIMARY KEY,
+            value      TEXT    NOT NULL,
+            updated_at INTEGER NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES, BOT_FACTS)
 LATEST = MIGRATIONS[-1].version
 
 

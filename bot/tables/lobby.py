@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from enum import Enum
 
 from bot.engine import Match
 from bot.store import Computer, Conflict, Human, StoreError, TableSettings, TableStatus
@@ -20,6 +21,18 @@ from .table import Seat, Table, TableView, computer_name, view_of
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 15 * 60
+EVERYONE_LEFT_THE_MATCH = "every player left the match, so it is cancelled and counts for nobody"
+
+
+class Left(Enum):
+    """What leaving did: the seat is free (lobby), the lobby closed (the last person
+    left it), a computer plays the seat (match), or the match is cancelled (the last
+    person left it)."""
+
+    SEAT_FREED = "seat freed"
+    TABLE_CLOSED = "table closed"
+    COMPUTER_PLAYS = "computer plays"
+    MATCH_CANCELLED = "match cancelled"
 
 
 class LobbyActions(ServiceState):
@@ -81,8 +94,9 @@ class LobbyActions(ServiceState):
                 await self._after_change(table)
             return view_of(table)
 
-    async def leave(self, channel_id: int, user_id: int) -> TableView | None:
-        """Leave the lobby, or leave the match (a computer plays the seat from now on)."""
+    async def leave(self, channel_id: int, user_id: int) -> Left:
+        """Leave the lobby, or leave the match (a computer plays the seat from now on);
+        what became of the table says the answer, so the front end tells the truth."""
         table = self._in_channel(channel_id)
         async with table.lock:
             seat = self._seated(table, user_id)
@@ -91,13 +105,14 @@ class LobbyActions(ServiceState):
                 await self._set_seat(table, seat, None, "")
                 if not table.humans():
                     await self._close(table, TableStatus.CANCELLED, "everyone left the lobby")
-                    return None
+                    return Left.TABLE_CLOSED
                 if user_id == table.host_id:
                     await self._new_host(table, table.humans()[0])
                 await self._lobby_changed(table, f"{name} left")
-            else:
-                await self._vacate(table, seat, f"{name} left; a computer plays their seat")
-            return view_of(table)
+                return Left.SEAT_FREED
+            if await self._vacate(table, seat, f"{name} left; a computer plays their seat"):
+                return Left.MATCH_CANCELLED
+            return Left.COMPUTER_PLAYS
 
     async def add_computer(
         self, channel_id: int, actor_id: int, level: str | None = None, *, is_admin: bool = False
@@ -194,18 +209,21 @@ class LobbyActions(ServiceState):
         await self._store.tables.update_table(table.table_id, host_id=host_id)
         table.host_id = host_id
 
-    async def _vacate(self, table: Table, seat: int, what: str) -> None:
+    async def _vacate(self, table: Table, seat: int, what: str) -> bool:
+        """A computer plays the seat from now on; True if that left no person at the
+        table, which cancels the match (a match of computers only counts for nobody)."""
         level = table.settings.computer_level
         name = table.seats[seat].name
         await self._store.tables.update_table(table.table_id, seats={seat: Computer(level)})
         table.seats[seat] = Seat(Computer(level), name, vacated=True)
         if not table.humans():
-            await self._close(table, TableStatus.CANCELLED, "every player left the match")
-            return
+            await self._close(table, TableStatus.CANCELLED, EVERYONE_LEFT_THE_MATCH)
+            return True
         if table.seat_of(table.host_id) is None:
             await self._new_host(table, table.humans()[0])
         await self._lobby_changed(table, what)
         await self._after_change(table)
+        return False
 
     async def _lobby_changed(self, table: Table, what: str) -> None:
         if table.status is TableStatus.LOBBY:

@@ -24,6 +24,7 @@ from bot.engine import (
     Play,
     SeatView,
     deal_hands,
+    public_record,
     seat_view,
     to_record,
 )
@@ -118,12 +119,22 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
             if deal.contract is not None
         ]
 
-    def record(self, table_id: int) -> dict[str, Any] | None:
-        """The match record of the table's match so far (None before it starts)."""
+    def record(
+        self, table_id: int, user_id: int | None = None, *, full: bool = False
+    ) -> dict[str, Any] | None:
+        """The table's match so far as ``user_id`` may see it (None before it starts):
+        finished deals in full, the deal in play with only their own hand, no seed.
+
+        ``full`` is the whole record with every hand and the seed, which predicts every
+        deal still to come: for the operator and tests, never for a player while the
+        match is played (the finished match's record comes with ``MatchEnded``)."""
         table = self._table(table_id)
         if table.match is None:
             return None
-        return to_record(table.match, seed=table.seed)
+        if full:
+            return to_record(table.match, seed=table.seed)
+        viewer = None if user_id is None else table.seat_of(user_id)
+        return public_record(table.match, viewer)
 
     async def remember_message(self, table_id: int, role: str, message_id: int | None) -> None:
         """Keep a front end's message id (e.g. the table message) across restarts."""

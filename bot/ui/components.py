@@ -8,6 +8,7 @@ memory per message, the buttons keep working after a restart; ``setup_hook`` reg
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,13 +17,16 @@ import discord
 from bot.engine import Card, Choose, Double, Play
 from bot.tables import Refusal
 
-from .replies import guarded
+from .replies import guarded, say_privately
 from .standings import LeaderboardButton
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
 
+log = logging.getLogger(__name__)
+
 TRUMPS = "trumps"
+STALE = "this button is no longer valid; use the newest message (`/bonken hand` for your hand)"
 Interaction = discord.Interaction[Any]
 
 
@@ -91,7 +95,7 @@ class ShowHandButton(
         super().__init__(
             discord.ui.Button(
                 label="Show my hand",
-                emoji="🂠",
+                emoji="🃏",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"bonken:hand:{table_id}",
             )
@@ -186,16 +190,15 @@ class ContractSelect(
         return cls(int(match["table"]), int(match["turn"]), kind=match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda: self.pick(interaction))
+
+    async def pick(self, interaction: Interaction) -> None:
         value = _selected(interaction)
         hands = _bot(interaction).hands
         if value == TRUMPS:
-            await guarded(
-                interaction, lambda: hands.offer_trumps(interaction, self.table_id, self.turn)
-            )
-            return
-        await guarded(
-            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Choose(value))
-        )
+            await hands.offer_trumps(interaction, self.table_id, self.turn)
+        else:
+            await hands.act(interaction, self.table_id, self.turn, Choose(value))
 
 
 class DoubleToggle(
@@ -284,3 +287,24 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoubleConfirm,
     LeaderboardButton,
 )
+
+
+def claimed(custom_id: str) -> bool:
+    """True if one of :data:`DYNAMIC_ITEMS` answers a click with this custom_id."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+async def answer_unclaimed(interaction: Interaction) -> None:
+    """The last net for clicks: answer a component interaction no item of ours claims.
+
+    discord.py hands a click to the ``DynamicItem`` whose template matches its custom_id
+    and silently drops one that matches none (a button of an older version of the bot, a
+    malformed id), so Discord would tell the user "This interaction failed". The templates
+    are strict, so a claimed custom_id always parses and its callback (guarded) answers."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    custom_id = (interaction.data or {}).get("custom_id")
+    if isinstance(custom_id, str) and claimed(custom_id):
+        return
+    log.info("unclaimed component click: user=%s custom_id=%r", interaction.user.id, custom_id)
+    await say_privately(interaction, f"⚠️ {STALE}")

@@ -15,6 +15,8 @@ from bot.tables import SeatInfo, TableView
 from bot.tables.events import TurnKind
 from bot.tables.table import SEAT_NAMES
 
+from .replies import literal
+
 GREEN = discord.Colour.from_rgb(31, 122, 76)
 GREY = discord.Colour.light_grey()
 
@@ -27,9 +29,12 @@ TURN_WORDS = {
 
 def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
     """A mention for a person, the name for a computer, with what the seat is up to
-    (``short``: just the mention or the name, for trick and score lines)."""
+    (``short``: just the mention or the name, for trick and score lines). Every seat name
+    the channel shows comes through here, escaped for Markdown (a seat left during the
+    match keeps its player's name)."""
+    name = literal(seat.name)
     if short:
-        return f"<@{seat.user_id}>" if seat.user_id is not None else seat.name or "empty seat"
+        return f"<@{seat.user_id}>" if seat.user_id is not None else name or "empty seat"
     if seat.user_id is not None:
         label = f"<@{seat.user_id}>"
         if seat.away:
@@ -38,8 +43,8 @@ def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
     if seat.level is None:
         return "*empty*"
     if seat.vacated:
-        return f"{seat.name} (left; {seat.level} computer plays)"
-    return f"{seat.name} ({seat.level} computer)"
+        return f"{name} (left; {seat.level} computer plays)"
+    return f"{name} ({seat.level} computer)"
 
 
 def seat_labels(view: TableView, *, short: bool = False) -> list[str]:

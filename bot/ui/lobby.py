@@ -8,6 +8,7 @@ import discord
 
 from bot.store import TableSettings
 from bot.tables import LEVELS, Refusal, TableService, TableView
+from bot.tables.lobby import Left
 from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
@@ -21,6 +22,17 @@ Interaction = discord.Interaction[Any]
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
 MIN_TURN, MAX_TURN = 15, 600
+LEFT_WORDS = {
+    Left.SEAT_FREED: "You left the table.",
+    Left.TABLE_CLOSED: "You left the table; no other person sat at it, so it is closed.",
+    Left.COMPUTER_PLAYS: (
+        "You left the match; a computer plays your seat, and anyone (you too) may take it "
+        "with `/bonken join`."
+    ),
+    Left.MATCH_CANCELLED: (
+        "You left the match. Nobody else played in it, so it is cancelled and counts for nobody."
+    ),
+}
 
 
 def channel_id(interaction: Interaction) -> int:
@@ -79,15 +91,8 @@ class LobbyController:
         await _confirm(interaction, f"You sit {SEAT_NAMES[seat]}.")
 
     async def leave(self, interaction: Interaction) -> None:
-        view = self.table_here(interaction)
-        in_match = view.match_id is not None
-        await self.service.leave(channel_id(interaction), interaction.user.id)
-        await _confirm(
-            interaction,
-            "You left the match; a computer plays your seat."
-            if in_match
-            else "You left the table.",
-        )
+        left = await self.service.leave(channel_id(interaction), interaction.user.id)
+        await _confirm(interaction, LEFT_WORDS[left])
 
     async def add_computer(self, interaction: Interaction, level: str | None) -> None:
         await self.service.add_computer(

@@ -29,6 +29,7 @@ from bot.tables.table import SEAT_NAMES
 from .components import lobby_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .hands import MATCH_OVER
+from .replies import literal
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -118,7 +119,7 @@ class ChannelFeed:
                 await self._post(f"{labels[seat]} is back.")
                 self.dirty.set()
             case ev.LobbyChanged(what=what) if not self.lobby:
-                await self._post(f"{what}.")  # someone left, was removed or took a seat over
+                await self._post(f"{literal(what)}.")  # someone left, was removed, took over
                 self.dirty.set()
             case ev.TurnStarted(seat=seat):
                 self.dirty.set()

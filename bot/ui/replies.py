@@ -21,6 +21,14 @@ log = logging.getLogger(__name__)
 APOLOGY = "Sorry, something went wrong on our side. The table is safe; please try again."
 
 
+def literal(text: str) -> str:
+    """Text a user chose (a display name, a season name), to show as it is in a message
+    that Discord renders as Markdown: no heading, emphasis or masked link, and no
+    ``@everyone`` or mention that could ping. Embed footers, button labels and
+    autocomplete choices are plain text already and take the name as it is."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
 async def say_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral message, whether or not the interaction was answered already."""
     if interaction.response.is_done():
@@ -35,8 +43,8 @@ async def guarded(
     """Run ``work``; turn a refusal into an ephemeral reply and an error into an apology."""
     try:
         await work()
-    except Refusal as refusal:
-        await say_privately(interaction, f"⚠️ {refusal}")
+    except Refusal as refusal:  # plain words, which may quote a name someone chose
+        await say_privately(interaction, f"⚠️ {literal(str(refusal))}")
     except Exception:
         log.exception(
             "interaction failed: user=%s guild=%s channel=%s data=%s",
@@ -49,6 +57,25 @@ async def guarded(
             await say_privately(interaction, APOLOGY)
         except discord.HTTPException:
             log.warning("could not send the apology for interaction %s", interaction.id)
+
+
+async def apologise(interaction: discord.Interaction[Any], error: Exception) -> None:
+    """A command's last net (its cog's error handler), for anything its guard did not
+    catch: log it with the command and its options, apologise to the user."""
+    command = interaction.command
+    log.error(
+        "command /%s failed: user=%s guild=%s channel=%s data=%s",
+        command.qualified_name if command else "?",
+        interaction.user.id,
+        interaction.guild_id,
+        interaction.channel_id,
+        interaction.data,
+        exc_info=error,
+    )
+    try:
+        await say_privately(interaction, APOLOGY)
+    except discord.HTTPException:
+        log.warning("could not apologise for interaction %s", interaction.id)
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:

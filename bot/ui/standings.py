@@ -27,7 +27,7 @@ from bot.store import (
 )
 from bot.tables import Refusal
 
-from .replies import guarded
+from .replies import guarded, literal
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -115,7 +115,7 @@ def standing_line(row: SeasonStanding, sort: LeaderboardSort, *, mark: bool = Fa
 def leaderboard_embed(page: LeaderboardPage, viewer: int) -> discord.Embed:
     season = page.season
     embed = discord.Embed(
-        title=f"🏆 {season.name} · by {SORT_NAMES[page.sort]}",
+        title=f"🏆 {literal(season.name)} · by {SORT_NAMES[page.sort]}",
         colour=GOLD,
     )
     if not page.rows:
@@ -244,7 +244,7 @@ def contract_text(line: ContractStat | None) -> str:
 
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     embed = discord.Embed(
-        title=f"📊 {name} · {stats.season.name}",
+        title=f"📊 {literal(name)} · {literal(stats.season.name)}",
         description=f"<@{stats.user_id}>",
         colour=GOLD,
     )

@@ -31,4 +31,5 @@ async def harness(tmp_path, monkeypatch):
         assert interaction.latency is not None, f"never answered: {interaction.data}"
         assert interaction.latency < ACK_LIMIT, (interaction.latency, interaction.data)
     assert h.fake.rate_limited() == []
+    assert h.fake.refused() == [], "Discord refused a malformed message (400)"
     assert [c for c in h.fake.calls if c.path.endswith("/callback") and c.status != 200] == []

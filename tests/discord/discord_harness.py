@@ -50,6 +50,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 import discord
+import emoji
 from discord.http import Route
 from multidict import CIMultiDict
 
@@ -276,6 +277,15 @@ class FakeDiscord:
             if int(m["channel_id"]) == channel_id and not m.get("interaction_token")
         ]
 
+    def syncs(self) -> list[Call]:
+        """The command syncs (bulk overwrites of the global or a guild's commands)."""
+        return [
+            call
+            for call in self.calls
+            if call.method == "PUT"
+            and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", call.path)
+        ]
+
     def unexpected(self) -> list[Call]:
         return [call for call in self.calls if call.status == 404]
 
@@ -325,8 +335,14 @@ class FakeDiscord:
         call.rate_headers = headers
         return None
 
+    def refused(self) -> list[Call]:
+        """Requests Discord would have refused as malformed (400 Invalid Form Body)."""
+        return [call for call in self.calls if call.status == 400]
+
     def _route(self, call: Call) -> tuple[int, Any]:
         m, path, body = call.method, call.path, call.body
+        if m in ("POST", "PATCH") and (invalid := _invalid_emoji(body)) is not None:
+            return 400, invalid
         if (m, path) == ("GET", "/users/@me"):
             return 200, {**self.bot_user.payload(), "bot": True, "flags": 0}
         if (m, path) == ("GET", "/oauth2/applications/@me"):
@@ -594,6 +610,37 @@ def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
     raise TypeError(f"unexpected request body {type(data)}")
 
 
+def _invalid_emoji(body: Any) -> dict[str, Any] | None:
+    """Discord's answer to a message whose button or select option carries an emoji that
+    is not one (a unicode emoji must be exactly one real emoji; a custom one has an id),
+    or None if every emoji is valid."""
+    if not isinstance(body, dict):
+        return None
+    data = body.get("data") if "type" in body and isinstance(body.get("data"), dict) else body
+    for r, row in enumerate((data or {}).get("components") or []):
+        for c, component in enumerate(row.get("components") or []):
+            places = [((), component)]
+            places += [
+                (("options", str(o)), opt) for o, opt in enumerate(component.get("options") or [])
+            ]
+            for where, item in places:
+                given = item.get("emoji")
+                if not given or given.get("id") or emoji.is_emoji(given.get("name") or ""):
+                    continue
+                code = (
+                    "SELECT_COMPONENT_OPTION_INVALID_EMOJI"
+                    if where
+                    else "BUTTON_COMPONENT_INVALID_EMOJI"
+                )
+                error: dict[str, Any] = {
+                    "name": {"_errors": [{"code": code, "message": "Invalid emoji"}]}
+                }
+                for key in reversed(("components", str(r), "components", str(c), *where, "emoji")):
+                    error = {key: error}
+                return {"message": "Invalid Form Body", "code": 50035, "errors": error}
+    return None
+
+
 def components(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Every button and menu of a message (inside its action rows)."""
     for row in message.get("components") or []:
@@ -611,11 +658,22 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
-    def __init__(self, tmp_path: Path, *, pace: float = 0.0, time_scale: float = 0.01) -> None:
-        self.fake = FakeDiscord(time_scale=time_scale)
+    def __init__(
+        self,
+        tmp_path: Path,
+        *,
+        pace: float = 0.0,
+        time_scale: float = 0.01,
+        fake: FakeDiscord | None = None,
+        dev_guild_id: int | None = None,
+    ) -> None:
+        """``fake``: the Discord side of an earlier run, to restart the bot against (it
+        keeps the commands synced then, as Discord does)."""
+        self.fake = fake or FakeDiscord(time_scale=time_scale)
         self.settings = Settings(
             token=TOKEN,
             database_path=tmp_path / "bonken.sqlite3",
+            dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
         )
@@ -705,6 +763,17 @@ class Harness:
             if custom_id in custom_ids(message):
                 return message
         raise AssertionError(f"{user.name} sees no message with {custom_id!r}")
+
+    def old_message(self, custom_id: str, *, menu: bool = False) -> dict[str, Any]:
+        """A message of the bot in the channel with one button (or a menu) carrying
+        ``custom_id``, as an older version of the bot may have left behind."""
+        if menu:
+            option = {"label": "x", "value": "x"}
+            component = {"type": 3, "custom_id": custom_id, "options": [option]}
+        else:
+            component = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        body = {"content": "", "components": [{"type": 1, "components": [component]}]}
+        return self.fake._create(CHANNEL_ID, body, [])
 
     async def click(
         self, user: User, custom_id: str, *, message: dict[str, Any] | None = None

@@ -54,4 +54,4 @@ async def test_record_of_the_match_so_far_is_a_private_file(harness):
     assert name == "bonken-match.json"
     document = json.loads(data)
     assert document["format"] == "bonken-record/1"
-    assert document == h.bot.service.record(h.table().table_id)
+    assert document == h.bot.service.record(h.table().table_id, ann.id)

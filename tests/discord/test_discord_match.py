@@ -85,8 +85,13 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     assert lobby["embeds"][0]["footer"]["text"] == "The match has started."
     # The hand message says the match is over; /bonken record still has the match.
     assert hand["content"] == MATCH_OVER and custom_ids(hand) == []
+    # The seed predicts every deal: only the final post, after the match, carried it.
+    seed = str(record["seed"])
+    carrying = [c for c in h.fake.calls if seed in json.dumps(c.body) + repr(c.files)]
+    assert len(carrying) == 1 and carrying[0].files
     again = await h.slash(ann, "record")
     assert again.ephemeral and json.loads(again.answers[0].files[0][1]) == record
+    assert again.text.startswith("The match record (`bonken-record/1`)")
 
     # Discord's side: every interaction answered at once, nothing refused by Discord.
     interactions = list(h.fake.interactions.values())

@@ -153,7 +153,7 @@ async def test_the_contract_menu_offers_what_the_engine_allows_and_trumps_leads_
     assert [o["value"] for o in trump_menu["options"]] == trumps
     chosen = await h.select(ann, trump_menu["custom_id"], [trumps[0]], message=hand)
     assert chosen.callback_type == 7
-    assert h.bot.service.record(tid)["deals"][-1]["contract"] == trumps[0]
+    assert h.bot.service.record(tid, full=True)["deals"][-1]["contract"] == trumps[0]
 
 
 async def test_a_negative_contract_from_the_menu(harness):
@@ -175,7 +175,7 @@ async def test_a_negative_contract_from_the_menu(harness):
     menu = next(c for c in components(hand) if c["custom_id"].startswith("bonken:choose:"))
     value = menu["options"][0]["value"]
     await h.select(ann, menu["custom_id"], [value], message=hand)
-    assert h.bot.service.record(tid)["deals"][-1]["contract"] == value
+    assert h.bot.service.record(tid, full=True)["deals"][-1]["contract"] == value
     assert seat_state(h, ann)[1] > turn
 
 
@@ -241,7 +241,7 @@ async def test_doubling_toggles_confirm_and_the_command_autocomplete(harness):
     assert on["label"].startswith("✓ ")
     confirmed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:{mask}", message=hand)
     assert confirmed.callback_type == 7
-    record = h.bot.service.record(tid)
+    record = h.bot.service.record(tid, full=True)
     assert record["deals"][-1]["doubling"][view.doubling_order.index(0)] == [target]
 
 
@@ -329,12 +329,12 @@ async def test_a_click_for_an_earlier_turn_is_refused_and_changes_nothing(harnes
     card = custom_ids(old, enabled_only=True)[0]
     await h.click(ann, card, message=copy.deepcopy(old))
     await h.idle()
-    record = h.bot.service.record(tid)
+    record = h.bot.service.record(tid, full=True)
     _, turn = seat_state(h, ann)
     stale = await h.click(ann, card, message=old)
     assert stale.ephemeral
     assert "that was for an earlier turn" in stale.text
-    assert h.bot.service.record(tid) == record
+    assert h.bot.service.record(tid, full=True) == record
     assert seat_state(h, ann)[1] == turn
 
 
@@ -392,11 +392,27 @@ async def test_leave_during_the_match_hands_the_seat_to_a_computer(harness):
     h = harness
     _ann, bob = await start(h, "Ann", "Bob")
     left = await h.slash(bob, "leave")
-    assert left.ephemeral and left.text == "You left the match; a computer plays your seat."
+    assert left.ephemeral and left.text.startswith("You left the match; a computer plays your")
     await h.idle()
     assert h.table().seats[1].vacated
     assert seat_state(h, h.user("Ann"))[0].to_act != 1  # the computer does not wait
     assert "Bob left; a computer plays their seat." in h.posts_text()  # the channel is told
+
+
+async def test_the_last_person_leaving_the_match_is_told_it_is_cancelled(harness):
+    h = harness
+    (ann,) = await start(h, "Ann")
+    match_id = h.table().match_id
+    left = await h.slash(ann, "leave")
+    assert left.ephemeral and "it is cancelled and counts for nobody" in left.text
+    assert "a computer plays" not in left.text
+    await h.idle()
+    assert h.table() is None
+    info = await h.bot.store.matches.get_match(match_id)
+    assert info.status.value == "cancelled"
+    posts = h.posts_text()
+    assert "every player left the match, so it is cancelled" in posts  # the channel too
+    assert "a computer plays" not in posts
 
 
 async def test_back_after_timing_out_twice(harness):

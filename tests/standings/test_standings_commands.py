@@ -1,6 +1,6 @@
 """The standings commands through real discord.py objects: ``/bonken leaderboard``,
-``stats`` and ``season start|end`` fed as gateway interactions to the real bot, answered
-through the stand-in Discord of ``tests/discord/discord_harness.py``."""
+``stats`` and ``/bonken-admin season start|end`` fed as gateway interactions to the real
+bot, answered through the stand-in Discord of ``tests/discord/discord_harness.py``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from discord_harness import CHANNEL_ID, GUILD_ID, Harness, Interaction, User, custom_ids
 
@@ -26,22 +27,27 @@ NO_MENTIONS = {"parse": []}
 
 @pytest.fixture
 async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py)."""
+    """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py);
+    afterwards, Discord must have refused nothing as malformed (such as an invalid emoji
+    on the page buttons)."""
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
     harness = await Harness(tmp_path).start()
     try:
         yield harness
     finally:
         await harness.stop()
+    assert harness.fake.refused() == []
 
 
 # -- driving the commands ----------------------------------------------------------------
 
 
-def command_data(h: Harness, path: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
-    """The ``data`` of ``/bonken <path...> option=value``, typed as the synced commands say
+def command_data(
+    h: Harness, path: tuple[str, ...], options: dict[str, Any], top: str = "bonken"
+) -> dict[str, Any]:
+    """The ``data`` of ``/<top> <path...> option=value``, typed as the synced commands say
     (``path`` is one subcommand, or a subcommand group and its subcommand)."""
-    group = next(c for c in h.fake.commands if c["name"] == "bonken")
+    group = next(c for c in h.fake.commands if c["name"] == top)
     specs = [group]
     for name in path:
         specs.append(next(o for o in specs[-1]["options"] if o["name"] == name))
@@ -51,12 +57,12 @@ def command_data(h: Harness, path: tuple[str, ...], options: dict[str, Any]) -> 
     ]
     for spec in reversed(specs[1:]):
         inner = [{"name": spec["name"], "type": spec["type"], "options": inner}]
-    return {"id": group["id"], "name": "bonken", "type": 1, "options": inner}
+    return {"id": group["id"], "name": top, "type": 1, "options": inner}
 
 
 async def season_command(h: Harness, user: User, sub: str, **options: Any) -> Interaction:
-    """``/bonken season <sub> option=value``: a subcommand group, one level deeper."""
-    data = command_data(h, ("season", sub), options)
+    """``/bonken-admin season <sub> option=value``: a subcommand group, one level deeper."""
+    data = command_data(h, ("season", sub), options, top="bonken-admin")
     return await h.dispatch(h.fake.interaction_payload(2, user, data))
 
 
@@ -375,7 +381,25 @@ async def test_a_match_played_at_a_table_counts_with_takeovers_and_a_rating(h) -
 # -- seasons -------------------------------------------------------------------------------
 
 
+async def test_the_admin_commands_are_hidden_from_members_without_manage_server(h) -> None:
+    """Discord shows a command with ``default_member_permissions`` only to members with
+    those permissions; it works on top-level commands only, hence ``/bonken-admin``."""
+    synced = {command["name"]: command for command in h.fake.commands}
+    admin = synced["bonken-admin"]
+    manage_guild = discord.Permissions(manage_guild=True).value
+    assert int(admin["default_member_permissions"]) == manage_guild
+    assert admin["contexts"] == [0]  # servers only
+    (season,) = admin["options"]
+    assert season["name"] == "season" and season["type"] == 2  # a subcommand group
+    assert {sub["name"] for sub in season["options"]} == {"start", "end"}
+    # Everyone else still sees /bonken, without the season commands.
+    assert synced["bonken"]["default_member_permissions"] is None
+    assert "season" not in {option["name"] for option in synced["bonken"]["options"]}
+
+
 async def test_starting_or_ending_a_season_needs_manage_server(h) -> None:
+    """Hidden is not forbidden (an admin can show the commands to anyone under
+    Integrations): each command checks the permission when it runs."""
     member = h.user("Member")
     for answer in (
         await season_command(h, member, "start", name="Spring"),

@@ -97,7 +97,7 @@ class Harness:
             done += 1
 
     def match(self, table_id: int) -> Match:
-        record = self.service.record(table_id)
+        record = self.service.record(table_id, full=True)
         assert record is not None
         return from_record(record)
 

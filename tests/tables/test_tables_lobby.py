@@ -12,6 +12,7 @@ from bot.engine import PASS
 from bot.store import Computer, Human, TableSettings, TableStatus
 from bot.tables import Refusal
 from bot.tables import events as ev
+from bot.tables.lobby import Left
 
 
 async def stored_status(h: Harness, table_id: int) -> TableStatus:
@@ -118,7 +119,8 @@ async def test_join_a_full_table_is_refused(h: Harness) -> None:
 
 async def test_leave_empties_the_seat(h: Harness) -> None:
     await h.open_with_humans((HOST, ANN), start=False)
-    view = await h.service.leave(CHANNEL, ANN)
+    assert await h.service.leave(CHANNEL, ANN) is Left.SEAT_FREED
+    view = h.service.table_in_channel(CHANNEL)
     assert view is not None
     assert [s.user_id for s in view.seats] == [HOST, None, None, None]
     assert (await h.store.tables.get_table(view.table_id)).seats == (Human(HOST), None, None, None)
@@ -126,7 +128,8 @@ async def test_leave_empties_the_seat(h: Harness) -> None:
 
 async def test_host_leaving_passes_the_host_to_the_next_human(h: Harness) -> None:
     await h.open_with_humans((HOST, ANN, BOB), start=False)
-    view = await h.service.leave(CHANNEL, HOST)
+    assert await h.service.leave(CHANNEL, HOST) is Left.SEAT_FREED
+    view = h.service.table_in_channel(CHANNEL)
     assert view is not None and view.host_id == ANN
     assert (await h.store.tables.get_table(view.table_id)).host_id == ANN
     await h.service.add_computer(CHANNEL, ANN)  # the new host may do host things
@@ -137,7 +140,7 @@ async def test_host_leaving_passes_the_host_to_the_next_human(h: Harness) -> Non
 async def test_last_human_leaving_closes_the_lobby(h: Harness) -> None:
     view = await h.service.open_table(GUILD, CHANNEL, HOST, "Host")
     await h.service.add_computer(CHANNEL, HOST)
-    assert await h.service.leave(CHANNEL, HOST) is None
+    assert await h.service.leave(CHANNEL, HOST) is Left.TABLE_CLOSED
     assert h.service.table_in_channel(CHANNEL) is None
     assert "everyone left" in h.events.last(ev.TableClosed).reason
     assert await stored_status(h, view.table_id) is TableStatus.CANCELLED

@@ -28,6 +28,7 @@ from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from bot.tables.events import TurnKind
+from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
 
 FOUR = (HOST, ANN, BOB, CAS)
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
@@ -189,11 +190,19 @@ async def test_a_stale_turn_number_is_refused_and_changes_nothing(h: Harness) ->
     view = await h.open_with_humans((HOST, ANN))
     await h.play_random(view.table_id, actions=5)
     user, turn, legal = await h.human_turn(view.table_id)
-    before = (h.service.record(view.table_id), await h.stored(view.table_id), len(h.events.events))
+    before = (
+        h.service.record(view.table_id, full=True),
+        await h.stored(view.table_id),
+        len(h.events.events),
+    )
     for stale in (turn - 1, 0, turn + 1):
         with pytest.raises(Refusal, match="that was for an earlier turn"):
             await h.service.act(view.table_id, user, stale, legal[0])
-    after = (h.service.record(view.table_id), await h.stored(view.table_id), len(h.events.events))
+    after = (
+        h.service.record(view.table_id, full=True),
+        await h.stored(view.table_id),
+        len(h.events.events),
+    )
     assert after == before
     assert h.service.view(view.table_id).turn == turn
     await h.service.act(view.table_id, user, turn, legal[0])  # the right number still works
@@ -226,7 +235,7 @@ async def test_an_illegal_action_is_refused_with_the_rules_message(h: Harness) -
     while checked < 60 or not seen_follow:
         user, turn, legal = await h.human_turn(view.table_id)
         seat_view, _ = h.service.hand(view.table_id, user)
-        before = h.service.record(view.table_id)
+        before = h.service.record(view.table_id, full=True)
         for action in rng.sample(illegal_actions(legal, seat_view.hand), 3):
             with pytest.raises(IllegalAction) as expected:
                 h.match(view.table_id).check(action, seat_view.seat)
@@ -242,7 +251,7 @@ async def test_an_illegal_action_is_refused_with_the_rules_message(h: Harness) -
                     await h.service.act(view.table_id, user, turn, Play(card))
                 seen_follow = True
                 break
-        assert h.service.record(view.table_id) == before
+        assert h.service.record(view.table_id, full=True) == before
         assert h.service.view(view.table_id).turn == turn
         await h.service.act(view.table_id, user, turn, rng.choice(legal))
 
@@ -292,7 +301,7 @@ async def test_doubling_events_name_doubles_and_redoubles(h: Harness) -> None:
 
 async def test_a_player_leaving_the_match_is_replaced_by_a_computer(h: Harness) -> None:
     view = await h.open_with_humans((HOST, ANN))
-    await h.service.leave(CHANNEL, ANN)
+    assert await h.service.leave(CHANNEL, ANN) is Left.COMPUTER_PLAYS
     seat = h.service.view(view.table_id).seats[1]
     assert seat.vacated and seat.user_id is None and seat.name == "user101"
     assert "a computer plays their seat" in h.events.last(ev.LobbyChanged).what
@@ -320,9 +329,9 @@ async def test_the_host_leaving_the_match_passes_the_host(h: Harness) -> None:
 
 async def test_the_last_human_leaving_the_match_cancels_it(h: Harness) -> None:
     view = await h.open_with_humans((HOST,))
-    await h.service.leave(CHANNEL, HOST)
+    assert await h.service.leave(CHANNEL, HOST) is Left.MATCH_CANCELLED
     await h.service.settle()
-    assert h.events.last(ev.TableClosed).reason == "every player left the match"
+    assert h.events.last(ev.TableClosed).reason == EVERYONE_LEFT_THE_MATCH
     info = await h.store.matches.get_match(view.match_id)  # type: ignore[arg-type]
     assert info.status is MatchStatus.CANCELLED
     assert not h.events.of(ev.MatchEnded)
@@ -362,12 +371,12 @@ async def test_a_failed_store_write_leaves_the_table_unchanged(store: Any) -> No
         view = await h.open_with_humans((HOST, ANN))
         await h.play_random(view.table_id, actions=3)
         user, turn, legal = await h.human_turn(view.table_id)
-        before = (h.service.record(view.table_id), h.service.view(view.table_id))
+        before = (h.service.record(view.table_id, full=True), h.service.view(view.table_id))
         stored, count = await h.stored(view.table_id), len(events.events)
         flaky.matches.fail = True
         with pytest.raises(Refusal, match="could not be saved; please try again"):
             await service.act(view.table_id, user, turn, legal[0])
-        assert (h.service.record(view.table_id), h.service.view(view.table_id)) == before
+        assert (h.service.record(view.table_id, full=True), h.service.view(view.table_id)) == before
         assert await h.stored(view.table_id) == stored
         assert len(events.events) == count
         flaky.matches.fail = False

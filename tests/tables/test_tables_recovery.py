@@ -47,11 +47,14 @@ async def test_a_restart_mid_match_continues_from_the_same_position(tmp_path: Pa
         view = await h.open_with_humans((HOST, ANN))
         await h.play_random(view.table_id, actions=40)
         user, turn, _ = await h.human_turn(view.table_id)
-        record, table_view = h.service.record(view.table_id), h.service.view(view.table_id)
+        record, table_view = (
+            h.service.record(view.table_id, full=True),
+            h.service.view(view.table_id),
+        )
         h = await node.stop() or await node.start()
         assert await h.service.restore() == 1
         assert await h.service.restore() == 0  # restoring twice adds nothing
-        assert h.service.record(view.table_id) == record
+        assert h.service.record(view.table_id, full=True) == record
         again = h.service.view(view.table_id)
         assert (again.turn, again.to_act, again.totals) == (
             turn,

@@ -123,7 +123,7 @@ class TableMachine(RuleBasedStateMachine):
         table = self.table
         if table is None:
             return (None,)
-        return (self.service.record(table.table_id), table.turn, table.seats)
+        return (self.service.record(table.table_id, full=True), table.turn, table.seats)
 
     # -- the lobby -------------------------------------------------------------------
 
@@ -248,7 +248,7 @@ class TableMachine(RuleBasedStateMachine):
                 continue
             stored = self.loop.run_until_complete(self.store.matches.load_record(view.match_id))
             info = self.loop.run_until_complete(self.store.matches.get_match(view.match_id))
-            record = self.service.record(view.table_id)
+            record = self.service.record(view.table_id, full=True)
             assert record is not None
             same_position(record, stored)
             assert view.turn == info.actions

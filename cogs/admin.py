@@ -1,0 +1,110 @@
+"""``/bonken-admin season start|end``: what only members with Manage Server may do.
+
+The commands have their own top-level group because Discord's ``default_permissions``
+(hiding a command from members without the permission) applies to top-level commands
+only. Server admins can change who sees them under Server Settings → Integrations, so
+each command still checks the permission when it runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.store import Conflict, LeaderboardSort, NotFound
+from bot.tables import Refusal
+from bot.ui.replies import apologise, guarded, is_admin, literal
+from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+SEASON_NAME_LENGTH = 50
+
+
+def _require_manage_server(interaction: Interaction, what: str) -> None:
+    if not is_admin(interaction):
+        raise Refusal(f"only members with the Manage Server permission can {what}")
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class BonkenAdmin(
+    commands.GroupCog,
+    group_name="bonken-admin",
+    group_description="Bonken for server admins (Manage Server)",
+):
+    def __init__(self, bot: BonkenBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    season = app_commands.Group(
+        name="season", description="Start or end this server's Bonken season"
+    )
+
+    @season.command(name="start", description="Start a new season (ends the active one)")
+    @app_commands.describe(name="The new season's name, unique in this server")
+    async def season_start(
+        self, interaction: Interaction, name: app_commands.Range[str, 1, SEASON_NAME_LENGTH]
+    ) -> None:
+        async def work() -> None:
+            _require_manage_server(interaction, "start a season")
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                raise Refusal("seasons belong to a server; use this command in one")
+            if not name.strip():
+                raise Refusal("a season needs a name")
+            seasons = self.bot.store.seasons
+            previous = await seasons.active_season(guild_id)
+            try:
+                started = await seasons.start_season(guild_id, name)
+            except Conflict:
+                raise Refusal(f"there is already a season named {name.strip()!r}") from None
+            text = (
+                f"🏁 Season **{literal(started.name)}** has started: finished matches count in it."
+            )
+            if previous is not None:
+                text += (
+                    f"\n**{literal(previous.name)}** is archived; `/bonken leaderboard` with "
+                    "its name as the season still shows it."
+                )
+            await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
+
+        await guarded(interaction, work)
+
+    @season.command(name="end", description="End the active season and archive it")
+    async def season_end(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            _require_manage_server(interaction, "end a season")
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                raise Refusal("seasons belong to a server; use this command in one")
+            store = self.bot.store
+            try:
+                ended = await store.seasons.end_season(guild_id)
+            except NotFound:
+                raise Refusal("there is no active season to end") from None
+            viewer = interaction.user.id
+            page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
+            view = leaderboard_view(guild_id, page, viewer)
+            extra = {} if view is None else {"view": view}
+            await interaction.response.send_message(
+                f"🏁 **{literal(ended.name)}** has ended and is archived with its final "
+                "standings; `/bonken leaderboard` with its name as the season shows them any "
+                "time. The next "
+                "finished match starts a new season unless you name one with "
+                "`/bonken-admin season start`.",
+                embed=leaderboard_embed(page, viewer),
+                allowed_mentions=NO_MENTIONS,
+                **extra,
+            )
+
+        await guarded(interaction, work)
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await apologise(interaction, error)

@@ -1,0 +1,109 @@
+"""Every button and menu the bot builds is one Discord accepts: each emoji on a button or
+a select option is a real emoji (Discord refuses the whole message otherwise, with
+``400 Invalid Form Body ... BUTTON_COMPONENT_INVALID_EMOJI``). The harness refuses such
+messages too, so every Discord test checks what it sends; this test goes through every
+component kind directly, in every phase of a deal."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import emoji
+
+from bot.engine import Match, MatchPhase, seat_view
+from bot.store import LeaderboardPage, LeaderboardSort, Season
+from bot.ui import components as c
+from bot.ui.hand import doubling_items, hand_message, trump_choices
+from bot.ui.standings import leaderboard_view
+
+NAMES = ["Ann", "Bob", "Cas", "Dirk"]
+
+
+def _items(view: discord.ui.View) -> list[dict[str, Any]]:
+    """Every button and select of a view, as the payload Discord receives."""
+    return [item for row in view.to_components() for item in row["components"]]
+
+
+def _emojis(view: discord.ui.View) -> list[str]:
+    """The unicode emoji names on the view's buttons and select options."""
+    found = []
+    for item in _items(view):
+        for carrier in [item, *item.get("options", [])]:
+            given = carrier.get("emoji")
+            if given and not given.get("id"):
+                found.append(given["name"])
+    return found
+
+
+def _hand_views() -> list[discord.ui.View]:
+    """The hand message in every phase of a deal, from every seat, with the trump menu
+    and every doubling toggle state."""
+    views = []
+    match = Match(NAMES)
+    match.deal_random(random.Random(7))
+    turn = 0
+    while match.phase is not MatchPhase.PLAYING or len(match.deal.plays) < 8:
+        for seat in range(4):
+            view = seat_view(match, seat)
+            views.append(hand_message(1, turn, view, NAMES)[1])
+            if view.my_turn and view.phase is MatchPhase.CHOOSING:
+                trumps = discord.ui.View()
+                trumps.add_item(c.ContractSelect(1, turn, trump_choices(view), kind="trump"))
+                views.append(trumps)
+            if view.my_turn and view.phase is MatchPhase.DOUBLING:
+                for chosen in (frozenset(), frozenset({(seat + 1) % 4})):
+                    doubling = discord.ui.View()
+                    for item in doubling_items(1, turn, view, NAMES, chosen):
+                        doubling.add_item(item)
+                    views.append(doubling)
+        match.apply(match.legal_actions()[0])
+        turn += 1
+    return views
+
+
+def _leaderboard_views() -> list[discord.ui.View]:
+    season = Season(1, 2, "Spring", datetime.now(UTC), None)
+    views = []
+    for offset in (0, 10, 20):
+        page = LeaderboardPage(season, LeaderboardSort.POINTS, offset, 25, (), None)
+        view = leaderboard_view(2, page, 3)
+        assert view is not None
+        views.append(view)
+    return views
+
+
+def _every_view() -> list[discord.ui.View]:
+    return [c.lobby_view(1), c.table_view(1), *_hand_views(), *_leaderboard_views()]
+
+
+async def test_every_emoji_on_a_component_is_a_real_emoji():
+    views = _every_view()
+    kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
+    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"}
+    names = [name for view in views for name in _emojis(view)]
+    assert names  # the Show my hand and the page buttons carry one
+    for name in names:
+        assert emoji.is_emoji(name), f"{name!r} ({name!a}) is not an emoji"
+
+
+async def test_the_show_hand_button_has_a_real_emoji():
+    """The one that was not: 🂠 (U+1F0A0, a playing card back) is a symbol, no emoji."""
+    assert _emojis(c.table_view(1)) == ["🃏"]
+    assert not emoji.is_emoji("🂠")
+
+
+async def test_the_harness_refuses_an_invalid_emoji_as_discord_does():
+    from discord_harness import _invalid_emoji
+
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="x", emoji="🂠", custom_id="x"))
+    refusal = _invalid_emoji({"components": view.to_components()})
+    assert refusal is not None and refusal["code"] == 50035
+    inner = refusal["errors"]["components"]["0"]["components"]["0"]["emoji"]["name"]
+    assert inner["_errors"][0]["code"] == "BUTTON_COMPONENT_INVALID_EMOJI"
+    good = discord.ui.View()
+    good.add_item(discord.ui.Button(label="x", emoji="🃏", custom_id="x"))
+    assert _invalid_emoji({"type": 4, "data": {"components": good.to_components()}}) is None

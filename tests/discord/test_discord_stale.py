@@ -1,0 +1,77 @@
+"""Every click gets an answer: a button or menu whose custom_id no item of the bot claims
+(an older version's, a malformed one), or a menu sent with no value, is refused
+privately instead of leaving the user with Discord's "This interaction failed"."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from discord_harness import play_until, seat_state, show_hand
+
+from bot.engine import MatchPhase
+from bot.ui.components import STALE
+
+
+async def _started(h):
+    ann = h.user("Ann")
+    await h.slash(ann, "new")
+    await h.slash(ann, "start")
+    await h.idle()
+    return ann, h.table().table_id, seat_state(h, ann)[1]
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "bonken:play:1",
+        "bonken:play:{table}:{turn}:ZZ",  # an unknown card code
+        "bonken:play:{table}:{turn}:1C",
+        "bonken:lobby:{table}:explode",
+        "bonken:dbl:{table}:{turn}:0:7",  # no seat 7
+        "bonken:lb:1:2:loudest:0:3:next",
+        "bonken:hand:",
+        "x" * 100,
+    ],
+)
+async def test_a_button_nothing_claims_is_refused_privately(harness, caplog, custom_id):
+    h = harness
+    ann, table, turn = await _started(h)
+    custom_id = custom_id.format(table=table, turn=turn)
+    before = seat_state(h, ann)
+    with caplog.at_level(logging.WARNING):
+        answer = await h.click(ann, custom_id, message=h.old_message(custom_id))
+    assert answer.ephemeral and answer.text == f"⚠️ {STALE}"
+    assert seat_state(h, ann) == before  # nothing changed
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_menu_nothing_claims_is_refused_privately(harness):
+    h = harness
+    ann, table, turn = await _started(h)
+    custom_id = f"bonken:choose:{table}:{turn}:extra"
+    answer = await h.select(ann, custom_id, ["x"], message=h.old_message(custom_id, menu=True))
+    assert answer.ephemeral and answer.text == f"⚠️ {STALE}"
+
+
+async def test_a_menu_sent_without_a_value_is_refused_politely_without_a_traceback(harness, caplog):
+    h = harness
+    ann, table, _ = await _started(h)
+    await play_until(h, ann, lambda view: view.phase is MatchPhase.CHOOSING)
+    turn = seat_state(h, ann)[1]
+    hand = h.hand_message(await show_hand(h, ann))
+    with caplog.at_level(logging.WARNING):
+        answer = await h.select(ann, f"bonken:choose:{table}:{turn}", [], message=hand)
+    assert answer.ephemeral and answer.text == "⚠️ nothing was selected"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert seat_state(h, ann)[1] == turn
+
+
+async def test_a_button_of_the_bot_is_answered_once(harness):
+    """The catch-all leaves claimed clicks alone (a second answer would be refused by
+    Discord, which the harness fixture checks)."""
+    h = harness
+    ann, _, _ = await _started(h)
+    shown = await show_hand(h, ann)
+    assert shown.ephemeral and STALE not in shown.text
+    assert len([c for c in shown.answers if c.path.endswith("/callback")]) == 1
