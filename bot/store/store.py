@@ -1,4 +1,4 @@
-"""The store as one object: open the file, use its four parts, close it."""
+"""The store as one object: open the file, use its parts, close it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from types import TracebackType
 
 from . import integrity
 from .database import Database
+from .delivery import DeliveryStore
 from .matches import MatchStore
 from .seasons import SeasonStore
 from .standings import StandingsStore
@@ -19,7 +20,8 @@ class Store:
     - ``tables``: guild settings and tables (seats, status, settings, message ids);
     - ``matches``: create, append deals and actions, rebuild records, finish, cancel;
     - ``seasons``: start, end, find seasons;
-    - ``standings``: leaderboards and player statistics.
+    - ``standings``: leaderboards and player statistics;
+    - ``delivery``: what a table's channel was last shown, and its open hand messages.
     """
 
     def __init__(self, db: Database) -> None:
@@ -29,6 +31,7 @@ class Store:
         self.matches = MatchStore(db)
         self.seasons = SeasonStore(db)
         self.standings = StandingsStore(db)
+        self.delivery = DeliveryStore(db)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole file (it reads every page); an empty list means it is sound."""
