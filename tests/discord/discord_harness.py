@@ -218,6 +218,8 @@ class _Pending:
 
     async def __aenter__(self) -> _Response:
         await asyncio.sleep(0)  # a request is never instantaneous: let others run
+        if "/channels/" in self.url:
+            await asyncio.sleep(self.fake.channel_delay)
         return self.fake.handle(self.method, self.url, self.kwargs)
 
     async def __aexit__(self, *exc: object) -> None:
@@ -258,6 +260,8 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []
         self.buckets: dict[tuple[str, str], _Bucket] = {}
         self.bot_user = User(snowflake(), "Bonken")
+        self.channel_delay = 0.0
+        """Seconds each channel message request takes (a slow network, a long queue)."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -611,8 +615,16 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
-    def __init__(self, tmp_path: Path, *, pace: float = 0.0, time_scale: float = 0.01) -> None:
-        self.fake = FakeDiscord(time_scale=time_scale)
+    def __init__(
+        self,
+        tmp_path: Path,
+        *,
+        pace: float = 0.0,
+        time_scale: float = 0.01,
+        fake: FakeDiscord | None = None,
+    ) -> None:
+        """``fake``: the Discord of an earlier run, for a restart that finds its messages."""
+        self.fake = fake or FakeDiscord(time_scale=time_scale)
         self.settings = Settings(
             token=TOKEN,
             database_path=tmp_path / "bonken.sqlite3",
