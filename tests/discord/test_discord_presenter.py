@@ -72,7 +72,7 @@ async def test_table_message_edits_stay_spaced_after_a_rate_limit_wait(tmp_path,
         await h.idle()
         edits = [c.at for c in h.fake.calls if c.method == "PATCH" and c.path.startswith("/ch")]
         gaps = [b - a for a, b in itertools.pairwise(edits)]
-        assert len(edits) > 20
+        assert max(gaps) > 3 * interval  # discord.py did wait for the bucket
         assert min(gaps) >= interval * 0.9, sorted(gaps)[:5]
         assert h.fake.rate_limited() == []
     finally:

@@ -126,8 +126,10 @@ async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(
     tmp_path, monkeypatch
 ):
     """Two people play by their hand messages as soon as it is their turn. Per deal the
-    bot posts and edits in the channel within the budget, refreshes a hand at most once
-    per turn of its player, and never sends a hand what it already shows."""
+    bot posts only the deal's lines, edits the table message at most once an interval,
+    refreshes a hand at most once per turn of its player, and never sends a hand what it
+    already shows. (How many edits a deal gets depends on how long it lasts; the figures
+    printed are for this machine's speed.)"""
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 1.0 * TIME_SCALE)
     h = await Harness(tmp_path, pace=0.0, time_scale=TIME_SCALE).start()
     try:
@@ -153,7 +155,14 @@ async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(
         print(f"\npublic posts and edits per deal: {public}; total {sum(public)}")
         print(f"hand refreshes per deal: {refreshes}; total {sum(refreshes)}")
         print(f"people's turns per deal: {[turns[d] for d in sorted(turns)]}")
-        assert max(public) <= BUDGET_PER_DEAL, public
+        # Public: a deal's message, its trick lines, its score line (and at the end the
+        # standings); edits at most one per EDIT_INTERVAL, however fast people play.
+        for calls in deals:
+            own = [c for c in calls if c.own]
+            posts = sum(c.method == "POST" for c in own)
+            edits = sum(c.method == "PATCH" for c in own)
+            assert posts <= 16, [c.body.get("content") for c in own]
+            assert edits <= (own[-1].at - own[0].at) / presenter.EDIT_INTERVAL + 2
         for number, count in enumerate(refreshes, start=1):
             assert count <= turns[number], (number, refreshes, turns)
         # Never the same content twice in a row on one hand message.
