@@ -12,6 +12,7 @@ private hand messages working. Both live here, per table:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from .codec import now_ms
@@ -19,6 +20,14 @@ from .database import Database
 
 SCORE_STEP = 14
 """The step of a deal's score line, after its (at most 13) trick lines."""
+
+
+def _without_tokens(record: logging.LogRecord) -> bool:
+    """aiosqlite logs every statement with its parameters at DEBUG: not those with tokens."""
+    return "hand_links" not in record.getMessage()
+
+
+logging.getLogger("aiosqlite").addFilter(_without_tokens)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,19 @@ Shown = tuple[str, list[dict[str, Any]]]
 TOKEN_LIFETIME = 14 * 60
 """Seconds we use an interaction token for; Discord allows 15 minutes."""
 MATCH_OVER = "This match is over; the final standings are in the channel."
+TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
+
+
+class HideTokens(logging.Filter):
+    """discord.py logs every interaction request's URL at DEBUG, and the URL holds the
+    token: the token is replaced before the line reaches any handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = TOKEN_IN_URL.sub(r"\1<token>", record.getMessage()), None
+        return True
+
+
+logging.getLogger("discord.webhook.async_").addFilter(HideTokens())
 
 
 class HandController:

@@ -299,7 +299,7 @@ class FakeDiscord:
             return limited
         status, answer = self._route(call)
         call.status = status
-        return _Response(status, answer, call.rate_headers)
+        return _Response(status, _public(answer), call.rate_headers)
 
     def _rate_limit(self, call: Call) -> _Response | None:
         """Discord's per-channel buckets for posting and for editing messages."""
@@ -576,6 +576,16 @@ class FakeDiscord:
                 attachment.pop("data", None)
             payload["message"] = public
         return payload
+
+
+def _public(body: Any) -> Any:
+    """What Discord sends back: the fake's own bookkeeping (a message's interaction token,
+    its edit count) left out."""
+    if isinstance(body, dict):
+        return {k: _public(v) for k, v in body.items() if k not in ("interaction_token", "edits")}
+    if isinstance(body, list):
+        return [_public(v) for v in body]
+    return body
 
 
 def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
