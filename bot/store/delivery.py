@@ -66,23 +66,26 @@ class DeliveryStore:
         )
 
     async def keep_hand(self, link: HandLink) -> None:
-        """The player's newest hand message (an older one of theirs is forgotten)."""
-        await self._db.write_one(
-            """
-            INSERT INTO hand_links (table_id, user_id, application_id, token, expires_at)
-            VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (table_id, user_id) DO UPDATE
-            SET application_id = excluded.application_id, token = excluded.token,
-                expires_at = excluded.expires_at
-            """,
-            (
-                link.table_id,
-                link.user_id,
-                link.application_id,
-                link.token,
-                int(link.expires_at * 1000),
-            ),
-        )
+        """The player's newest hand message (an older one of theirs is forgotten); any
+        expired token, of any table, is deleted on the way."""
+        async with self._db.writing() as session:
+            await session.execute("DELETE FROM hand_links WHERE expires_at <= ?", (now_ms(),))
+            await session.execute(
+                """
+                INSERT INTO hand_links (table_id, user_id, application_id, token, expires_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (table_id, user_id) DO UPDATE
+                SET application_id = excluded.application_id, token = excluded.token,
+                    expires_at = excluded.expires_at
+                """,
+                (
+                    link.table_id,
+                    link.user_id,
+                    link.application_id,
+                    link.token,
+                    int(link.expires_at * 1000),
+                ),
+            )
 
     async def hand_links(self, table_id: int) -> list[HandLink]:
         """The table's hand links still valid; expired ones are deleted, never returned."""

@@ -27,12 +27,16 @@ async def test_hand_links_are_kept_replaced_and_never_returned_expired(store: St
     await store.delivery.keep_hand(HandLink(tid, 100, 7, "old-token", now + 600))
     await store.delivery.keep_hand(HandLink(tid, 100, 7, "new-token", now + 840))
     await store.delivery.keep_hand(HandLink(tid, 101, 7, "expired-token", now - 1))
+    other = await store.tables.create_table(1, 11, 100)
+    await store.delivery.keep_hand(HandLink(other.table_id, 102, 7, "expired", now - 1))
+    await store.delivery.keep_hand(HandLink(other.table_id, 103, 7, "live", now + 60))
+    async with store.db.reading() as session:  # expired ones go at the next keep, too
+        assert await session.scalar("SELECT user_id FROM hand_links ORDER BY 1") == 100
+        assert await session.scalar("SELECT count(*) FROM hand_links") == 2
     (link,) = await store.delivery.hand_links(tid)
     assert (link.user_id, link.token) == (100, "new-token")
     assert abs(link.expires_at - (now + 840)) < 0.01
     assert "new-token" not in repr(link)  # a credential never reaches a log line
-    async with store.db.reading() as session:  # the expired one is gone from the file
-        assert await session.scalar("SELECT count(*) FROM hand_links") == 1
     await store.delivery.forget_hand(tid, 100)
     assert await store.delivery.hand_links(tid) == []
 
