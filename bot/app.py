@@ -93,9 +93,13 @@ class BonkenBot(commands.Bot):
         log.info("synced %d command(s) %s", len(synced), where)
 
     async def close(self) -> None:
+        """Stop the tables, then send what the channels and hands still have queued (for a
+        few seconds: what does not go out is posted at the next start), then stop."""
         if hasattr(self, "service"):
             await self.service.close()
+            await self.presenter.drain()
         self.presenter.close()
+        self.hands.close()
         if hasattr(self, "players"):
             self.players.close()
         if hasattr(self, "store"):

@@ -15,6 +15,7 @@ refuses something.
 """
 
 from .codec import actions_taken
+from .delivery import SCORE_STEP, HandLink
 from .errors import AlreadyStored, Conflict, DatabaseRefused, NotFound, StoreError
 from .models import (
     Computer,
@@ -42,12 +43,14 @@ from .models import (
 from .store import Store, open_store
 
 __all__ = [
+    "SCORE_STEP",
     "AlreadyStored",
     "Computer",
     "Conflict",
     "ContractStat",
     "DatabaseRefused",
     "GuildSettings",
+    "HandLink",
     "Human",
     "LeaderboardPage",
     "LeaderboardSort",

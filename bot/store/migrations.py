@@ -281,7 +281,41 @@ BOT_FACTS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES, BOT_FACTS)
+DELIVERY = Migration(
+    5,
+    "what the channel was last shown, and the open hand messages' interaction tokens",
+    (
+        # The last line posted in a table's channel: (deal 1, 2, ...; step 0 the deal's message,
+        # 1-13 a trick line, 14 the score line), so a restart posts only what is missing.
+        """
+        CREATE TABLE channel_posted (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (table_id),
+            deal     INTEGER NOT NULL CHECK (deal >= 0),
+            step     INTEGER NOT NULL CHECK (step BETWEEN 0 AND 14)
+        )
+        """,
+        # Tables in play at the upgrade were shown everything (nothing to post again).
+        """
+        INSERT INTO channel_posted (table_id, deal, step)
+        SELECT m.table_id, count(d.deal_index), 14
+        FROM matches m JOIN deals d ON d.match_id = m.match_id
+        WHERE m.status = 'playing' GROUP BY m.table_id
+        """,
+        # An open hand message's interaction webhook: a credential until expires_at (ms).
+        """
+        CREATE TABLE hand_links (
+            table_id       INTEGER NOT NULL REFERENCES tables (table_id),
+            user_id        INTEGER NOT NULL,
+            application_id INTEGER NOT NULL,
+            token          TEXT    NOT NULL,
+            expires_at     INTEGER NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES, BOT_FACTS, DELIVERY)
 LATEST = MIGRATIONS[-1].version
 
 

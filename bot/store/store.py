@@ -7,6 +7,7 @@ from types import TracebackType
 
 from . import integrity
 from .database import Database
+from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
 from .seasons import SeasonStore
@@ -22,6 +23,7 @@ class Store:
     - ``seasons``: start, end, find seasons;
     - ``standings``: leaderboards and player statistics;
     - ``facts``: small facts the bot keeps about itself (the commands last synced).
+    - ``delivery``: what a table's channel was last shown, and its open hand messages.
     """
 
     def __init__(self, db: Database) -> None:
@@ -32,6 +34,7 @@ class Store:
         self.seasons = SeasonStore(db)
         self.standings = StandingsStore(db)
         self.facts = FactStore(db)
+        self.delivery = DeliveryStore(db)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole file (it reads every page); an empty list means it is sound."""

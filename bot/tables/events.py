@@ -140,3 +140,14 @@ class SeatAway(Event):
 class SeatBack(Event):
     seat: int
     user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRestored(Event):
+    """The bot restarted and the table is back, before play resumes.
+
+    ``lines`` are the last two deals' :class:`DealStarted`, :class:`TrickTaken` and
+    :class:`DealScored` again, in order, rebuilt from the store: a front end posts
+    the ones it had not shown yet (they may have been lost in the shutdown)."""
+
+    lines: tuple[Event, ...]

@@ -13,7 +13,9 @@ import time
 from bot.engine import MatchPhase, RecordError, from_record
 from bot.store import Computer, Human, StoreError, TableRecord, TableStatus
 
+from . import events as ev
 from .base import ServiceState
+from .history import recent_lines
 from .table import Seat, Table, default_name
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,8 @@ class Recovery(ServiceState):
         table = self._from_record(record)
         await self._restore_match(table, record)
         self._add(table)
+        lines = () if table.match is None else recent_lines(*_ids(table), table.match)
+        await self._emit(ev.TableRestored(*_ids(table), lines))
         if table.status is TableStatus.LOBBY:
             self._restart_lobby_timer(table)
             return
@@ -93,3 +97,7 @@ class Recovery(ServiceState):
             return full
         spent = time.time() - info.last_action_at.timestamp()
         return max(full - spent, full * RESTORE_GRACE)
+
+
+def _ids(table: Table) -> tuple[int, int]:
+    return table.table_id, table.channel_id

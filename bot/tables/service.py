@@ -43,6 +43,7 @@ from . import events as ev
 from .base import Publish
 from .computers import Decider, random_decider
 from .errors import Refusal
+from .history import deal_scored, trick_taken
 from .lobby import LobbyActions
 from .recovery import Recovery
 from .table import Table, TableView, view_of
@@ -256,31 +257,9 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
         elif isinstance(action, Play):
             await self._emit(ev.CardPlayed(*base, seat, action.card, computer))
             if len(deal.tricks) > tricks_before:
-                trick = deal.tricks[-1]
-                ended_early = deal.is_done and trick.number < 13
-                await self._emit(
-                    ev.TrickTaken(
-                        *base,
-                        trick.number,
-                        tuple(trick.played()),
-                        trick.winner,
-                        trick.points,
-                        ended_early,
-                    )
-                )
+                await self._emit(trick_taken(*base, deal, deal.tricks[-1]))
         if deal.is_done:
-            await self._emit(
-                ev.DealScored(
-                    *base,
-                    len(match.deals),
-                    deal.contract.id if deal.contract else "",
-                    tuple(deal.base),
-                    tuple(deal.final_scores()),
-                    tuple(tuple(row) for row in deal.multipliers),
-                    tuple(match.totals()),
-                    tuple(deal.out),
-                )
-            )
+            await self._emit(deal_scored(*base, match, len(match.deals) - 1))
             if not await self._between_deals(table):
                 return
         await self._after_change(table)

@@ -1,19 +1,27 @@
 """Private hand messages: show them, act from them, and keep them current.
 
-A hand message is ephemeral, so only its interaction's token can edit it, for 15
-minutes. We keep the newest token per (table, player) and refresh that message when the
-player's turn comes, so the buttons light up without anyone pressing Show my hand again.
+A hand message is ephemeral, so only its interaction's webhook (application id and
+token) can edit it, for 15 minutes. We keep the newest one per (table, player), in memory
+and in the store, so the message lights up when the player's turn comes, also after a
+restart, without anyone pressing Show my hand again. Refreshes run beside the channel's
+queue (the webhook is not in the channel's rate-limit bucket), and a refresh that would
+show what the message already shows is not sent. Tokens are credentials: never logged.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 import time
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot.engine import Action, MatchPhase, SeatView
+from bot.store import HandLink, StoreError
 from bot.tables import Refusal
 
 from . import components as c
@@ -25,15 +33,39 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
+Key = tuple[int, int]
+"""(table id, user id)"""
+Shown = tuple[str, list[dict[str, Any]]]
+"""A hand message's content and components, as sent."""
 TOKEN_LIFETIME = 14 * 60
 """Seconds we use an interaction token for; Discord allows 15 minutes."""
 MATCH_OVER = "This match is over; the final standings are in the channel."
+TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
+
+
+class HideTokens(logging.Filter):
+    """discord.py logs every interaction request's URL at DEBUG, and the URL holds the
+    token: the token is replaced before the line reaches any handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = TOKEN_IN_URL.sub(r"\1<token>", record.getMessage()), None
+        return True
+
+
+logging.getLogger("discord.webhook.async_").addFilter(HideTokens())
 
 
 class HandController:
     def __init__(self, bot: BonkenBot) -> None:
         self.bot = bot
-        self._live: dict[tuple[int, int], tuple[Interaction, float]] = {}
+        self._links: dict[Key, HandLink] = {}
+        self._shown: dict[Key, Shown] = {}
+        """What each linked message shows now (absent: not known, e.g. after a restart)."""
+        self._refreshing: dict[Key, asyncio.Task[None]] = {}
+        self._again: set[Key] = set()
+        self._answering: set[Key] = set()
+        self._deferred: set[Key] = set()
+        """Refreshes asked for while an answer was in flight: sent after it."""
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
         service = self.bot.service
@@ -41,15 +73,51 @@ class HandController:
         names = [seat.name for seat in service.view(table_id).seats]
         return hand_message(table_id, turn, seat_view, names)
 
-    def _remember(self, interaction: Interaction, table_id: int) -> None:
+    async def _answer(
+        self,
+        interaction: Interaction,
+        table_id: int,
+        content: str,
+        view: discord.ui.View,
+        *,
+        new: bool,
+    ) -> None:
+        """Answer with the hand (a ``new`` message, or the clicked one edited); this
+        interaction's message is the player's hand message from now on."""
         key = (table_id, interaction.user.id)
-        self._live[key] = (interaction, time.monotonic() + TOKEN_LIFETIME)
+        self._answering.add(key)  # refreshes wait for this answer and its newer token
+        try:
+            if new:
+                await interaction.response.send_message(content, view=view, ephemeral=True)
+            else:
+                await interaction.response.edit_message(content=content, view=view)
+        finally:
+            self._answering.discard(key)
+        self._shown[key] = (content, view.to_components())
+        await self._remember(interaction, table_id)
+        if key in self._deferred:  # their turn came while we answered
+            self._deferred.discard(key)
+            self.request_refresh(*key)
+
+    async def _remember(self, interaction: Interaction, table_id: int) -> None:
+        user_id = interaction.user.id
+        link = HandLink(
+            table_id,
+            user_id,
+            interaction.application_id,
+            interaction.token,
+            time.time() + TOKEN_LIFETIME,
+        )
+        self._links[(table_id, user_id)] = link
+        try:
+            await self.bot.store.delivery.keep_hand(link)
+        except StoreError:
+            log.exception("the hand message of %s is not kept across a restart", user_id)
 
     async def show(self, interaction: Interaction, table_id: int) -> None:
         """A new ephemeral hand message (Show my hand, ``/bonken hand``)."""
         content, view = self._render(table_id, interaction.user.id)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
-        self._remember(interaction, table_id)
+        await self._answer(interaction, table_id, content, view, new=True)
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
         """A click that acts; the hand message then shows the new position in place."""
@@ -60,10 +128,13 @@ class HandController:
         try:
             content, view = self._render(table_id, interaction.user.id)
         except Refusal:
+            # This message says so itself; closing the table must not say it again.
+            key = (table_id, interaction.user.id)
+            self._links.pop(key, None)
             await interaction.response.edit_message(content=MATCH_OVER, view=None)
+            await self._forget(key)
             return
-        await interaction.response.edit_message(content=content, view=view)
-        self._remember(interaction, table_id)
+        await self._answer(interaction, table_id, content, view, new=False)
 
     def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> SeatView:
         seat_view, now = self.bot.service.hand(table_id, user_id)
@@ -78,6 +149,7 @@ class HandController:
         seat_view = self._current_turn(table_id, interaction.user.id, turn, MatchPhase.CHOOSING)
         ui = discord.ui.View(timeout=None)
         ui.add_item(c.ContractSelect(table_id, turn, trump_choices(seat_view), kind="trump"))
+        self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
         await interaction.response.edit_message(
             content="**Choose the trump suit** (or No Trump); +10 per trick taken.", view=ui
         )
@@ -91,35 +163,124 @@ class HandController:
         ui = discord.ui.View(timeout=None)
         for item in doubling_items(table_id, turn, seat_view, names, chosen):
             ui.add_item(item)
+        self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
         await interaction.response.edit_message(view=ui)
 
-    async def refresh(self, table_id: int, user_id: int) -> None:
-        """Bring the player's last hand message up to date (their turn has come)."""
-        entry = self._live.get((table_id, user_id))
-        if entry is None:
+    def request_refresh(self, table_id: int, user_id: int) -> None:
+        """Bring the player's hand message up to date soon (their turn has come), without
+        making the caller wait; requests that come while one is sent are merged."""
+        key = (table_id, user_id)
+        if key not in self._links:
             return
-        interaction, expires = entry
-        if time.monotonic() > expires:
-            del self._live[(table_id, user_id)]
+        task = self._refreshing.get(key)
+        if task is not None and not task.done():
+            self._again.add(key)
+            return
+        self._refreshing[key] = asyncio.create_task(self._refresh_until_current(key))
+
+    async def _refresh_until_current(self, key: Key) -> None:
+        try:
+            while True:
+                self._again.discard(key)
+                await self.refresh(*key)
+                if key not in self._again:
+                    return
+        finally:
+            if self._refreshing.get(key) is asyncio.current_task():
+                del self._refreshing[key]
+
+    async def refresh(self, table_id: int, user_id: int) -> None:
+        """Edit the player's hand message to the table as it is now, if that changes it."""
+        key = (table_id, user_id)
+        link = self._links.get(key)
+        if link is None:
+            return
+        if key in self._answering:
+            self._deferred.add(key)  # sent with the answer's newer token, once it is done
+            return
+        if time.time() >= link.expires_at:
+            await self._forget(key)  # an expired token is never used
             return
         try:
             content, view = self._render(table_id, user_id)
         except Refusal:
-            del self._live[(table_id, user_id)]
+            await self._forget(key)
             return
+        shown = (content, view.to_components())
+        if self._shown.get(key) == shown:
+            return
+        self._shown[key] = shown
         try:
-            await interaction.edit_original_response(content=content, view=view)
+            await _edit_original(self.bot, link, content=content, view=view)
         except discord.HTTPException as error:
             log.info("hand message of %s could not be refreshed: %s", user_id, error)
-            self._live.pop((table_id, user_id), None)
+            await self._forget(key)
+
+    async def restore(self, table_id: int) -> None:
+        """After a restart: the table's hand messages whose tokens are still valid."""
+        try:
+            links = await self.bot.store.delivery.hand_links(table_id)
+        except StoreError:
+            log.exception("table %s: the hand messages could not be restored", table_id)
+            return
+        for link in links:
+            self._links[(link.table_id, link.user_id)] = link
+
+    async def _forget(self, key: Key) -> None:
+        self._links.pop(key, None)
+        self._shown.pop(key, None)
+        try:
+            await self.bot.store.delivery.forget_hand(*key)
+        except StoreError:
+            log.exception("the hand message of %s could not be forgotten", key[1])
 
     async def close_table(self, table_id: int, text: str) -> None:
         """The table is gone: its open hand messages say so and lose their buttons."""
-        for key in [key for key in self._live if key[0] == table_id]:
-            interaction, expires = self._live.pop(key)
-            if time.monotonic() > expires:
+        for key in [key for key in self._links if key[0] == table_id]:
+            link = self._links.pop(key)
+            self._shown.pop(key, None)
+            task = self._refreshing.pop(key, None)
+            if task is not None:
+                task.cancel()
+            if time.time() >= link.expires_at:
                 continue
             try:
-                await interaction.edit_original_response(content=text, view=None)
+                await _edit_original(self.bot, link, content=text, view=None)
             except discord.HTTPException as error:
                 log.info("hand message of %s could not be closed: %s", key[1], error)
+        try:
+            await self.bot.store.delivery.forget_hand(table_id)
+        except StoreError:
+            log.exception("table %s: its hand messages could not be forgotten", table_id)
+
+    async def idle(self) -> None:
+        """Wait until no refresh is being sent (tests, shutdown)."""
+        while self._refreshing:
+            await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
+
+    def close(self) -> None:
+        for task in self._refreshing.values():
+            task.cancel()
+        self._refreshing.clear()
+
+
+async def _edit_original(
+    bot: discord.Client, link: HandLink, *, content: str, view: discord.ui.View | None
+) -> None:
+    """Edit the message of the interaction behind ``link`` (``@original``), the request
+    ``Interaction.edit_original_response`` makes; discord.py offers no public call for a
+    stored token. It goes through the interaction's webhook, not the channel's bucket."""
+    webhook = discord.Webhook.partial(link.application_id, link.token, client=bot)
+    with handle_message_parameters(
+        content=content, view=view, previous_allowed_mentions=bot.allowed_mentions
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            link.application_id,
+            link.token,
+            session=webhook.session,
+            proxy=bot.http.proxy,
+            proxy_auth=bot.http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )

@@ -5,7 +5,12 @@ only snapshots the table and queues the event; one worker per channel sends in o
 The table message is never edited per event: changes mark it dirty and one editor per
 channel applies the newest state at most once a second. Each deal gets a fresh message
 (Discord limits edits to old messages), trick and score lines are posted as they happen,
-and nothing but a reminder pings anyone.
+and nothing but a reminder pings anyone. A person's hand refresh does not wait in this
+queue: it goes through the interaction's webhook, another rate-limit bucket.
+
+Each line posted is recorded in the store, so shutting down drains the queue for a few
+seconds and the next start posts what still did not go out (:class:`~bot.tables.events.
+TableRestored`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render import text
-from bot.store import TableStatus
+from bot.store import SCORE_STEP, StoreError, TableStatus
 from bot.tables import Refusal, TableView
 from bot.tables import events as ev
 from bot.tables.table import SEAT_NAMES
@@ -37,10 +42,23 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 1.0
-"""Seconds between two edits of one channel's table message."""
+"""Seconds between two edits of one channel's table message (from the end of one edit
+to the start of the next, so a slow or rate-limited edit is never followed at once)."""
+DRAIN_SECONDS = 5.0
+"""At shutdown, how long to go on sending what is queued; the rest is posted at the next
+start (see :meth:`ChannelFeed._restore`)."""
 QUIET = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 TABLE_MESSAGE = "table"
+RESTORED = (
+    "The bot restarted; the table is restored. Press **Show my hand** if your hand "
+    "stopped updating."
+)
+RESTORED_LOBBY = "The bot restarted; the table is restored."
+
+Line = tuple[int, int]
+"""A line of the channel as (deal, step): step 0 the deal's message, 1-13 a trick line,
+``SCORE_STEP`` the score line; lines compare in the order they are posted."""
 
 
 class ChannelFeed:
@@ -51,11 +69,16 @@ class ChannelFeed:
         self.channel_id = channel_id
         self.queue: asyncio.Queue[tuple[ev.Event, TableView | None]] = asyncio.Queue()
         self.view: TableView | None = None
+        """The table as of the last event presented: what the table message shows."""
         self.message_id: int | None = None
+        self.message_deal: int | None = None
+        """The deal the table message was posted for (None: the lobby, or not known)."""
         self.lobby = True
         """The table message is still the lobby message (no deal posted yet)."""
         self.closed: str | None = None
         self.dirty = asyncio.Event()
+        self.edit_lock = asyncio.Lock()
+        """Held for every edit of the table message, so edits never overlap or reorder."""
         self.last_edit = 0.0
         self.worker = asyncio.create_task(self._work())
         self.editor = asyncio.create_task(self._edit_loop())
@@ -67,10 +90,13 @@ class ChannelFeed:
     async def _work(self) -> None:
         while True:
             event, view = await self.queue.get()
-            if view is not None:
-                self.view = view
             try:
-                await self._handle(event)
+                if isinstance(event, ev.DealStarted) and view is not None:
+                    # The old deal's message is closed with the old deal's last state.
+                    await self._new_deal_message(view)
+                else:
+                    self.view = view or self.view
+                    await self._handle(event)
             except discord.HTTPException as error:
                 log.warning(
                     "channel %s: %s failed: %s", self.channel_id, type(event).__name__, error
@@ -85,19 +111,19 @@ class ChannelFeed:
     async def _handle(self, event: ev.Event) -> None:
         labels = seat_labels(self.view, short=True) if self.view else list(SEAT_NAMES)
         match event:
-            case ev.DealStarted():
-                await self._new_deal_message()
-            case ev.TrickTaken():
-                await self._post(text.trick_text(labels, event))
-            case ev.DealScored():
-                await self._post(text.deal_text(labels, event))
+            case ev.TrickTaken() | ev.DealScored():
+                deal = self.view.deal_number if self.view else 0
+                await self._post_line(labels, event, deal)
+            case ev.TableRestored(lines=lines):
+                await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
                 await self._post_result(labels, match_id, totals, ranks, record)
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
                     await self._post(f"The table is closed: {reason}.")
-                await self._edit_now()
+                async with self.edit_lock:
+                    await self._edit_now()
                 await self.presenter.bot.hands.close_table(
                     event.table_id, MATCH_OVER if over else f"The table is closed: {reason}."
                 )
@@ -121,30 +147,83 @@ class ChannelFeed:
             case ev.LobbyChanged(what=what) if not self.lobby:
                 await self._post(f"{literal(what)}.")  # someone left, was removed, took over
                 self.dirty.set()
-            case ev.TurnStarted(seat=seat):
-                self.dirty.set()
-                seat_info = self.view.seats[seat] if self.view else None
-                if seat_info is not None and seat_info.user_id is not None:
-                    await self.presenter.bot.hands.refresh(event.table_id, seat_info.user_id)
             case _:
                 self.dirty.set()
 
     async def _post(self, content: str) -> None:
         await self.channel.send(content, allowed_mentions=QUIET)
 
-    async def _new_deal_message(self) -> None:
-        """Close the last deal's message and post this deal's, with the Show hand button."""
+    async def _post_line(
+        self, labels: list[str], event: ev.TrickTaken | ev.DealScored, deal: int
+    ) -> None:
+        """A trick or score line, remembered as posted so a restart does not repeat it."""
+        if isinstance(event, ev.TrickTaken):
+            await self._post(text.trick_text(labels, event))
+            await self.presenter.posted(event.table_id, (deal, event.number))
+        else:
+            await self._post(text.deal_text(labels, event))
+            await self.presenter.posted(event.table_id, (event.deal_number, SCORE_STEP))
+
+    async def _restore(self, labels: list[str], lines: tuple[ev.Event, ...]) -> None:
+        """After a restart: post the lines the channel had not been shown, then say so.
+
+        What was posted is stored line by line, so this posts exactly what a shutdown
+        (or a crash) kept from going out: a trick or score line, the current deal's
+        message. A past deal's message cannot be rebuilt; its lines still are."""
         view = self.view
         assert view is not None
-        if self.message_id is not None:
-            await self._edit_now(final=True)
-        message = await self.channel.send(
-            embed=deal_embed(view), view=table_view(view.table_id), allowed_mentions=QUIET
-        )
-        self.message_id, self.lobby = message.id, False
-        self.last_edit = time.monotonic()
-        self.dirty.clear()
+        table_id = view.table_id
+        last = await self.presenter.last_posted(table_id)
+        current = view.deal_number
+        if last >= (current, 0):
+            self.message_deal = current  # the stored table message is this deal's
+        deal = 0
+        for line in lines:
+            if isinstance(line, ev.DealStarted):
+                deal = line.deal_number
+                if (deal, 0) > last and deal == current:
+                    await self._new_deal_message(view)
+            elif isinstance(line, ev.TrickTaken | ev.DealScored):
+                step = line.number if isinstance(line, ev.TrickTaken) else SCORE_STEP
+                if (deal, step) > last:
+                    await self._post_line(labels, line, deal)
+        await self._post(RESTORED if view.match_id is not None else RESTORED_LOBBY)
+
+    async def _new_deal_message(self, view: TableView) -> None:
+        """Close the last deal's message and post this deal's, with the Show hand button."""
+        async with self.edit_lock:
+            if self.message_id is not None:
+                await self._close_message()
+            self.view = view
+            try:
+                message = await self.channel.send(
+                    embed=deal_embed(view), view=table_view(view.table_id), allowed_mentions=QUIET
+                )
+            except discord.HTTPException:
+                self.message_id = None  # the old one is closed: edits must not go there
+                raise
+            self.message_id, self.message_deal, self.lobby = message.id, view.deal_number, False
+            self.last_edit = time.monotonic()
+            self.dirty.clear()
         await self.presenter.remember(view.table_id, message.id)
+        await self.presenter.posted(view.table_id, (view.deal_number, 0))
+
+    async def _close_message(self) -> None:
+        """The table message's last edit: the lobby as it started, or the deal as it ended
+        (``self.view`` is still that deal's). Call with ``edit_lock`` held."""
+        view = self.view
+        if view is not None and (self.lobby or self.message_deal == view.deal_number):
+            await self._edit_now(final=True)
+            return
+        # After a restart the deal it showed is gone: just take its buttons away.
+        assert self.message_id is not None
+        await self._wait_turn()
+        try:
+            await self.channel.get_partial_message(self.message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.warning("channel %s: closing the table message failed: %s", self.channel_id, error)
+        finally:
+            self.last_edit = time.monotonic()
 
     async def _post_result(
         self,
@@ -167,17 +246,25 @@ class ChannelFeed:
     async def _edit_loop(self) -> None:
         while True:
             await self.dirty.wait()
-            wait = self.last_edit + EDIT_INTERVAL - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            await self._edit_now()
+            async with self.edit_lock:
+                if self.dirty.is_set():  # (a closing edit may have taken it meanwhile)
+                    await self._edit_now()
+
+    async def _wait_turn(self) -> None:
+        wait = self.last_edit + EDIT_INTERVAL - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def _edit_now(self, *, final: bool = False) -> None:
+        """Edit the table message to the newest state, paced. Call with ``edit_lock`` held.
+
+        The pause is counted from the end of the last edit: one that waited for Discord's
+        rate limit is not followed by another at once."""
+        await self._wait_turn()
         self.dirty.clear()
         view = self.view
         if view is None or self.message_id is None:
             return
-        self.last_edit = time.monotonic()
         message = self.channel.get_partial_message(self.message_id)
         try:
             if self.lobby:
@@ -192,6 +279,16 @@ class ChannelFeed:
                 await message.edit(embed=deal_embed(view, closed=done), view=buttons)
         except discord.HTTPException as error:
             log.warning("channel %s: editing the table message failed: %s", self.channel_id, error)
+        finally:
+            self.last_edit = time.monotonic()
+
+    async def flush(self) -> None:
+        """Present everything queued and send the pending edit (shutdown)."""
+        await self.queue.join()
+        if self.dirty.is_set():
+            async with self.edit_lock:
+                if self.dirty.is_set():
+                    await self._edit_now()
 
     def close(self) -> None:
         self.worker.cancel()
@@ -213,7 +310,16 @@ class Presenter:
             if view is not None:
                 feed.message_id = view.messages.get(TABLE_MESSAGE)
                 feed.lobby = view.match_id is None
-        feed.queue.put_nowait((event, self._view(event.table_id)))
+        view = self._view(event.table_id)
+        if isinstance(event, ev.TableRestored):
+            await self.bot.hands.restore(event.table_id)
+        feed.queue.put_nowait((event, view))
+        if isinstance(event, ev.TurnStarted) and event.seconds is not None and view is not None:
+            # A person's turn: their hand lights up now, not behind the channel's queue
+            # (its webhook is not in the channel's rate-limit bucket).
+            user_id = view.seats[event.seat].user_id
+            if user_id is not None:
+                self.bot.hands.request_refresh(event.table_id, user_id)
 
     def _view(self, table_id: int) -> TableView | None:
         try:
@@ -228,6 +334,17 @@ class Presenter:
             feed.message_id = message_id
             feed.dirty.set()
 
+    async def posted(self, table_id: int, line: Line) -> None:
+        """Keep the channel's last line, so a restart posts only what was not sent."""
+        try:
+            await self.bot.store.delivery.set_posted(table_id, *line)
+        except StoreError:
+            log.exception("table %s: could not store the last line posted", table_id)
+
+    async def last_posted(self, table_id: int) -> Line:
+        line = await self.bot.store.delivery.last_posted(table_id)
+        return (0, 0) if line is None else line
+
     async def remember(self, table_id: int, message_id: int) -> None:
         with contextlib.suppress(Refusal):  # the table closed meanwhile: nothing to keep
             await self.bot.service.remember_message(table_id, TABLE_MESSAGE, message_id)
@@ -238,9 +355,23 @@ class Presenter:
             feed.editor.cancel()  # the worker, the caller, ends by itself
 
     async def idle(self) -> None:
-        """Wait until every queued event has been presented (tests, shutdown)."""
+        """Wait until every queued event has been presented and every hand refreshed."""
         for feed in list(self._feeds.values()):
             await feed.queue.join()
+        await self.bot.hands.idle()
+
+    async def drain(self, seconds: float | None = None) -> None:
+        """Shutdown: send what is queued and the pending edits, for at most ``seconds``
+        (default :data:`DRAIN_SECONDS`). Lines that did not go out are posted at the next
+        start, from what the store says was posted."""
+        try:
+            async with asyncio.timeout(DRAIN_SECONDS if seconds is None else seconds):
+                for feed in list(self._feeds.values()):
+                    await feed.flush()
+                await self.bot.hands.idle()
+        except TimeoutError:
+            left = sum(feed.queue.qsize() for feed in self._feeds.values())
+            log.warning("shutting down with %d event(s) not presented; posted at next start", left)
 
     def close(self) -> None:
         for feed in self._feeds.values():

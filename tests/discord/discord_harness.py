@@ -219,6 +219,8 @@ class _Pending:
 
     async def __aenter__(self) -> _Response:
         await asyncio.sleep(0)  # a request is never instantaneous: let others run
+        if "/channels/" in self.url:
+            await asyncio.sleep(self.fake.channel_delay)
         return self.fake.handle(self.method, self.url, self.kwargs)
 
     async def __aexit__(self, *exc: object) -> None:
@@ -259,6 +261,8 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []
         self.buckets: dict[tuple[str, str], _Bucket] = {}
         self.bot_user = User(snowflake(), "Bonken")
+        self.channel_delay = 0.0
+        """Seconds each channel message request takes (a slow network, a long queue)."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -305,7 +309,7 @@ class FakeDiscord:
             return limited
         status, answer = self._route(call)
         call.status = status
-        return _Response(status, answer, call.rate_headers)
+        return _Response(status, _public(answer), call.rate_headers)
 
     def _rate_limit(self, call: Call) -> _Response | None:
         """Discord's per-channel buckets for posting and for editing messages."""
@@ -588,6 +592,16 @@ class FakeDiscord:
                 attachment.pop("data", None)
             payload["message"] = public
         return payload
+
+
+def _public(body: Any) -> Any:
+    """What Discord sends back: the fake's own bookkeeping (a message's interaction token,
+    its edit count) left out."""
+    if isinstance(body, dict):
+        return {k: _public(v) for k, v in body.items() if k not in ("interaction_token", "edits")}
+    if isinstance(body, list):
+        return [_public(v) for v in body]
+    return body
 
 
 def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:

@@ -9,12 +9,13 @@ test takes seconds while the calls it counts are the ones real timing would prod
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from discord_harness import Harness
+from discord_harness import Call, Harness, User, components, custom_ids, seat_state, show_hand
 
 import bot.ui.presenter as presenter
-from bot.engine import DEALS_PER_MATCH
+from bot.engine import DEALS_PER_MATCH, MatchPhase
 
 TIME_SCALE = 0.01
 BUDGET_PER_DEAL = 40
@@ -58,5 +59,125 @@ async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
             "POST /channels/N/messages",
             "PATCH /channels/N/messages/N",
         }
+    finally:
+        await h.stop()
+
+
+def _per_deal(calls: list[Call]) -> list[list[Call]]:
+    """The calls split at each deal message's post (the first group starts at deal 1)."""
+    starts = [
+        i
+        for i, c in enumerate(calls)
+        if c.method == "POST"
+        and c.own
+        and (c.body.get("embeds") or [{}])[0].get("title", "").startswith("Deal ")
+    ]
+    return [calls[a:b] for a, b in zip(starts, [*starts[1:], len(calls)], strict=True)]
+
+
+def _is_refresh(call: Call) -> bool:
+    """A hand message brought up to date by the bot (not the answer to a click)."""
+    return call.method == "PATCH" and call.path.startswith("/webhooks/")
+
+
+def _deal_shown(call: Call) -> int | None:
+    """The deal a hand refresh shows ("**Deal 3 · Queens** · ..."); None for the end."""
+    found = re.match(r"\*\*Deal (\d+) ", call.body.get("content") or "")
+    return int(found[1]) if found else None
+
+
+async def _lit_up(h: Harness, people: tuple[User, ...], hands: dict) -> User | None:
+    """Wait until one of ``people`` has their turn and their hand message shows it (the
+    bot refreshed it); None once the match is over."""
+    for _ in range(20_000):
+        if h.table() is None:
+            return None
+        tid = h.table().table_id
+        for user in people:
+            view, turn = seat_state(h, user)
+            hand = hands[user.id]
+            if view.my_turn and any(f":{tid}:{turn}" in cid for cid in custom_ids(hand)):
+                return user
+        await asyncio.sleep(0.0005)
+    raise AssertionError("no hand lit up")
+
+
+async def _act_on_hand(h: Harness, user: User, hand: dict) -> None:
+    """``user`` acts at once on the hand message the bot keeps current for them: the
+    first contract (trumps via the trump menu), a pass, or the first enabled card."""
+    view, turn = seat_state(h, user)
+    tid = h.table().table_id
+    assert all(f":{tid}:{turn}" in cid for cid in custom_ids(hand)), "the hand is stale"
+    if view.phase is MatchPhase.CHOOSING:
+        menu = next(c for c in components(hand) if c["custom_id"].startswith("bonken:choose:"))
+        value = menu["options"][0]["value"]
+        done = await h.select(user, menu["custom_id"], [value], message=hand)
+        if value == "trumps":
+            trump = next(c for c in components(hand) if c["custom_id"].startswith("bonken:trump:"))
+            done = await h.select(user, trump["custom_id"], [trump["options"][0]["value"]])
+    elif view.phase is MatchPhase.DOUBLING:
+        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+    else:
+        done = await h.click(user, custom_ids(hand, enabled_only=True)[0], message=hand)
+    assert done.callback_type == 7 and not done.text.startswith("⚠️"), done.text
+
+
+async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(
+    tmp_path, monkeypatch
+):
+    """Two people play by their hand messages as soon as it is their turn. Per deal the
+    bot posts only the deal's lines, edits the table message at most once an interval,
+    refreshes a hand at most once per turn of its player, and never sends a hand what it
+    already shows. (How many edits a deal gets depends on how long it lasts; the figures
+    printed are for this machine's speed.)"""
+    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 1.0 * TIME_SCALE)
+    h = await Harness(tmp_path, pace=0.0, time_scale=TIME_SCALE).start()
+    try:
+        ann, bob = h.user("Ann"), h.user("Bob")
+        await h.slash(ann, "new")
+        await h.slash(bob, "join")
+        before = len(h.fake.calls)
+        await h.slash(ann, "start")
+        await h.idle()
+        hands = {u.id: h.hand_message(await show_hand(h, u)) for u in (ann, bob)}
+        turns: dict[int, int] = {}  # per deal: the people's turns
+        while (mover := await _lit_up(h, (ann, bob), hands)) is not None:
+            deal = seat_state(h, mover)[0].deal_number
+            turns[deal] = turns.get(deal, 0) + 1
+            await _act_on_hand(h, mover, hands[mover.id])
+        await h.idle()
+        deals = _per_deal(h.fake.calls[before:])
+        assert len(deals) == DEALS_PER_MATCH
+        public = [sum(c.own for c in calls) for calls in deals]
+        # A refresh belongs to the deal its hand shows (it need not wait for the channel).
+        refreshed = [_deal_shown(c) for c in h.fake.calls[before:] if _is_refresh(c)]
+        refreshes = [refreshed.count(number) for number in range(1, DEALS_PER_MATCH + 1)]
+        print(f"\npublic posts and edits per deal: {public}; total {sum(public)}")
+        print(f"hand refreshes per deal: {refreshes}; total {sum(refreshes)}")
+        print(f"people's turns per deal: {[turns[d] for d in sorted(turns)]}")
+        # Public: a deal's message, its trick lines, its score line (and at the end the
+        # standings); edits at most one per EDIT_INTERVAL, however fast people play.
+        for calls in deals:
+            own = [c for c in calls if c.own]
+            posts = sum(c.method == "POST" for c in own)
+            edits = sum(c.method == "PATCH" for c in own)
+            assert posts <= 16, [c.body.get("content") for c in own]
+            assert edits <= (own[-1].at - own[0].at) / presenter.EDIT_INTERVAL + 2
+        for number, count in enumerate(refreshes, start=1):
+            assert count <= turns[number], (number, refreshes, turns)
+        # Never the same content twice in a row on one hand message.
+        shown: dict[int | None, tuple[object, object]] = {}
+        for call in h.fake.calls[before:]:
+            parts = call.path.split("/")
+            if _is_refresh(call):
+                message = h.fake._by_token[parts[3]].original_id
+                body = (call.body.get("content"), call.body.get("components"))
+                assert shown.get(message) != body, "a hand was sent what it already showed"
+                shown[message] = body
+            elif call.path.endswith("/callback") and call.body["type"] == 7:
+                data = call.body["data"]
+                message = h.fake.interactions[int(parts[2])].message_id
+                shown[message] = (data.get("content"), data.get("components"))
+        assert h.fake.rate_limited() == []
     finally:
         await h.stop()

@@ -214,3 +214,27 @@ async def test_every_accepted_action_is_stored_before_it_is_announced(h: Harness
     await h.play_random(view.table_id, actions=20)
     assert counts and all(stored == turn for stored, turn in counts)
     await asyncio.sleep(0)
+
+
+async def test_a_restored_table_first_says_so_with_its_last_two_deals(tmp_path: Path) -> None:
+    node = Restartable(tmp_path / "db.sqlite3")
+    h = await node.start()
+    try:
+        view = await h.open_with_humans((HOST,))
+        while len(h.match(view.table_id).deals) < 3:
+            await h.play_random(view.table_id, actions=1)
+        await h.play_random(view.table_id, actions=6)
+        before = [e for e in h.events.events if e.table_id == view.table_id]
+        h = await node.restart()
+        restored = h.events.events[0]
+        assert isinstance(restored, ev.TableRestored)
+        assert isinstance(h.events.events[1], ev.TurnStarted)  # then play resumes
+        # The lines are the events of deals 2 and 3 as they were announced.
+        kinds = (ev.DealStarted, ev.TrickTaken, ev.DealScored)
+        second = next(
+            i for i, e in enumerate(before) if isinstance(e, ev.DealStarted) and e.deal_number == 2
+        )
+        assert list(restored.lines) == [e for e in before[second:] if isinstance(e, kinds)]
+    finally:
+        if node.h:
+            await node.stop()
