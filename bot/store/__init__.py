@@ -15,7 +15,15 @@ refuses something.
 """
 
 from .codec import actions_taken
-from .errors import AlreadyStored, Conflict, DatabaseRefused, NotFound, StoreError
+from .errors import (
+    AlreadyStored,
+    Conflict,
+    ConstraintFailed,
+    DatabaseRefused,
+    NotFound,
+    StorageFailed,
+    StoreError,
+)
 from .models import (
     Computer,
     ContractStat,
@@ -45,6 +53,7 @@ __all__ = [
     "AlreadyStored",
     "Computer",
     "Conflict",
+    "ConstraintFailed",
     "ContractStat",
     "DatabaseRefused",
     "GuildSettings",
@@ -64,6 +73,7 @@ __all__ = [
     "SeasonStanding",
     "SeatOccupant",
     "SeatResult",
+    "StorageFailed",
     "Store",
     "StoreError",
     "TableRecord",
