@@ -164,7 +164,8 @@ def _check_writable(conn: sqlite3.Connection) -> None:
     try:
         conn.execute(f"PRAGMA user_version = {int(version)}")
     finally:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled it back itself
+            conn.execute("ROLLBACK")
 
 
 def _cannot_write(path: Path, error: sqlite3.Error) -> DatabaseRefused:
@@ -191,7 +192,10 @@ def _translated(path: Path) -> Iterator[None]:
 
 
 class Session:
-    """Statements on the connection while the caller holds the database lock."""
+    """Statements on the connection while the caller holds the database lock.
+
+    Each raises :class:`ConstraintFailed` for a broken constraint and
+    :class:`StorageFailed` for any other failure of the database."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
@@ -296,7 +300,7 @@ class Database:
     async def writing(self) -> AsyncIterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
         async with self._lock:
-            await self._roll_back()  # one an earlier failed rollback may have left open
+            await self._roll_back()  # a transaction an earlier failed rollback left open
             with _translated(self._path):
                 await self._conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
