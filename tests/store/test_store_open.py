@@ -152,8 +152,10 @@ if os.geteuid() == 0:
     except OSError as error:
         print(f"cannot become nobody: {error}")
         sys.exit(4)
+async def open_and_close():
+    await (await open_store(sys.argv[1])).close()
 try:
-    asyncio.run(open_store(sys.argv[1]))
+    asyncio.run(open_and_close())
 except DatabaseRefused as refused:
     print(refused)
     sys.exit(3)
@@ -202,6 +204,7 @@ def test_a_place_the_bot_cannot_write_is_refused_in_one_line(make, says: str) ->
             text=True,
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
         )
         folder.chmod(0o755)
         if child.returncode == 4:
