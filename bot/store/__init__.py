@@ -16,7 +16,15 @@ refuses something.
 
 from .codec import actions_taken
 from .delivery import SCORE_STEP, HandLink
-from .errors import AlreadyStored, Conflict, DatabaseRefused, NotFound, StoreError
+from .errors import (
+    AlreadyStored,
+    Conflict,
+    ConstraintFailed,
+    DatabaseRefused,
+    NotFound,
+    StorageFailed,
+    StoreError,
+)
 from .models import (
     Computer,
     ContractStat,
@@ -47,6 +55,7 @@ __all__ = [
     "AlreadyStored",
     "Computer",
     "Conflict",
+    "ConstraintFailed",
     "ContractStat",
     "DatabaseRefused",
     "GuildSettings",
@@ -67,6 +76,7 @@ __all__ = [
     "SeasonStanding",
     "SeatOccupant",
     "SeatResult",
+    "StorageFailed",
     "Store",
     "StoreError",
     "TableRecord",

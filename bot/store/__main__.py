@@ -3,6 +3,10 @@
 For whoever runs the bot: check a database file (every page, every reference, every
 aggregate) or print one match's record for a bug report. The file is the one in
 ``BONKEN_DATABASE`` (default ``data/bonken.sqlite3``) unless ``--database`` says otherwise.
+
+Both only read: the file is opened read-only and never created, upgraded or locked, so
+they work on the database of a running bot. ``check --upgrade`` upgrades an old file
+first, as the bot does when it starts (and, like the bot, not while one runs).
 """
 
 from __future__ import annotations
@@ -10,26 +14,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
 from bot.settings import Settings
 
 from .errors import StoreError
+from .migrations import LATEST
 from .store import open_store
 
 
 async def run(args: argparse.Namespace) -> int:
-    if not args.database.exists():
-        print(f"there is no database at {args.database}", file=sys.stderr)
-        return 1
-    async with await open_store(args.database) as store:
+    if args.command == "check" and args.upgrade:
+        if not args.database.exists():  # upgrading must not create a file either
+            print(f"there is no database at {args.database}", file=sys.stderr)
+            return 1
+        await (await open_store(args.database)).close()
+        print(f"{args.database} is at schema version {LATEST}", file=sys.stderr)
+    async with await open_store(args.database, read_only=True) as store:
         if args.command == "record":
             print(json.dumps(await store.matches.load_record(args.match_id), indent=1))
+            sys.stdout.flush()  # inside the guard below, not at exit
             return 0
         problems = await store.integrity_problems()
     for problem in problems:
         print(problem)
+    sys.stdout.flush()
     print("ok" if not problems else f"{len(problems)} problem(s)", file=sys.stderr)
     return 1 if problems else 0
 
@@ -38,7 +49,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__)
     parser.add_argument("--database", type=Path, default=Settings.from_env().database_path)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("check", help="check the whole file and its aggregates")
+    check = commands.add_parser("check", help="check the whole file and its aggregates")
+    check.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="upgrade an old file to this bot's schema first (not while the bot runs)",
+    )
     record = commands.add_parser("record", help="print a match's bonken-record/1 JSON")
     record.add_argument("match_id", type=int)
     args = parser.parse_args(argv)
@@ -46,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(run(args))
     except StoreError as error:
         print(str(error), file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): end quietly, as other Unix tools do. Point
+        # stdout at /dev/null so Python's own flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

@@ -11,22 +11,37 @@ would fsync every card.
 Concurrency. One aiosqlite connection (one thread) serves the whole bot. An ``asyncio``
 lock makes every read and every transaction run alone on it, so one coroutine can never
 see, join or roll back another's half-done transaction. A single-statement write runs in
-autocommit mode, which is one transaction and one trip to the database thread.
+autocommit mode, which is one transaction and one trip to the database thread. One bot
+process per file: :mod:`bot.store.lock` refuses a second one before it writes anything.
+
+Failures. Nothing of sqlite3 leaves this module: a broken constraint becomes
+:class:`ConstraintFailed` (which the store's modules turn into ``AlreadyStored`` or
+``Conflict``), and every other failure (a full disk, an I/O error, a file gone read-only)
+becomes :class:`StorageFailed`, whose transaction is rolled back and whose connection
+stays usable, so the caller can refuse politely and try again later.
+
+Reading only. The operator's tools open the file read-only, without the process lock and
+without upgrading it, so they can inspect the database of a running bot and never
+change a byte of it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from .errors import DatabaseRefused, StoreError
+from .errors import ConstraintFailed, DatabaseRefused, StorageFailed, StoreError
+from .lock import ProcessLock
 from .migrations import LATEST, migrate, schema_version
+
+log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 MIN_SQLITE = (3, 35, 0)
@@ -35,6 +50,17 @@ BUSY_TIMEOUT_MS = 5000
 
 Row = tuple[Any, ...]
 Params = Sequence[Any]
+
+
+def read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` for reading only, creating no file beside it.
+
+    A file with a ``-wal`` beside it is in use (or was, by a bot that was killed): it is
+    read through the WAL like any reader does. Without one, no process has it open, and
+    ``immutable`` keeps SQLite from creating ``-wal`` and ``-shm`` files just to read.
+    """
+    immutable = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+    return f"{path.resolve().as_uri()}?mode=ro{immutable}"
 
 
 def inspect_file(path: Path) -> int | None:
@@ -49,15 +75,17 @@ def inspect_file(path: Path) -> int | None:
         return None
     if not path.is_file():
         raise DatabaseRefused(f"database path {path} exists but is not a file")
-    with path.open("rb") as handle:
-        header = handle.read(len(SQLITE_HEADER))
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise DatabaseRefused(f"cannot read {path}: {error.strerror}") from None
     if not header:
         return 0
     if header != SQLITE_HEADER:
         raise DatabaseRefused(f"{path} is not a SQLite database (its header is {header[:16]!r})")
-    immutable = "" if Path(f"{path}-wal").exists() else "&immutable=1"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{immutable}", uri=True)
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
     except sqlite3.Error as error:
         raise DatabaseRefused(f"cannot open {path}: {error}") from None
     try:
@@ -82,34 +110,100 @@ def inspect_file(path: Path) -> int | None:
     return version
 
 
-def prepare_file(path: Path) -> None:
-    """Check the file, create it (and its folder) if missing, and upgrade it to LATEST."""
+def prepare_file(path: Path) -> ProcessLock:
+    """Check the file, lock it for this process, create it (and its folder) if missing,
+    upgrade it to LATEST and make sure it can be written. Returns the lock, now held."""
     if sqlite3.sqlite_version_info < MIN_SQLITE:
         raise StoreError(
             f"SQLite {sqlite3.sqlite_version} is too old; the store needs "
             f"{'.'.join(map(str, MIN_SQLITE))} or newer"
         )
     inspect_file(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DatabaseRefused(
+            f"cannot create the folder {path.parent} for the database: {error.strerror}; "
+            "create it, or point BONKEN_DATABASE at a writable place"
+        ) from None
+    lock = ProcessLock.take(path)
+    try:
+        _upgrade(path)
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
+def _upgrade(path: Path) -> None:
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise _cannot_write(path, error) from None
     try:
         (mode,) = conn.execute("PRAGMA journal_mode=WAL").fetchone()
         if mode != "wal":
             raise StoreError(f"{path}: the file system does not allow WAL mode ({mode})")
         conn.execute("PRAGMA foreign_keys=ON")
         migrate(conn)
+        _check_writable(conn)
+    except sqlite3.Error as error:
+        raise _cannot_write(path, error) from None
     finally:
         conn.close()
 
 
-class Session:
-    """Statements on the connection while the caller holds the database lock."""
+def _check_writable(conn: sqlite3.Connection) -> None:
+    """Write one header field, unchanged, and roll it back.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    A file the bot may read but not write opens without complaint, and a current one needs
+    no migration; without this the bot would start and then refuse the first card.
+    """
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        if conn.in_transaction:  # SQLite may have rolled it back itself
+            conn.execute("ROLLBACK")
+
+
+def _cannot_write(path: Path, error: sqlite3.Error) -> DatabaseRefused:
+    """The operator's one line for a file the bot cannot open for writing."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        hint = "free some disk space"
+    elif name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
+        hint = f"the bot must be able to write the file and create files in {path.parent}"
+    else:
+        hint = "see the SQLite message"
+    return DatabaseRefused(f"cannot write the database {path}: {error}; {hint}")
+
+
+@contextmanager
+def _translated(path: Path) -> Iterator[None]:
+    """sqlite3's errors as the store's: a broken constraint, or a failure to read or write."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        raise ConstraintFailed(str(error)) from error
+    except sqlite3.Error as error:
+        raise StorageFailed(f"the database {path} failed: {error}") from error
+
+
+class Session:
+    """Statements on the connection while the caller holds the database lock.
+
+    Each raises :class:`ConstraintFailed` for a broken constraint and
+    :class:`StorageFailed` for any other failure of the database."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
+        self._path = path
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return [tuple(row) for row in await self._conn.execute_fetchall(sql, params)]
+        with _translated(self._path):
+            return [tuple(row) for row in await self._conn.execute_fetchall(sql, params)]
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
@@ -121,59 +215,136 @@ class Session:
         return None if row is None else row[0]
 
     async def execute(self, sql: str, params: Params = ()) -> None:
-        await self._conn.execute_fetchall(sql, params)
+        await self.fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        cursor = await self._conn.executemany(sql, rows)
-        await cursor.close()
+        with _translated(self._path):
+            cursor = await self._conn.executemany(sql, rows)
+            await cursor.close()
 
 
 class Database:
     """The one connection, its lock, and the ways to use it: read, a transaction, one write."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, path: Path, process_lock: ProcessLock | None
+    ) -> None:
         self._conn = conn
+        self._path = path
+        self._process_lock = process_lock
         self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path) -> Database:
-        await asyncio.to_thread(prepare_file, path)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        """Open for the bot: refuse a bad file, lock it, create or upgrade it."""
+        process_lock = await asyncio.to_thread(prepare_file, path)
         try:
-            for pragma in (
-                "PRAGMA foreign_keys=ON",
-                "PRAGMA synchronous=NORMAL",
-                f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
-            ):
-                await conn.execute_fetchall(pragma)
+            conn = await _connect(path, str(path), uri=False)
         except BaseException:
-            await conn.close()
+            process_lock.release()
             raise
-        return cls(conn)
+        return cls(conn, path, process_lock)
+
+    @classmethod
+    async def open_read_only(cls, path: Path) -> Database:
+        """Open for inspecting only: no lock, no upgrade, no write, even beside the file.
+
+        Refuses (:class:`DatabaseRefused`) a missing, empty or old file, which only the
+        bot (or ``check --upgrade``) may create or upgrade.
+        """
+        version = await asyncio.to_thread(inspect_file, path)
+        if version is None:
+            raise DatabaseRefused(f"there is no database at {path}")
+        if version == 0:
+            raise DatabaseRefused(
+                f"{path} is empty: it holds no Bonken database yet (the bot creates one "
+                "when it starts)"
+            )
+        if version < LATEST:
+            raise DatabaseRefused(
+                f"{path} has schema version {version}, older than this bot's ({LATEST}); the "
+                "bot upgrades it when it starts, or run `python -m bot.store --database "
+                f"{path} check --upgrade` while the bot is stopped"
+            )
+        return cls(await _connect(path, read_only_uri(path), uri=True), path, None)
 
     async def close(self) -> None:
         async with self._lock:
-            await self._conn.close()
+            try:
+                with _translated(self._path):
+                    await self._conn.close()
+            finally:
+                if self._process_lock is not None:
+                    self._process_lock.release()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Session]:
-        """Hold the lock for a consistent set of reads (nothing writes meanwhile)."""
+        """Hold the lock for a consistent set of reads.
+
+        The bot's own connection is the file's only writer, so holding the lock is enough.
+        Read-only, a running bot may write between two statements, so the reads share one
+        read transaction: one snapshot (a match's deals and actions from the same moment).
+        """
         async with self._lock:
-            yield Session(self._conn)
+            if self._process_lock is not None:
+                yield Session(self._conn, self._path)
+                return
+            with _translated(self._path):
+                await self._conn.execute_fetchall("BEGIN")
+            try:
+                yield Session(self._conn, self._path)
+            finally:
+                await self._roll_back()
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
         async with self._lock:
-            await self._conn.execute_fetchall("BEGIN IMMEDIATE")
+            await self._roll_back()  # a transaction an earlier failed rollback left open
+            with _translated(self._path):
+                await self._conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
-                yield Session(self._conn)
-                await self._conn.commit()
+                yield Session(self._conn, self._path)
+                with _translated(self._path):
+                    await self._conn.commit()
             except BaseException:  # the body failed, or the commit did: undo either way
-                await self._conn.rollback()
+                await self._roll_back()
                 raise
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         """One statement as its own transaction, committed when this returns."""
         async with self._lock:
-            return await Session(self._conn).fetchall(sql, params)
+            return await Session(self._conn, self._path).fetchall(sql, params)
+
+    async def _roll_back(self) -> None:
+        """Undo the open transaction, if any: after a full disk or an I/O error SQLite may
+        have rolled it back itself. A failed rollback is logged, and tried again before
+        the next transaction begins."""
+        if not self._conn.in_transaction:
+            return
+        try:
+            await self._conn.rollback()
+        except sqlite3.Error:
+            log.exception("rolling back a transaction on %s failed", self._path)
+
+
+async def _connect(path: Path, target: str, *, uri: bool) -> aiosqlite.Connection:
+    """The aiosqlite connection the store runs on, with its pragmas set."""
+    try:
+        conn = await aiosqlite.connect(target, uri=uri, isolation_level=None)
+    except sqlite3.Error as error:
+        raise DatabaseRefused(f"cannot open the database {path}: {error}") from None
+    try:
+        for pragma in (
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA synchronous=NORMAL",
+            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+        ):
+            await conn.execute_fetchall(pragma)
+    except sqlite3.Error as error:
+        await conn.close()
+        raise DatabaseRefused(f"cannot open the database {path}: {error}") from None
+    except BaseException:
+        await conn.close()
+        raise
+    return conn

@@ -8,10 +8,19 @@ class StoreError(Exception):
 
 
 class DatabaseRefused(StoreError):
-    """The database file cannot be used (corrupt, not ours, newer than this bot knows).
+    """The database file cannot be used (corrupt, not ours, newer than this bot knows, in
+    use by another bot process, or not writable).
 
     Raised by :func:`bot.store.open_store` before anything is written, so the file is left
-    exactly as it was for a person to inspect or restore.
+    exactly as it was for a person to inspect or restore. The message is one line for the
+    operator: the path, what is wrong and what to do.
+    """
+
+
+class StorageFailed(StoreError):
+    """The database could not carry out a read or write: the disk is full, an I/O error,
+    the file went read-only. Nothing of the failed call is stored; the same call can
+    succeed once the cause is gone, so callers retry or refuse politely.
     """
 
 
@@ -28,4 +37,12 @@ class AlreadyStored(Conflict):
 
     The database's primary key refuses it, so a double click can never be stored twice;
     the caller can treat it as "someone else already did this".
+    """
+
+
+class ConstraintFailed(Conflict):
+    """A write broke one of the schema's constraints (a key, a check, a trigger).
+
+    The store's modules turn it into what it means for them (:class:`AlreadyStored`,
+    :class:`Conflict`); one that reaches a caller is a refusal like any other.
     """

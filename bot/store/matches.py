@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from .codec import (
     to_datetime,
 )
 from .database import Database, Session
-from .errors import AlreadyStored, Conflict, NotFound, StoreError
+from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound, StoreError
 from .models import (
     SEATS,
     Human,
@@ -92,7 +91,7 @@ class MatchStore:
                     "VALUES (?, ?, ?, ?) RETURNING match_id",
                     (table_id, first_dealer, seed, now_ms()),
                 )
-            except sqlite3.IntegrityError:
+            except ConstraintFailed:
                 raise Conflict(f"table {table_id} already has a match in play") from None
             try:
                 await session.executemany(
@@ -100,7 +99,7 @@ class MatchStore:
                     "VALUES (?, ?, ?, ?, ?)",
                     [(match_id, seat, names[seat], user, level) for seat, user, level in seated],
                 )
-            except sqlite3.IntegrityError:
+            except ConstraintFailed:
                 raise Conflict("a player cannot sit in two seats of one match") from None
             return await _info(session, match_id)
 
@@ -120,7 +119,7 @@ class MatchStore:
                 "INSERT INTO deals (match_id, deal_index, hands, dealt_at) VALUES (?, ?, ?, ?)",
                 (match_id, deal_index, encoded, now_ms()),
             )
-        except sqlite3.IntegrityError as error:
+        except ConstraintFailed as error:
             raise _refusal(error, f"deal {deal_index} of match {match_id}") from None
 
     async def append_action(
@@ -152,7 +151,7 @@ class MatchStore:
                 """,
                 (match_id, seq, match_id, seat, kind, value, int(by_computer), now_ms()),
             )
-        except sqlite3.IntegrityError as error:
+        except ConstraintFailed as error:
             raise _refusal(error, f"action {seq} of match {match_id}") from None
 
     async def get_match(self, match_id: int) -> MatchInfo:
@@ -233,7 +232,7 @@ def _require_playing(info: MatchInfo) -> None:
         raise Conflict(f"match {info.match_id} is {info.status.value}, not in play")
 
 
-def _refusal(error: sqlite3.IntegrityError, what: str) -> StoreError:
+def _refusal(error: ConstraintFailed, what: str) -> StoreError:
     message = str(error)
     if message.startswith("UNIQUE constraint failed"):
         return AlreadyStored(f"{what} is already stored")

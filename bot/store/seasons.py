@@ -7,11 +7,9 @@ want of a season.
 
 from __future__ import annotations
 
-import sqlite3
-
 from .codec import now_ms, optional_datetime, to_datetime
 from .database import Database, Row, Session
-from .errors import Conflict, NotFound
+from .errors import Conflict, ConstraintFailed, NotFound
 from .models import Season
 
 SEASON_COLUMNS = "season_id, guild_id, name, started_at, ended_at"
@@ -34,7 +32,7 @@ class SeasonStore:
             await _end_active(session, guild_id, now)
             try:
                 return await _insert(session, guild_id, name, now)
-            except sqlite3.IntegrityError:
+            except ConstraintFailed:
                 raise Conflict(f"there is already a season named {name!r}") from None
 
     async def end_season(self, guild_id: int) -> Season:

@@ -56,10 +56,13 @@ class Store:
         await self.close()
 
 
-async def open_store(path: Path | str) -> Store:
-    """Open (creating or upgrading) the database at ``path``.
+async def open_store(path: Path | str, *, read_only: bool = False) -> Store:
+    """Open (creating or upgrading) the database at ``path`` for this bot process alone.
 
     Raises :class:`~bot.store.errors.DatabaseRefused`, with the file untouched, if it is
-    corrupt, not a Bonken database, or newer than this bot.
+    corrupt, not a Bonken database, newer than this bot, in use by another bot process,
+    or not writable. ``read_only`` opens it for inspecting only (the operator's tools):
+    no lock, no upgrade, every write refused, and a missing, empty or old file refused.
     """
-    return Store(await Database.open(Path(path)))
+    path = Path(path)
+    return Store(await (Database.open_read_only(path) if read_only else Database.open(path)))

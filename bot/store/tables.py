@@ -6,12 +6,11 @@ remembers, so a restart can rebuild every open table from :meth:`TableStore.open
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 
 from .codec import decode_occupant, encode_occupant, now_ms, to_datetime
 from .database import Database, Row, Session
-from .errors import Conflict, NotFound
+from .errors import Conflict, ConstraintFailed, NotFound
 from .models import (
     SEATS,
     GuildSettings,
@@ -95,7 +94,7 @@ class TableStore:
                         now,
                     ),
                 )
-            except sqlite3.IntegrityError:
+            except ConstraintFailed:
                 raise Conflict(f"channel {channel_id} already has an open table") from None
             assert row is not None
             return await _one(session, row[0])
@@ -150,7 +149,7 @@ class TableStore:
                     f"UPDATE tables SET {assignments} WHERE table_id = ?",
                     (*changes.values(), table_id),
                 )
-            except sqlite3.IntegrityError:
+            except ConstraintFailed:
                 raise Conflict("the channel already has another open table") from None
             for seat, occupant in (seats or {}).items():
                 await _set_seat(session, table_id, seat, occupant, (names or {}).get(seat))

@@ -32,6 +32,7 @@ from bot.store import (
     AlreadyStored,
     Computer,
     Conflict,
+    MatchStatus,
     Rater,
     Store,
     StoreError,
@@ -277,7 +278,7 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
                 return False
             await self._next_deal(table)
             return True
-        except StoreError:
+        except Exception:  # a failed write, or a bug: either way the table must go on
             log.exception("table %s: could not store the next deal or the result", table.table_id)
             table.driver = asyncio.create_task(self._retry_between_deals(table))
             return False
@@ -302,10 +303,15 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
         )
 
     async def _finish(self, table: Table) -> None:
+        """Store the results, close the table and announce it; safe to retry after any
+        failed write, and the match is announced once, after everything is stored."""
         match = table.match
         assert match is not None and table.match_id is not None
-        await self._store.matches.finish_match(table.match_id, rater=self._rater)
+        info = await self._store.matches.get_match(table.match_id)
+        if info.status is MatchStatus.PLAYING:  # not stored by an earlier, failed attempt
+            await self._store.matches.finish_match(table.match_id, rater=self._rater)
         record = await self._store.matches.load_record(table.match_id)
+        await self._store_closed(table, TableStatus.FINISHED)
         await self._emit(
             ev.MatchEnded(
                 table.table_id,
@@ -317,15 +323,22 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
                 record,
             )
         )
-        await self._close(table, TableStatus.FINISHED, "the match is over")
+        await self._forget(table, TableStatus.FINISHED, "the match is over")
 
     # -- closing ------------------------------------------------------------------------
 
     async def _close(self, table: Table, status: TableStatus, reason: str) -> None:
+        await self._store_closed(table, status)
+        await self._forget(table, status, reason)
+
+    async def _store_closed(self, table: Table, status: TableStatus) -> None:
         if table.match_id is not None and status is TableStatus.CANCELLED:
             with contextlib.suppress(Conflict):  # already finished or cancelled
                 await self._store.matches.cancel_match(table.match_id)
         await self._store.tables.update_table(table.table_id, status=status)
+
+    async def _forget(self, table: Table, status: TableStatus, reason: str) -> None:
+        """The table is closed in the store: stop its timers, free its channel, announce."""
         table.status = status
         self._stop_timer(table)
         self._stop_lobby_timer(table)

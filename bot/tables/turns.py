@@ -7,7 +7,6 @@ table's lock and applies its move only if the turn is still the one it thought a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from bot.engine import Action, seat_view
@@ -65,8 +64,16 @@ class TurnKeeping(ServiceState):
                 )
         await asyncio.sleep(half)
         table.timer = None  # expiry acts itself; it must not cancel its own task
-        with contextlib.suppress(Refusal):  # the store failed; expire_turn set a new timer
+        try:
             await self.expire_turn(table.table_id, turn)
+        except Refusal:
+            pass  # the store failed; expire_turn timed the turn again
+        except Exception:
+            # Never die silently: the player would keep the turn forever.
+            log.exception("table %s: the turn's timeout failed; timing it again", table.table_id)
+            async with table.lock:
+                if table.timer is None and self._human_to_act(table, turn) is not None:
+                    self._time_again(table, turn)
 
     async def expire_turn(self, table_id: int, turn: int) -> bool:
         """The turn ran out: a computer acts for the human. False if the turn had moved on."""
@@ -95,12 +102,14 @@ class TurnKeeping(ServiceState):
             try:
                 await self._accept(table, seat, action, by_computer=True, stored=stored)
             except Refusal:
-                # Not stored: the player keeps the turn, and the timer tries again later.
-                self._stop_timer(table)
-                seconds = table.turn_seconds()
-                table.timer = asyncio.create_task(self._turn_timer(table, turn, seconds))
+                self._time_again(table, turn)
                 raise
             return True
+
+    def _time_again(self, table: Table, turn: int) -> None:
+        """The timeout was not carried out: the player keeps the turn, timed afresh."""
+        self._stop_timer(table)
+        table.timer = asyncio.create_task(self._turn_timer(table, turn, table.turn_seconds()))
 
     @staticmethod
     def _human_to_act(table: Table, turn: int) -> int | None:
@@ -116,33 +125,51 @@ class TurnKeeping(ServiceState):
         return match.to_act
 
     async def _drive(self, table: Table) -> None:
-        """Make the computers' moves, one at a time, until a human is to act."""
+        """Make the computers' moves, one at a time, until a human is to act.
+
+        It never stops while its table plays: a move the store refused (a full disk, say)
+        or anything unexpected is logged and tried again after ``RETRY_SECONDS``, so the
+        table goes on by itself once the cause is gone."""
         while table.status is TableStatus.PLAYING:
-            async with table.lock:
-                match = table.match
-                if match is None or match.to_act is None:
+            try:
+                if not await self._computer_turn(table):
                     return
-                seat = match.to_act
-                if not table.seats[seat].computer_plays:
-                    return
-                turn = table.turn
-            if self._pace:
-                await asyncio.sleep(self._pace)
-            action = await self._computer_move(table, seat)
-            async with self._computer_writes, table.lock:
-                if table.status is not TableStatus.PLAYING:
-                    return  # cancelled while it thought
-                if table.turn != turn or not table.seats[seat].computer_plays:
-                    continue  # a human came back or the table moved on while it thought
-                by_computer = not isinstance(table.seats[seat].occupant, Computer) or (
-                    table.seats[seat].vacated
+                continue
+            except Refusal as refusal:
+                log.warning(
+                    "table %s: a computer move was not stored (%s); retrying",
+                    table.table_id,
+                    refusal,
                 )
-                try:
-                    await self._accept(table, seat, action, by_computer=by_computer)
-                    continue
-                except Refusal:
-                    log.warning("table %s: a computer move was not stored", table.table_id)
-            await asyncio.sleep(RETRY_SECONDS * self._time_scale)  # the store failed; retry
+            except Exception:
+                log.exception("table %s: the computers' turn failed; retrying", table.table_id)
+            await asyncio.sleep(RETRY_SECONDS * self._time_scale)
+
+    async def _computer_turn(self, table: Table) -> bool:
+        """One computer's move; False if no computer is to act (the driver's work is done).
+
+        Raises :class:`Refusal` if the store did not take the move."""
+        async with table.lock:
+            match = table.match
+            if match is None or match.to_act is None:
+                return False
+            seat = match.to_act
+            if not table.seats[seat].computer_plays:
+                return False
+            turn = table.turn
+        if self._pace:
+            await asyncio.sleep(self._pace)
+        action = await self._computer_move(table, seat)
+        async with self._computer_writes, table.lock:
+            if table.status is not TableStatus.PLAYING:
+                return False  # cancelled while it thought
+            if table.turn != turn or not table.seats[seat].computer_plays:
+                return True  # a human came back or the table moved on while it thought
+            by_computer = not isinstance(table.seats[seat].occupant, Computer) or (
+                table.seats[seat].vacated
+            )
+            await self._accept(table, seat, action, by_computer=by_computer)
+        return True
 
     async def _computer_move(self, table: Table, seat: int) -> Action:
         match = table.match

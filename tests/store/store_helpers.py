@@ -70,3 +70,20 @@ async def finished_match(
     await store.matches.finish_match(info.match_id)
     await store.tables.update_table(table.table_id, status=TableStatus.FINISHED)
     return info.match_id, match
+
+
+NO_LIMIT = 2**32 - 2
+"""SQLite's largest ``max_page_count``."""
+
+
+async def fill_disk(store: Store) -> None:
+    """Make the disk full for this connection, for real: the file may not grow any more,
+    so the next write that needs a new page fails with SQLite's own SQLITE_FULL."""
+    ((pages,),) = await store.db.write_one("PRAGMA page_count")
+    await store.db.write_one(f"PRAGMA max_page_count = {pages}")
+
+
+async def free_disk(store: Store) -> None:
+    """Room again: the file may grow as far as SQLite lets it."""
+    ((limit,),) = await store.db.write_one(f"PRAGMA max_page_count = {NO_LIMIT}")
+    assert limit > 1_000_000

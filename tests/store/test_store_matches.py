@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 
 import pytest
 from store_helpers import NAMES, play, seated_table
@@ -14,6 +13,7 @@ from bot.store import (
     AlreadyStored,
     Computer,
     Conflict,
+    ConstraintFailed,
     Human,
     MatchStatus,
     NotFound,
@@ -196,7 +196,7 @@ async def test_the_log_refuses_changes_even_from_raw_sql(store: Store) -> None:
     match_id = await _new_match(store)
     await play(store, match_id, random.Random(10), deals=1)
     for sql in ("UPDATE actions SET value = 'AS'", "DELETE FROM actions", "DELETE FROM deals"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(ConstraintFailed, match="append-only"):
             await store.db.write_one(sql)
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sqlite3
+import subprocess
+import sys
+import tempfile
 from contextlib import closing
 from pathlib import Path
 
@@ -14,6 +18,8 @@ from store_helpers import seated_table
 from bot.settings import Settings
 from bot.store import DatabaseRefused, open_store
 from bot.store.migrations import LATEST, migrate
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_database_path_defaults_to_data_bonken_sqlite3() -> None:
@@ -120,3 +126,90 @@ async def test_a_bad_file_stops_the_bot_with_a_clear_message_and_is_left_untouch
 def _version(path: Path) -> int:
     with closing(sqlite3.connect(path)) as conn:
         return conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+
+
+async def test_a_path_under_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    path = tmp_path / "file" / "sub" / "bonken.sqlite3"
+    with pytest.raises(DatabaseRefused) as refused:
+        await open_store(path)
+    message = str(refused.value)
+    assert message.startswith(f"cannot create the folder {path.parent} for the database")
+    assert "BONKEN_DATABASE" in message and "\n" not in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+# The child opens the store as a user who may not write there. Tests run as root here,
+# for whom permissions do not stop a write; so a root child first imports everything it
+# needs, then gives up root for `nobody` before it opens the file.
+OPEN_AS_NOBODY = """
+import asyncio, concurrent.futures.thread, os, sys
+from bot.store import DatabaseRefused, open_store
+if os.geteuid() == 0:
+    try:
+        os.setgid(65534)
+        os.setuid(65534)
+    except OSError as error:
+        print(f"cannot become nobody: {error}")
+        sys.exit(4)
+async def open_and_close():
+    await (await open_store(sys.argv[1])).close()
+try:
+    asyncio.run(open_and_close())
+except DatabaseRefused as refused:
+    print(refused)
+    sys.exit(3)
+"""
+
+
+def _read_only_folder(folder: Path) -> Path:
+    folder.chmod(0o555)
+    return folder / "bonken.sqlite3"
+
+
+def _read_only_folder_with_a_database(folder: Path) -> Path:
+    path = folder / "bonken.sqlite3"
+    _real_database(path)
+    folder.chmod(0o555)
+    return path
+
+
+def _read_only_file(folder: Path) -> Path:
+    path = folder / "bonken.sqlite3"
+    _real_database(path)
+    path.chmod(0o444)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (_read_only_folder, "cannot create the lock file"),
+        (_read_only_folder_with_a_database, "cannot create the lock file"),
+        (_read_only_file, "attempt to write a readonly database"),
+    ],
+    ids=["folder", "folder-with-file", "file"],
+)
+def test_a_place_the_bot_cannot_write_is_refused_in_one_line(make, says: str) -> None:
+    with tempfile.TemporaryDirectory() as top:
+        Path(top).chmod(0o755)  # nobody may reach the folder, not write in it
+        folder = Path(top) / "data"
+        folder.mkdir(mode=0o777)
+        folder.chmod(0o777)
+        path = make(folder)
+        before = path.read_bytes() if path.exists() else None
+        child = subprocess.run(
+            [sys.executable, "-c", OPEN_AS_NOBODY, str(path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
+        )
+        folder.chmod(0o755)
+        if child.returncode == 4:
+            pytest.skip(f"running as root, and {child.stdout.strip()}")
+        assert child.returncode == 3, child.stdout + child.stderr
+        message = child.stdout.strip()
+        assert str(path) in message and says in message and "\n" not in message
+        assert (path.read_bytes() if path.exists() else None) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from typing import Any
 
@@ -242,3 +243,25 @@ class FailingStore:
 
     async def append_action(self, *args: Any, **kwargs: Any) -> None:
         raise StoreError("disk I/O error")
+
+
+async def test_a_timeout_that_fails_unexpectedly_is_logged_and_timed_again(
+    harness: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    h: Harness = harness(time_scale=SCALE)
+    append_action = h.store.matches.append_action
+    failures = {"left": 1}
+
+    async def fails_once(*args: Any, by_computer: bool = False) -> None:
+        if by_computer and failures["left"]:  # the computer acting for the human
+            failures["left"] -= 1
+            raise RuntimeError("the timeout broke, said the test")
+        await append_action(*args, by_computer=by_computer)
+
+    monkeypatch.setattr(h.store.matches, "append_action", fails_once)
+    with caplog.at_level(logging.ERROR, logger="bot.tables"):
+        await h.open_with_humans((HOST,), settings=TableSettings(60))
+        await wait_for(lambda: h.events.of(ev.TimedOut))  # the next expiry does it
+    assert failures["left"] == 0
+    assert "the timeout broke, said the test" in caplog.text
+    assert h.events.of(ev.TimedOut)[0].user_id == HOST
