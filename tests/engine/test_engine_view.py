@@ -33,8 +33,12 @@ def _assert_private(match: Match, seat: int) -> None:
     own = set(deal.hand(seat))
     assert set(view.hand) == own and len(view.hand) == len(own)
     played = {card for _, card in deal.plays}
-    # The contract is rule data (which cards score), not anyone's cards: leave it out.
-    fields = [getattr(view, f.name) for f in dataclasses.fields(view) if f.name != "contract"]
+    # The contract and the rules are rule data (which cards score), not anyone's cards.
+    fields = [
+        getattr(view, f.name)
+        for f in dataclasses.fields(view)
+        if f.name not in ("contract", "rules")
+    ]
     seen = _cards_in(fields)
     others = {card for s in range(4) if s != seat for card in deal.hand(s)}
     assert not seen & others, f"seat {seat} sees {sorted(c.code for c in seen & others)}"
