@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.engine import CONTRACTS
+from bot.engine import STANDARD, Rules
 
 OVERVIEW = """\
-**Bonken** · 4 players, 52 cards, 11 deals, everyone for themselves; highest total wins.
+**Bonken** · 4 players, 52 cards, {deals} deals, everyone for themselves; highest total wins.
 • The player across from the dealer **chooses the contract** after seeing their hand. \
 The seven negative contracts are each played once; of the five trump options \
 (♣ ♦ ♥ ♠ or No Trump) four are played, and **every player picks exactly one**.
@@ -35,10 +35,11 @@ DETAILS = {
 TRUMP_DETAIL = "+10 per trick you take. {trump} Each player picks one trump option per match."
 
 
-def rules_text(contract_id: str | None = None) -> str:
+def rules_text(contract_id: str | None = None, rules: Rules = STANDARD) -> str:
+    """The overview, or one contract of ``rules`` (the standard game by default)."""
     if contract_id is None:
-        return OVERVIEW
-    contract = CONTRACTS[contract_id]
+        return OVERVIEW.format(deals=rules.deals)
+    contract = rules.by_id[contract_id]
     if contract.is_trump_option:
         trump = (
             "No trumps."
