@@ -8,9 +8,10 @@ depends on the whole match) and tells the deal which one was chosen.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
+from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import Card, Suit
@@ -54,8 +55,7 @@ class Trick:
         return ((self.seat_of(i), card) for i, card in enumerate(self.cards))
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What one applied action did, as :meth:`Match.apply` returns it.
 
     ``seat`` acted. A ``Choose`` sets ``contract``; a ``Double`` splits its targets into
@@ -64,7 +64,7 @@ class Outcome:
     card and ``passes`` lists the seats that then passed automatically, in order. When
     the deal ends, ``deal_over`` is set with ``base`` and ``final`` (after doubling) and
     ``ended_early`` when cards were left unplayed in a trick contract; ``match_over`` when
-    that was the match's last deal.
+    that was the match's last deal. (A named tuple: one is made per action, cheaply.)
     """
 
     seat: int
@@ -152,6 +152,7 @@ class Deal:
         self.domino_passes: list[tuple[int, int]] = []
         self._held = [list(h) for h in self.hands]
         self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
+        self._open = [playable_ranks(None)] * 4  # Domino: the ranks that connect, by suit
         self._points_left = 0
 
     # -- what a seat holds and may do ---------------------------------------------------
@@ -175,39 +176,41 @@ class Deal:
         return self._legal_cards_of(self.to_act)
 
     def _legal_cards_of(self, seat: int) -> list[Card]:
-        held = self._held[seat]
-        return [card for card in held if self._card_refusal(held, card) is None]
+        return self._playable(self._held[seat])[0]
 
-    def _card_refusal(self, held: Sequence[Card], card: Card) -> tuple[Reason, str] | None:
-        """Why a seat holding ``held`` may not play ``card`` now, or None if it may.
+    def _playable(self, held: list[Card]) -> tuple[list[Card], Reason | None]:
+        """The cards a seat holding ``held`` may play now, and the rule that limits them.
 
-        The one statement of the card rules: legal cards are the held cards this passes.
+        The one statement of the card rules: a held card that is not playable is refused
+        for exactly the rule returned here (None when every held card may be played).
         """
         contract = self.contract
         assert contract is not None
         if contract.domino:
-            if self._connects(card):
-                return None
-            return (
-                Reason.DOMINO_NOT_CONNECTED,
-                f"in Domino you must play an 8 or a card next to one on the table; "
-                f"the {card.label} does not connect",
-            )
+            return [card for card in held if self._connects(card)], Reason.DOMINO_NOT_CONNECTED
         if self.trick:
             led = self.trick[0].suit
-            if card.suit is led or all(other.suit is not led for other in held):
-                return None
-            return Reason.MUST_FOLLOW_SUIT, f"you must follow suit: you hold a {led.noun}"
-        if (
-            contract.no_heart_lead
-            and card.suit is Suit.HEARTS
-            and any(other.suit is not Suit.HEARTS for other in held)
-        ):
-            return Reason.HEART_LEAD, "you may not lead a heart while you hold another suit"
-        return None
+            following = [card for card in held if card.suit is led]
+            return following or list(held), Reason.MUST_FOLLOW_SUIT
+        if contract.no_heart_lead:
+            others = [card for card in held if card.suit is not Suit.HEARTS]
+            return others or list(held), Reason.HEART_LEAD
+        return list(held), None
+
+    def _card_refusal(self, reason: Reason | None, card: Card) -> str:
+        """The player's sentence for ``card`` refused by the rule ``reason``."""
+        if reason is Reason.DOMINO_NOT_CONNECTED:
+            return (
+                f"in Domino you must play an 8 or a card next to one on the table; "
+                f"the {card.label} does not connect"
+            )
+        if reason is Reason.MUST_FOLLOW_SUIT:
+            return f"you must follow suit: you hold a {self.trick[0].suit.noun}"
+        assert reason is Reason.HEART_LEAD
+        return "you may not lead a heart while you hold another suit"
 
     def _connects(self, card: Card) -> bool:
-        return card.rank in playable_ranks(self._rows[card.suit])
+        return card.rank in self._open[card.suit]
 
     def _doubling_targets(self, seat: int) -> list[int]:
         if seat == self.chooser:
@@ -252,21 +255,24 @@ class Deal:
             doubles, redoubles = self._double(action.targets)
             return Outcome(seat, action, doubles=doubles, redoubles=redoubles)
         assert isinstance(action, Play)
+        card = action.card
         tricks, passes = len(self.tricks), len(self.domino_passes)
-        self._play(action.card)
+        self._play(card)
         trick = self.tricks[-1] if len(self.tricks) > tricks else None
-        outcome = Outcome(
+        if len(self.domino_passes) > passes:
+            passed = tuple([s for s, _ in self.domino_passes[passes:]])
+        else:
+            passed = ()
+        went_out = seat in self.out
+        if self.phase is not Phase.DONE:
+            return Outcome(seat, action, None, (), (), card, trick, went_out, passed)
+        return Outcome(
             seat,
             action,
-            card=action.card,
+            card=card,
             trick=trick,
-            went_out=seat in self.out,
-            passes=tuple(s for s, _ in self.domino_passes[passes:]),
-        )
-        if not self.is_done:
-            return outcome
-        return replace(
-            outcome,
+            went_out=went_out,
+            passes=passed,
             deal_over=True,
             ended_early=trick is not None and trick.number < 13,
             base=tuple(self.base),
@@ -331,9 +337,10 @@ class Deal:
         held = self._held[seat]
         if card not in held:
             raise IllegalAction(f"you do not hold the {card.label}", Reason.NOT_HELD)
-        refusal = self._card_refusal(held, card)
-        if refusal is not None:
-            raise IllegalAction(refusal[1], refusal[0])
+        playable, reason = self._playable(held)
+        if card not in playable:
+            assert reason is not None
+            raise IllegalAction(self._card_refusal(reason, card), reason)
 
     def _play(self, card: Card) -> None:
         seat = self.to_act
@@ -372,7 +379,8 @@ class Deal:
 
     def _play_domino(self, seat: int, card: Card) -> None:
         assert self.contract is not None
-        self._rows[card.suit] = extend_row(self._rows[card.suit], card.rank)
+        row = self._rows[card.suit] = extend_row(self._rows[card.suit], card.rank)
+        self._open[card.suit] = playable_ranks(row)
         if not self._held[seat]:
             self.out.append(seat)
             if len(self.out) == 3:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .actions import Action, Choose, IllegalAction, Reason
 from .cards import CARDS, Card, deal_hands
@@ -144,7 +143,7 @@ class Match:
             return Outcome(deal.chooser, action, contract=contract)
         outcome = deal.apply(action)
         if outcome.deal_over and self.is_over:
-            return replace(outcome, match_over=True)
+            return outcome._replace(match_over=True)
         return outcome
 
     # -- choosing -----------------------------------------------------------------------

@@ -3,7 +3,6 @@ refusal carries a reason a program can read."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -39,25 +38,22 @@ def _diffed(match: Match, action: Choose | Double | Play) -> Outcome:
     outcome = match.apply(action)
     expected = Outcome(seat, action)
     if isinstance(action, Choose):
-        expected = dataclasses.replace(expected, contract=deal.contract)
+        expected = expected._replace(contract=deal.contract)
     elif isinstance(action, Double):
-        expected = dataclasses.replace(
-            expected,
+        expected = expected._replace(
             redoubles=tuple(sorted(t for t in action.targets if doubled_before[t][seat])),
             doubles=tuple(sorted(t for t in action.targets if not doubled_before[t][seat])),
         )
     else:
         trick = deal.tricks[-1] if len(deal.tricks) > tricks_before else None
-        expected = dataclasses.replace(
-            expected,
+        expected = expected._replace(
             card=action.card,
             trick=trick,
             went_out=seat in deal.out and seat not in out_before,
             passes=tuple(s for s, _ in deal.domino_passes[passes_before:]),
         )
         if deal.is_done:
-            expected = dataclasses.replace(
-                expected,
+            expected = expected._replace(
                 deal_over=True,
                 ended_early=trick is not None and trick.number < 13,
                 base=tuple(deal.base),
