@@ -112,3 +112,7 @@ class IllegalAction(Exception):
     def __init__(self, message: str, reason: Reason) -> None:
         super().__init__(message)
         self.reason = reason
+
+    def __reduce__(self) -> tuple[type[IllegalAction], tuple[str, Reason]]:
+        # Exceptions pickle as ``cls(*args)``; the reason is not in ``args``.
+        return (IllegalAction, (str(self), self.reason))

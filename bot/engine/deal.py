@@ -197,7 +197,7 @@ class Deal:
             return others or list(held), Reason.HEART_LEAD
         return list(held), None
 
-    def _card_refusal(self, reason: Reason | None, card: Card) -> str:
+    def _card_refusal(self, reason: Reason, card: Card) -> str:
         """The player's sentence for ``card`` refused by the rule ``reason``."""
         if reason is Reason.DOMINO_NOT_CONNECTED:
             return (

@@ -3,6 +3,7 @@ refusal carries a reason a program can read."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -213,3 +214,8 @@ def test_choosing_refusals_name_the_quota() -> None:
         match.apply(rng.choice(match.legal_actions()))
     assert seen == {Reason.CONTRACT_PLAYED, Reason.TRUMP_ALREADY_PICKED, Reason.MUST_PICK_TRUMP}
     assert _reason(match, PASS) is Reason.MATCH_OVER
+
+
+def test_a_refusal_keeps_its_reason_across_a_process_pool() -> None:
+    refusal = pickle.loads(pickle.dumps(IllegalAction("it is not your turn", Reason.NOT_YOUR_TURN)))
+    assert (str(refusal), refusal.reason) == ("it is not your turn", Reason.NOT_YOUR_TURN)

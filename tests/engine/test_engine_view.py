@@ -8,7 +8,7 @@ import random
 import pytest
 from engine_helpers import LAYOUT_L, SCRIPT_L, SKIP_HANDS, hands_from, play, random_partial, start
 
-from bot.engine import PASS, Card, Match, MatchPhase, Suit, seat_view
+from bot.engine import PASS, Card, Match, MatchPhase, Suit, public_view, seat_view
 
 
 def _cards_in(value) -> set[Card]:
@@ -137,3 +137,19 @@ def test_seat_view_shows_domino_table_passes_and_who_is_out():
     assert view.domino_passes == ((1, 0), (3, 1), (0, 1), (0, 4))
     assert view.domino_out == ()
     _assert_private(match, 1)
+
+
+def test_the_public_view_holds_no_card_anyone_still_holds() -> None:
+    for seed in range(40):
+        steps = random.Random(seed).randrange(1, 650)
+        match = random_partial(seed, first_dealer=seed % 4, steps=steps)
+        if match.deal is None:
+            continue
+        view = public_view(match)
+        fields = [
+            getattr(view, f.name)
+            for f in dataclasses.fields(view)
+            if f.name not in ("contract", "rules")
+        ]
+        held = {card for seat in range(4) for card in match.deal.hand(seat)}
+        assert not _cards_in(fields) & held
