@@ -83,11 +83,6 @@ class Outcome(NamedTuple):
     match_over: bool = False
 
 
-def doubling_order(dealer: int) -> tuple[int, int, int, int]:
-    """The standard order: right of the dealer first, clockwise, chooser last."""
-    return STANDARD.doubling_order(dealer)
-
-
 def settle_seat(base: Sequence[int], multipliers: Sequence[Sequence[int]], seat: int) -> int:
     """``seat``'s final score: ``base_i + sum_j m_ij * (base_i - base_j)``."""
     mine = base[seat]

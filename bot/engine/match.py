@@ -23,15 +23,6 @@ MatchPhase = Phase
 """The old name of :class:`~bot.engine.deal.Phase`, kept for callers."""
 
 
-def chooser_of(first_dealer: int, deal_index: int, rules: Rules = STANDARD) -> int:
-    return rules.chooser_of(first_dealer, deal_index)
-
-
-def choices_per_seat(first_dealer: int, rules: Rules = STANDARD) -> list[int]:
-    """How many contracts each seat chooses over the match (3, 3, 3 and 2 in standard)."""
-    return list(rules.choices_per_seat(first_dealer))
-
-
 class Match:
     """A whole match; ``players`` are display names, seat 0 first."""
 
@@ -152,12 +143,8 @@ class Match:
         """The contract ids ``seat`` may choose now, in table order."""
         return [cid for cid in self.rules.by_id if self._contract_refusal(seat, cid) is None]
 
-    def why_not_contract(self, seat: int, contract_id: str) -> str | None:
-        """Why ``seat`` may not choose ``contract_id`` now, or None if it may."""
-        refusal = self._contract_refusal(seat, contract_id)
-        return None if refusal is None else refusal[1]
-
     def _contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
+        """Why ``seat`` may not choose ``contract_id`` now, or None if it may."""
         rules = self.rules
         contract = rules.contract(contract_id)
         if contract is None:
