@@ -34,6 +34,7 @@ from bot.engine.deal import Deal
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 from bot.engine.simulate import random_match
 from bot.engine.view import seat_view
+from bot.render.rules import rules_text
 
 
 def _scaled(contract: Contract) -> Contract:
@@ -194,3 +195,16 @@ def test_the_seat_view_carries_the_rules_of_its_match() -> None:
     view = seat_view(match, 1)
     assert view.rules is OTHER and view.choices_per_seat == (3, 3, 3, 3)
     assert {a.contract for a in view.legal if isinstance(a, Choose)} == set(OTHER.contract_ids)
+
+
+def test_the_rules_text_reads_its_numbers_from_the_rules() -> None:
+    assert "52 cards, 12 deals" in rules_text(rules=OTHER)
+    assert "52 cards, 11 deals" in rules_text()
+    assert "-10 per trick" in rules_text("ducking", OTHER)
+    assert "-25 per king and -25 per jack" in rules_text("kingjacks", OTHER)
+    assert "-45 per queen" in rules_text("queens", OTHER)
+    assert "The dealer starts" in rules_text("domino", OTHER) and "gets -100." in rules_text(
+        "domino", OTHER
+    )
+    assert rules_text("trump-spades", OTHER).startswith("**Spades trumps**: +20 per trick")
+    assert rules_text("spades", OTHER) == "**Spadeshunting**: -10 per spade taken; no heart lead"
