@@ -1,17 +1,19 @@
 """Pure Bonken rules: no discord, no asyncio, no I/O.
 
 ``Match.legal_actions()`` and ``Match.apply()`` are the single source of truth for what a
-seat may do; ``seat_view()`` is what a seat may know; ``bot.engine.record`` reads and
-writes the ``bonken-record/1`` interchange format.
+seat may do (``apply`` returns the :class:`Outcome`); ``seat_view()`` is what a seat may
+know and ``public_view()`` what everyone may; a :class:`Rules` value says which game is
+played; ``bot.engine.record`` reads and writes the ``bonken-record/1`` interchange format.
 """
 
-from .actions import PASS, Action, Choose, Double, IllegalAction, Play
+from .actions import PASS, Action, Choose, Double, IllegalAction, Play, Reason, parse_action
 from .cards import CARDS, Card, Suit, deal_hands
 from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract
-from .deal import Deal, Phase, Trick, settle
+from .deal import Deal, Outcome, Phase, Trick, settle, settle_seat
 from .match import DEALS_PER_MATCH, Match, MatchPhase
 from .record import RecordError, from_record, public_record, to_record
-from .view import SeatView, seat_view
+from .rules import STANDARD, Rules, RulesError, rules_for
+from .view import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
     "CARDS",
@@ -19,6 +21,7 @@ __all__ = [
     "DEALS_PER_MATCH",
     "NEGATIVE_IDS",
     "PASS",
+    "STANDARD",
     "TRUMP_IDS",
     "Action",
     "Card",
@@ -29,16 +32,25 @@ __all__ = [
     "IllegalAction",
     "Match",
     "MatchPhase",
+    "Outcome",
     "Phase",
     "Play",
+    "PublicView",
+    "Reason",
     "RecordError",
+    "Rules",
+    "RulesError",
     "SeatView",
     "Suit",
     "Trick",
     "deal_hands",
     "from_record",
+    "parse_action",
     "public_record",
+    "public_view",
+    "rules_for",
     "seat_view",
     "settle",
+    "settle_seat",
     "to_record",
 ]

@@ -95,7 +95,6 @@ class Card:
 
 CARDS: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in range(2, 15))
 _BY_CODE = {card.code: card for card in CARDS}
-KING_OF_HEARTS = Card.parse("KH")
 
 
 def sort_hand(cards: Iterable[Card]) -> list[Card]:

@@ -33,7 +33,17 @@ class Contract:
     card_points: dict[Card, int] = field(default_factory=dict)
     last_trick: int = 0
     domino: bool = False
+    last_holder: int = 0
+    """Domino: the points of the last seat still holding cards."""
     no_heart_lead: bool = False
+    point_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``card_points`` by :attr:`Card.index` (52 entries), for the playout loops."""
+
+    def __post_init__(self) -> None:
+        table = [0] * len(CARDS)
+        for card, value in self.card_points.items():
+            table[card.index] = value
+        object.__setattr__(self, "point_table", tuple(table))
 
     @property
     def is_trump_option(self) -> bool:
@@ -43,7 +53,7 @@ class Contract:
     def total(self) -> int:
         """What the deal's base scores add up to."""
         if self.domino:
-            return DOMINO_LOSS
+            return self.last_holder
         return 13 * self.per_trick + sum(self.card_points.values()) + self.last_trick
 
     @property
@@ -121,6 +131,7 @@ CONTRACTS: dict[str, Contract] = {
             Kind.NEGATIVE,
             "play an 8 or a card next to one on the table; -50 to the last holding cards",
             domino=True,
+            last_holder=DOMINO_LOSS,
         ),
         _trump(Suit.CLUBS),
         _trump(Suit.DIAMONDS),
@@ -132,11 +143,3 @@ CONTRACTS: dict[str, Contract] = {
 
 NEGATIVE_IDS: tuple[str, ...] = tuple(c.id for c in CONTRACTS.values() if not c.is_trump_option)
 TRUMP_IDS: tuple[str, ...] = tuple(c.id for c in CONTRACTS.values() if c.is_trump_option)
-
-
-def contract(contract_id: str) -> Contract:
-    """The contract with this id; raises ``KeyError`` with a readable message."""
-    try:
-        return CONTRACTS[contract_id]
-    except KeyError:
-        raise KeyError(f"unknown contract {contract_id!r}") from None

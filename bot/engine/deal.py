@@ -1,8 +1,8 @@
 """One deal as an explicit phase machine: choose, double, play, done.
 
-The deal knows its hands, its contract, the doubling turns and the cards played, and
-nothing else; the match decides which contracts the chooser may pick (that depends on
-the whole match) and tells the deal which one was chosen.
+The deal knows its rules, its hands, its contract, the doubling turns and the cards
+played, and nothing else; the match decides which contracts the chooser may pick (that
+depends on the whole match) and tells the deal which one was chosen.
 """
 
 from __future__ import annotations
@@ -11,21 +11,30 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
+from typing import NamedTuple
 
-from .actions import Action, Double, IllegalAction, Play
+from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import Card, Suit
-from .contracts import DOMINO_LOSS, Contract
+from .contracts import Contract
+from .rules import STANDARD, Rules
 
 SEATS = range(4)
 
 
 class Phase(Enum):
-    """Where a deal (or the match around it) stands."""
+    """Where a match and its deal stand: one enum for both.
 
+    A deal goes CHOOSING, DOUBLING, PLAYING, DONE; the match is NEEDS_DEAL between deals
+    (its last deal DONE or none dealt yet), the deal's phase during one, and OVER once
+    the last deal is done. ``MatchPhase`` is the same enum under its old name.
+    """
+
+    NEEDS_DEAL = "needs_deal"
     CHOOSING = "choosing"
     DOUBLING = "doubling"
     PLAYING = "playing"
     DONE = "done"
+    OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,27 +55,82 @@ class Trick:
         return ((self.seat_of(i), card) for i, card in enumerate(self.cards))
 
 
-def doubling_order(dealer: int) -> tuple[int, int, int, int]:
-    """Right of the dealer first, clockwise, chooser last."""
-    return ((dealer + 3) % 4, dealer, (dealer + 1) % 4, (dealer + 2) % 4)
+class Outcome(NamedTuple):
+    """What one applied action did, as :meth:`Match.apply` returns it.
+
+    ``seat`` acted. A ``Choose`` sets ``contract``; a ``Double`` splits its targets into
+    ``doubles`` (new) and ``redoubles`` (answers); a ``Play`` sets ``card`` and, when it
+    completes a trick, ``trick``. In Domino ``went_out`` says the seat played its last
+    card and ``passes`` lists the seats that then passed automatically, in order. When
+    the deal ends, ``deal_over`` is set with ``base`` and ``final`` (after doubling) and
+    ``ended_early`` when cards were left unplayed in a trick contract; ``match_over`` when
+    that was the match's last deal. (A named tuple: one is made per action, cheaply.)
+    """
+
+    seat: int
+    action: Action
+    contract: Contract | None = None
+    doubles: tuple[int, ...] = ()
+    redoubles: tuple[int, ...] = ()
+    card: Card | None = None
+    trick: Trick | None = None
+    went_out: bool = False
+    passes: tuple[int, ...] = ()
+    deal_over: bool = False
+    ended_early: bool = False
+    base: tuple[int, ...] | None = None
+    final: tuple[int, ...] | None = None
+    match_over: bool = False
+
+
+def settle_seat(base: Sequence[int], multipliers: Sequence[Sequence[int]], seat: int) -> int:
+    """``seat``'s final score: ``base_i + sum_j m_ij * (base_i - base_j)``."""
+    mine = base[seat]
+    row = multipliers[seat]
+    return mine + sum(row[j] * (mine - base[j]) for j in SEATS if j != seat)
 
 
 def settle(base: Sequence[int], multipliers: Sequence[Sequence[int]]) -> list[int]:
-    """Final scores: ``base_i + sum_j m_ij * (base_i - base_j)``; the total never changes."""
-    return [
-        base[i] + sum(multipliers[i][j] * (base[i] - base[j]) for j in SEATS if j != i)
-        for i in SEATS
-    ]
+    """Final scores of all four seats; the total never changes."""
+    return [settle_seat(base, multipliers, seat) for seat in SEATS]
+
+
+def playable_ranks(row: tuple[int, int] | None) -> tuple[int, ...]:
+    """Domino: the ranks that connect to a suit row ``(low, high)``, or to an empty one."""
+    if row is None:
+        return (8,)
+    return tuple(rank for rank in (row[0] - 1, row[1] + 1) if 2 <= rank <= 14)
+
+
+def extend_row(row: tuple[int, int] | None, rank: int) -> tuple[int, int]:
+    """Domino: the suit row ``(low, high)`` once a card of ``rank`` is laid on it."""
+    return (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
+    """Index in ``cards`` (play order) of the card that takes the trick."""
+    best = 0
+    for position in range(1, len(cards)):
+        card, top = cards[position], cards[best]
+        if card.suit is top.suit:
+            if card.rank > top.rank:
+                best = position
+        elif card.suit is trump:
+            best = position
+    return best
 
 
 class Deal:
     """The state of one deal; change it only through :meth:`apply`."""
 
-    def __init__(self, dealer: int, hands: Sequence[Sequence[Card]]) -> None:
+    def __init__(
+        self, dealer: int, hands: Sequence[Sequence[Card]], rules: Rules = STANDARD
+    ) -> None:
+        self.rules = rules
         self.dealer = dealer
-        self.chooser = (dealer + 2) % 4
-        self.first_leader = (dealer + 1) % 4
-        self.doubling_order = doubling_order(dealer)
+        self.chooser = rules.chooser(dealer)
+        self.first_leader = rules.first_leader(dealer)
+        self.doubling_order = rules.doubling_order(dealer)
         self.hands: tuple[tuple[Card, ...], ...] = tuple(tuple(sorted(h)) for h in hands)
         self.contract: Contract | None = None
         self.phase = Phase.CHOOSING
@@ -83,6 +147,7 @@ class Deal:
         self.domino_passes: list[tuple[int, int]] = []
         self._held = [list(h) for h in self.hands]
         self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
+        self._open = [playable_ranks(None)] * 4  # Domino: the ranks that connect, by suit
         self._points_left = 0
 
     # -- what a seat holds and may do ---------------------------------------------------
@@ -106,24 +171,41 @@ class Deal:
         return self._legal_cards_of(self.to_act)
 
     def _legal_cards_of(self, seat: int) -> list[Card]:
-        held = self._held[seat]
-        assert self.contract is not None
-        if self.contract.domino:
-            return [card for card in held if self._connects(card)]
+        return self._playable(self._held[seat])[0]
+
+    def _playable(self, held: list[Card]) -> tuple[list[Card], Reason | None]:
+        """The cards a seat holding ``held`` may play now, and the rule that limits them.
+
+        The one statement of the card rules: a held card that is not playable is refused
+        for exactly the rule returned here (None when every held card may be played).
+        """
+        contract = self.contract
+        assert contract is not None
+        if contract.domino:
+            return [card for card in held if self._connects(card)], Reason.DOMINO_NOT_CONNECTED
         if self.trick:
             led = self.trick[0].suit
             following = [card for card in held if card.suit is led]
-            return following or list(held)
-        if self.contract.no_heart_lead:
+            return following or list(held), Reason.MUST_FOLLOW_SUIT
+        if contract.no_heart_lead:
             others = [card for card in held if card.suit is not Suit.HEARTS]
-            return others or list(held)
-        return list(held)
+            return others or list(held), Reason.HEART_LEAD
+        return list(held), None
+
+    def _card_refusal(self, reason: Reason, card: Card) -> str:
+        """The player's sentence for ``card`` refused by the rule ``reason``."""
+        if reason is Reason.DOMINO_NOT_CONNECTED:
+            return (
+                f"in Domino you must play an 8 or a card next to one on the table; "
+                f"the {card.label} does not connect"
+            )
+        if reason is Reason.MUST_FOLLOW_SUIT:
+            return f"you must follow suit: you hold a {self.trick[0].suit.noun}"
+        assert reason is Reason.HEART_LEAD
+        return "you may not lead a heart while you hold another suit"
 
     def _connects(self, card: Card) -> bool:
-        row = self._rows[card.suit]
-        if row is None:
-            return card.rank == 8
-        return card.rank in (row[0] - 1, row[1] + 1)
+        return card.rank in self._open[card.suit]
 
     def _doubling_targets(self, seat: int) -> list[int]:
         if seat == self.chooser:
@@ -156,53 +238,83 @@ class Deal:
         elif isinstance(action, Play):
             self._check_play(action.card)
         else:
-            raise IllegalAction(self._phase_refusal("choose a contract"))
+            raise self._phase_refusal("choose a contract")
 
-    def apply(self, action: Action) -> None:
-        """Apply a doubling turn or a card; raises :class:`IllegalAction` if it does not fit."""
+    def apply(self, action: Action) -> Outcome:
+        """Apply a doubling turn or a card and say what it did; raises
+        :class:`IllegalAction` if it does not fit."""
         self.check(action)
+        seat = self.to_act
+        assert seat is not None
         if isinstance(action, Double):
-            self._double(action.targets)
+            doubles, redoubles = self._double(action.targets)
+            return Outcome(seat, action, doubles=doubles, redoubles=redoubles)
+        assert isinstance(action, Play)
+        card = action.card
+        tricks, passes = len(self.tricks), len(self.domino_passes)
+        self._play(card)
+        trick = self.tricks[-1] if len(self.tricks) > tricks else None
+        if len(self.domino_passes) > passes:
+            passed = tuple([s for s, _ in self.domino_passes[passes:]])
         else:
-            assert isinstance(action, Play)
-            self._play(action.card)
+            passed = ()
+        went_out = seat in self.out
+        if self.phase is not Phase.DONE:
+            return Outcome(seat, action, None, (), (), card, trick, went_out, passed)
+        return Outcome(
+            seat,
+            action,
+            card=card,
+            trick=trick,
+            went_out=went_out,
+            passes=passed,
+            deal_over=True,
+            ended_early=trick is not None and trick.number < 13,
+            base=tuple(self.base),
+            final=tuple(self.final_scores()),
+        )
 
-    def _phase_refusal(self, what: str) -> str:
+    def _phase_refusal(self, what: str) -> IllegalAction:
         reason = {
             Phase.CHOOSING: "the contract has not been chosen yet",
             Phase.DOUBLING: "the doubling is not finished yet",
             Phase.PLAYING: "the cards are being played",
             Phase.DONE: "this deal is over",
         }[self.phase]
-        return f"you cannot {what} now: {reason}"
+        return IllegalAction(f"you cannot {what} now: {reason}", Reason.WRONG_PHASE)
 
     def _check_double(self, targets: frozenset[int]) -> None:
         if self.phase is not Phase.DOUBLING:
-            raise IllegalAction(self._phase_refusal("double"))
+            raise self._phase_refusal("double")
         seat = self.to_act
         assert seat is not None
         for target in targets:
             if target not in SEATS:
-                raise IllegalAction(f"there is no seat {target}")
+                raise IllegalAction(f"there is no seat {target}", Reason.NO_SUCH_SEAT)
             if target == seat:
-                raise IllegalAction("you cannot double yourself")
+                raise IllegalAction("you cannot double yourself", Reason.DOUBLE_SELF)
             if seat == self.chooser and self.multipliers[target][seat] != 1:
                 raise IllegalAction(
                     f"the chooser may only redouble players who doubled him, "
-                    f"and seat {target} did not"
+                    f"and seat {target} did not",
+                    Reason.CHOOSER_ONLY_REDOUBLES,
                 )
 
-    def _double(self, targets: frozenset[int]) -> None:
+    def _double(self, targets: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Apply a checked doubling turn; returns (doubles, redoubles), sorted."""
         seat = self.to_act
         assert seat is not None
+        redoubles = tuple(sorted(t for t in targets if self.multipliers[t][seat] == 1))
+        doubles = tuple(sorted(t for t in targets if t not in redoubles))
         for target in targets:
-            level = 2 if self.multipliers[target][seat] == 1 else 1
+            level = 2 if target in redoubles else 1
             self.multipliers[seat][target] = self.multipliers[target][seat] = level
         self.doubling.append(targets)
         if len(self.doubling) == 4:
             self._start_play()
         else:
             self.to_act = self.doubling_order[len(self.doubling)]
+        return doubles, redoubles
 
     def _start_play(self) -> None:
         self.phase = Phase.PLAYING
@@ -214,13 +326,16 @@ class Deal:
 
     def _check_play(self, card: Card) -> None:
         if self.phase is not Phase.PLAYING:
-            raise IllegalAction(self._phase_refusal("play a card"))
+            raise self._phase_refusal("play a card")
         seat = self.to_act
         assert seat is not None
-        if card not in self._held[seat]:
-            raise IllegalAction(f"you do not hold the {card.label}")
-        if card not in self._legal_cards_of(seat):
-            raise IllegalAction(self._why_illegal(seat, card))
+        held = self._held[seat]
+        if card not in held:
+            raise IllegalAction(f"you do not hold the {card.label}", Reason.NOT_HELD)
+        playable, reason = self._playable(held)
+        if card not in playable:
+            assert reason is not None
+            raise IllegalAction(self._card_refusal(reason, card), reason)
 
     def _play(self, card: Card) -> None:
         seat = self.to_act
@@ -232,18 +347,6 @@ class Deal:
         else:
             self._play_trick(seat, card)
 
-    def _why_illegal(self, seat: int, card: Card) -> str:
-        assert self.contract is not None
-        if self.contract.domino:
-            return (
-                f"in Domino you must play an 8 or a card next to one on the table; "
-                f"the {card.label} does not connect"
-            )
-        if self.trick:
-            led = self.trick[0].suit
-            return f"you must follow suit: you hold a {led.noun}"
-        return "you may not lead a heart while you hold another suit"
-
     def _play_trick(self, seat: int, card: Card) -> None:
         assert self.contract is not None
         if self.trick and card.suit is not self.trick[0].suit:
@@ -252,8 +355,7 @@ class Deal:
         if len(self.trick) < 4:
             self.to_act = (seat + 1) % 4
             return
-        winner_pos = _winning_position(self.trick, self.contract.trump)
-        winner = (self.leader + winner_pos) % 4
+        winner = (self.leader + trick_winner(self.trick, self.contract.trump)) % 4
         number = len(self.tricks) + 1
         card_points = sum(self.contract.card_points.get(c, 0) for c in self.trick)
         points = self.contract.per_trick + card_points
@@ -271,16 +373,14 @@ class Deal:
             self.to_act = winner
 
     def _play_domino(self, seat: int, card: Card) -> None:
-        row = self._rows[card.suit]
-        rank = card.rank
-        self._rows[card.suit] = (
-            (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
-        )
+        assert self.contract is not None
+        row = self._rows[card.suit] = extend_row(self._rows[card.suit], card.rank)
+        self._open[card.suit] = playable_ranks(row)
         if not self._held[seat]:
             self.out.append(seat)
             if len(self.out) == 3:
                 loser = next(s for s in SEATS if s not in self.out)
-                self.base[loser] = DOMINO_LOSS
+                self.base[loser] = self.contract.last_holder
                 self._finish()
                 return
         self.to_act = self._next_domino_seat((seat + 1) % 4)
@@ -313,16 +413,3 @@ class Deal:
     def domino_rows(self) -> dict[Suit, tuple[int, int]]:
         """For Domino: each started suit row as (lowest rank, highest rank) on the table."""
         return {suit: row for suit, row in zip(Suit, self._rows, strict=True) if row is not None}
-
-
-def _winning_position(trick: Sequence[Card], trump: Suit | None) -> int:
-    """Index in ``trick`` of the card that takes it."""
-    best = 0
-    for position in range(1, len(trick)):
-        card, top = trick[position], trick[best]
-        if card.suit is top.suit:
-            if card.rank > top.rank:
-                best = position
-        elif card.suit is trump:
-            best = position
-    return best

@@ -3,9 +3,15 @@
 Search (the hard computer player) plays thousands of deals out per decision, and the
 public :class:`~bot.engine.deal.Deal` is built for clarity and readable refusals, not for
 that. Here a position is 16 small integers (one 13-bit rank mask per seat and suit) and
-the playout loop keeps everything in local variables. The rules are the same; the tests
-replay every traced playout through the public API and require it to agree move for move
-(same seat to act, same legal cards, same scores, same early end).
+the playout loop keeps everything in local variables. The rules are the same, and the
+same data: a position carries its contract from the match's :class:`~bot.engine.rules.Rules`
+(points, trump, lead restriction, Domino's loss). The tests replay every traced playout
+through the public API and require it to agree move for move (same seat to act, same
+legal cards, same scores, same early end), with the standard rules and with others.
+
+The hot loops (:func:`random_playout`'s two) state the trick winner and Domino's
+connecting ranks inline on purpose; that is the one documented copy of those rules, kept
+honest by the agreement tests. Everything else calls a function.
 
 Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 """
@@ -16,10 +22,9 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from .cards import CARDS, Card, Suit
-from .contracts import DOMINO_LOSS, Contract
+from .cards import Card, Suit
+from .contracts import Contract
 from .deal import Deal, Phase
-from .match import MatchPhase
 from .view import SeatView
 
 #: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.
@@ -111,20 +116,6 @@ def played_masks(cards: Iterable[Card]) -> list[int]:
     return masks
 
 
-_CARD_POINTS: dict[str, list[int]] = {}
-
-
-def card_points_table(contract: Contract) -> list[int]:
-    """Points per card index, built once per contract (playouts run thousands of times)."""
-    points = _CARD_POINTS.get(contract.id)
-    if points is None:
-        points = [0] * 52
-        for card, value in contract.card_points.items():
-            points[card.index] = value
-        _CARD_POINTS[contract.id] = points
-    return points
-
-
 def random_playout(
     position: FastPosition,
     rng: random.Random,
@@ -151,7 +142,7 @@ def _trick_playout(
     per_trick = contract.per_trick
     last_trick = contract.last_trick
     no_heart_lead = contract.no_heart_lead
-    card_points = card_points_table(contract) if contract.card_points else None
+    card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
     leader = pos.leader
@@ -199,7 +190,7 @@ def _trick_playout(
             h[b + suit] ^= 1 << rank
             trick.append(suit * 13 + rank)
             seat = (seat + 1) & 3
-        # Who takes it, and what it scores.
+        # Who takes it (inline: :func:`winning_position` is the same rule), what it scores.
         first = trick[0]
         led = first // 13
         best, best_pos, trumped = first % 13, 0, led == trump
@@ -241,13 +232,7 @@ def _domino_playout(
     bits = BITS
     low, high = pos.domino_low, pos.domino_high
     # connect[suit]: the ranks that may be played in that suit now.
-    connect = [
-        (1 << EIGHT)
-        if low[s] < 0
-        else ((1 << (low[s] - 1)) if low[s] > 0 else 0)
-        | ((1 << (high[s] + 1)) if high[s] < 12 else 0)
-        for s in range(4)
-    ]
+    connect = [domino_connect(pos, s) for s in range(4)]
     out = pos.domino_out
     held = [sum(len(bits[h[seat * 4 + s]]) for s in range(4)) for seat in range(4)]
     seat = pos.to_act
@@ -289,13 +274,9 @@ def _domino_playout(
             out.append(seat)
         seat = (seat + 1) & 3
     loser = 6 - sum(out)
-    pos.base[loser] = DOMINO_LOSS
+    pos.base[loser] = pos.contract.last_holder
     pos.to_act = loser
     return pos.base
-
-
-def card_of(index: int) -> Card:
-    return CARDS[index]
 
 
 # -- one move at a time: for search that plays a chosen card, then a policy's cards -------
@@ -355,6 +336,21 @@ def play_card(pos: FastPosition, card: int) -> None:
         _trick_step(pos, seat, card)
 
 
+def winning_position(trick: list[int], trump: Suit | None) -> int:
+    """Index in ``trick`` (four card indexes, leader's first) of the card that takes it."""
+    t = -1 if trump is None else int(trump)
+    led = trick[0] // 13
+    best, best_pos, trumped = trick[0] % 13, 0, led == t
+    for position in (1, 2, 3):
+        suit, rank = divmod(trick[position], 13)
+        if suit == t:
+            if not trumped or rank > best:
+                best, best_pos, trumped = rank, position, True
+        elif suit == led and not trumped and rank > best:
+            best, best_pos = rank, position
+    return best_pos
+
+
 def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
     trick = pos.trick
     if trick and card // 13 != trick[0] // 13:
@@ -364,21 +360,11 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
         pos.to_act = (seat + 1) & 3
         return
     contract = pos.contract
-    trump = -1 if contract.trump is None else int(contract.trump)
-    led = trick[0] // 13
-    best, best_pos, trumped = trick[0] % 13, 0, led == trump
-    for position in (1, 2, 3):
-        suit, rank = divmod(trick[position], 13)
-        if suit == trump:
-            if not trumped or rank > best:
-                best, best_pos, trumped = rank, position, True
-        elif suit == led and not trumped and rank > best:
-            best, best_pos = rank, position
-    winner = (pos.leader + best_pos) & 3
+    winner = (pos.leader + winning_position(trick, contract.trump)) & 3
     pos.tricks_done += 1
     points = contract.per_trick
     if contract.card_points:
-        table = card_points_table(contract)
+        table = contract.point_table
         taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
         points += taken
         pos.points_left -= taken
@@ -403,7 +389,7 @@ def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
         pos.domino_out.append(seat)
         if len(pos.domino_out) == 3:
             loser = 6 - sum(pos.domino_out)
-            pos.base[loser] = DOMINO_LOSS
+            pos.base[loser] = pos.contract.last_holder
             pos.to_act = loser
             return
     connect = [domino_connect(pos, s) for s in range(4)]
@@ -462,9 +448,9 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
     view's own hand plus a guess at the others' (see the hard player's sampling).
     """
     contract = view.contract
-    if view.phase is not MatchPhase.PLAYING or contract is None or view.to_act is None:
+    if view.phase is not Phase.PLAYING or contract is None or view.to_act is None:
         raise ValueError("only a view of cards being played has a fast position")
-    table = card_points_table(contract)
+    table = contract.point_table
     taken = sum(table[card.index] for trick in view.tricks for card in trick.cards)
     rows = view.domino_rows
     return FastPosition(

@@ -1,51 +1,37 @@
-"""A match of 11 deals: dealer rotation, the chooser's quota, totals and the winner.
+"""A match: dealer rotation, the chooser's quota, totals and the winner, by its rules.
 
 :class:`Match` is the one object everything else asks. ``legal_actions()`` answers "what
-may the seat to act do now?" and ``apply()`` is the only way to change the game; buttons,
-computer players, the store and record replay all go through them.
+may the seat to act do now?" and ``apply()`` is the only way to change the game (it says
+what happened); buttons, computer players, the store and record replay all go through
+them. How many deals, which contracts and who sits where come from its :class:`Rules`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from enum import Enum
 
-from .actions import Action, Choose, IllegalAction
+from .actions import Action, Choose, IllegalAction, Reason
 from .cards import CARDS, Card, deal_hands
-from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract
-from .deal import SEATS, Deal, Phase
+from .deal import SEATS, Deal, Outcome, Phase
+from .rules import STANDARD, Rules
 
-DEALS_PER_MATCH = 11
+DEALS_PER_MATCH = STANDARD.deals
+"""The standard game's number of deals; a match's own is ``match.rules.deals``."""
 
-
-class MatchPhase(Enum):
-    """The match-level phase: waiting for cards to be dealt, in a deal, or over."""
-
-    NEEDS_DEAL = "needs_deal"
-    CHOOSING = "choosing"
-    DOUBLING = "doubling"
-    PLAYING = "playing"
-    OVER = "over"
-
-
-def chooser_of(first_dealer: int, deal_index: int) -> int:
-    return (first_dealer + deal_index + 2) % 4
-
-
-def choices_per_seat(first_dealer: int) -> list[int]:
-    """How many contracts each seat chooses over the match (3, 3, 3 and 2)."""
-    counts = [0, 0, 0, 0]
-    for k in range(DEALS_PER_MATCH):
-        counts[chooser_of(first_dealer, k)] += 1
-    return counts
+MatchPhase = Phase
+"""The old name of :class:`~bot.engine.deal.Phase`, kept for callers."""
 
 
 class Match:
     """A whole match; ``players`` are display names, seat 0 first."""
 
     def __init__(
-        self, players: Sequence[str] = ("North", "East", "South", "West"), *, first_dealer: int = 0
+        self,
+        players: Sequence[str] = ("North", "East", "South", "West"),
+        *,
+        first_dealer: int = 0,
+        rules: Rules = STANDARD,
     ) -> None:
         if len(players) != 4:
             raise ValueError("a match needs exactly four players")
@@ -53,9 +39,10 @@ class Match:
             raise ValueError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
         self.players = tuple(players)
         self.first_dealer = first_dealer
+        self.rules = rules
         self.deals: list[Deal] = []
         self.chosen_by: dict[str, int] = {}
-        self._choices = choices_per_seat(first_dealer)
+        self._choices = rules.choices_per_seat(first_dealer)
 
     # -- phase and turn -----------------------------------------------------------------
 
@@ -65,15 +52,15 @@ class Match:
         return self.deals[-1] if self.deals else None
 
     @property
-    def phase(self) -> MatchPhase:
+    def phase(self) -> Phase:
         deal = self.deal
         if deal is None or deal.is_done:
-            return MatchPhase.OVER if len(self.deals) == DEALS_PER_MATCH else MatchPhase.NEEDS_DEAL
-        return MatchPhase(deal.phase.value)
+            return Phase.OVER if len(self.deals) == self.rules.deals else Phase.NEEDS_DEAL
+        return deal.phase
 
     @property
     def is_over(self) -> bool:
-        return self.phase is MatchPhase.OVER
+        return self.phase is Phase.OVER
 
     @property
     def to_act(self) -> int | None:
@@ -81,20 +68,21 @@ class Match:
         return None if deal is None else deal.to_act
 
     def next_dealer(self) -> int:
-        return (self.first_dealer + len(self.deals)) % 4
+        return self.rules.dealer_of(self.first_dealer, len(self.deals))
 
     # -- dealing ------------------------------------------------------------------------
 
     def start_deal(self, hands: Sequence[Sequence[Card]]) -> Deal:
         """Begin the next deal with these four hands of 13 cards."""
-        if self.phase is not MatchPhase.NEEDS_DEAL:
+        if self.is_over:
+            raise IllegalAction("the match is over", Reason.MATCH_OVER)
+        if self.phase is not Phase.NEEDS_DEAL:
             raise IllegalAction(
-                "the next deal cannot start: the current one is not finished"
-                if not self.is_over
-                else "the match is over"
+                "the next deal cannot start: the current one is not finished",
+                Reason.DEAL_IN_PROGRESS,
             )
         check_hands(hands)
-        deal = Deal(self.next_dealer(), hands)
+        deal = Deal(self.next_dealer(), hands, self.rules)
         self.deals.append(deal)
         return deal
 
@@ -120,49 +108,61 @@ class Match:
         """
         deal = self.deal
         if deal is None or deal.is_done:
-            raise IllegalAction("the match is over" if self.is_over else "no deal is in progress")
+            if self.is_over:
+                raise IllegalAction("the match is over", Reason.MATCH_OVER)
+            raise IllegalAction("no deal is in progress", Reason.NO_DEAL)
         if seat is not None and seat != deal.to_act:
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction("it is not your turn", Reason.NOT_YOUR_TURN)
         if isinstance(action, Choose):
             if deal.phase is not Phase.CHOOSING:
-                raise IllegalAction("the contract has already been chosen")
-            reason = self.why_not_contract(deal.chooser, action.contract)
-            if reason is not None:
-                raise IllegalAction(reason)
+                raise IllegalAction("the contract has already been chosen", Reason.WRONG_PHASE)
+            refusal = self._contract_refusal(deal.chooser, action.contract)
+            if refusal is not None:
+                raise IllegalAction(refusal[1], refusal[0])
         else:
             deal.check(action)
         return deal
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Apply ``action`` for the seat to act (checked against ``seat`` when given)."""
+    def apply(self, action: Action, seat: int | None = None) -> Outcome:
+        """Apply ``action`` for the seat to act (checked against ``seat`` when given) and
+        return what it did: the front end's events come from the outcome, not a diff."""
         deal = self.check(action, seat)
         if isinstance(action, Choose):
+            contract = self.rules.by_id[action.contract]
             self.chosen_by[action.contract] = deal.chooser
-            deal.set_contract(CONTRACTS[action.contract])
-        else:
-            deal.apply(action)
+            deal.set_contract(contract)
+            return Outcome(deal.chooser, action, contract=contract)
+        outcome = deal.apply(action)
+        if outcome.deal_over and self.is_over:
+            return outcome._replace(match_over=True)
+        return outcome
 
     # -- choosing -----------------------------------------------------------------------
 
     def legal_contracts(self, seat: int) -> list[str]:
         """The contract ids ``seat`` may choose now, in table order."""
-        return [cid for cid in CONTRACTS if self.why_not_contract(seat, cid) is None]
+        return [cid for cid in self.rules.by_id if self._contract_refusal(seat, cid) is None]
 
-    def why_not_contract(self, seat: int, contract_id: str) -> str | None:
+    def _contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
         """Why ``seat`` may not choose ``contract_id`` now, or None if it may."""
-        contract = CONTRACTS.get(contract_id)
+        rules = self.rules
+        contract = rules.contract(contract_id)
         if contract is None:
-            return f"there is no contract {contract_id!r}"
+            return Reason.UNKNOWN_CONTRACT, f"there is no contract {contract_id!r}"
         if contract_id in self.chosen_by:
-            return f"{contract.name} has already been played in this match"
-        picked = [cid for cid, by in self.chosen_by.items() if by == seat]
+            return (
+                Reason.CONTRACT_PLAYED,
+                f"{contract.name} has already been played in this match",
+            )
+        picked = [rules.by_id[cid] for cid, by in self.chosen_by.items() if by == seat]
+        trumps = sum(1 for c in picked if c.is_trump_option)
         if contract.is_trump_option:
-            if any(cid in TRUMP_IDS for cid in picked):
-                return "you have already picked your trump option"
+            if trumps >= rules.trumps_per_seat:
+                return Reason.TRUMP_ALREADY_PICKED, "you have already picked your trump option"
             return None
-        negatives = sum(1 for cid in picked if cid in NEGATIVE_IDS)
-        if negatives >= self._choices[seat] - 1:
-            return "you must pick a trump option with your last choice"
+        negatives = len(picked) - trumps
+        if negatives >= self._choices[seat] - rules.trumps_per_seat:
+            return Reason.MUST_PICK_TRUMP, "you must pick a trump option with your last choice"
         return None
 
     # -- scores -------------------------------------------------------------------------
@@ -184,9 +184,6 @@ class Match:
         """The seats with the highest total (more than one on a tie)."""
         ranks = self.ranking()
         return [seat for seat in SEATS if ranks[seat] == 1]
-
-    def contract_of(self, deal_index: int) -> Contract | None:
-        return self.deals[deal_index].contract
 
 
 def check_hands(hands: Sequence[Sequence[Card]]) -> None:

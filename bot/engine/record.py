@@ -16,7 +16,8 @@ from typing import Any
 from .actions import Choose, Double, IllegalAction, Play
 from .cards import Card
 from .deal import Phase
-from .match import DEALS_PER_MATCH, Match, check_hands
+from .match import Match, check_hands
+from .rules import Rules, RulesError, rules_for
 
 FORMAT = "bonken-record/1"
 MAX_DIGITS = 100
@@ -54,6 +55,7 @@ def to_record(match: Match, **extra: Any) -> dict[str, Any]:
         deals.append(entry)
     return {
         "format": FORMAT,
+        **match.rules.header(),
         "players": list(match.players),
         "first_dealer": match.first_dealer,
         **extra,
@@ -149,15 +151,30 @@ def from_record(data: Any) -> Match:
     deals = data["deals"]
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
-    match = Match(players, first_dealer=first_dealer)
+    match = Match(players, first_dealer=first_dealer, rules=_rules(data))
     for number, entry in enumerate(deals, start=1):
         if match.deals and not match.deals[-1].is_done:
             raise RecordError("is not finished but another deal follows it", number - 1)
-        if number > DEALS_PER_MATCH:
-            raise RecordError(f"a match has only {DEALS_PER_MATCH} deals", number)
+        if number > match.rules.deals:
+            raise RecordError(f"a match has only {match.rules.deals} deals", number)
         _replay_deal(match, entry, number)
     _check_optional(data, "totals", match.totals(), None)
     return match
+
+
+def _rules(data: Mapping[str, Any]) -> Rules:
+    """The record's ``variant`` and ``house_rules`` as rules: a real switch, so a record
+    of another game is refused rather than replayed as the standard one."""
+    variant = data.get("variant", "standard")
+    house_rules = data.get("house_rules", {})
+    if not isinstance(variant, str):
+        raise RecordError(f"variant must be a variant name, not {_show(variant)}")
+    if not isinstance(house_rules, Mapping):
+        raise RecordError(f"house_rules must be an object, not {_show(house_rules)}")
+    try:
+        return rules_for(variant, house_rules)
+    except RulesError as error:
+        raise RecordError(str(error)) from None
 
 
 def _replay_deal(match: Match, entry: Any, number: int) -> None:

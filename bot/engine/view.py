@@ -1,8 +1,11 @@
-"""What one seat may know: the only thing computer players and the hand view are given.
+"""What one seat may know, and what everyone may know: the only snapshots others read.
 
 A :class:`SeatView` is a frozen snapshot built from the match. It holds the seat's own
 hand and everything public (cards played, the trick, doubles, scores, shown voids), and
 never another seat's cards, so a computer player cannot peek even by accident.
+
+A :class:`PublicView` is the table's part of it, nobody's hand: what a table message
+shows. Front ends build from it instead of reaching into the deal's attributes.
 """
 
 from __future__ import annotations
@@ -12,8 +15,11 @@ from dataclasses import dataclass, field
 from .actions import Action
 from .cards import Card, Suit
 from .contracts import Contract
-from .deal import Trick
-from .match import Match, MatchPhase, choices_per_seat
+from .deal import Deal, Phase, Trick
+from .match import Match
+from .rules import STANDARD, Rules
+
+NO_MULTIPLIERS: tuple[tuple[int, ...], ...] = ((0,) * 4,) * 4
 
 
 @dataclass(frozen=True)
@@ -21,10 +27,11 @@ class SeatView:
     """What ``seat`` knows. The deal fields keep their defaults before the first deal."""
 
     seat: int
-    phase: MatchPhase
+    phase: Phase
     totals: tuple[int, ...]
     chosen_by: dict[str, int]
     choices_per_seat: tuple[int, ...]
+    rules: Rules = STANDARD
     deal_number: int = 0
     dealer: int | None = None
     chooser: int | None = None
@@ -35,7 +42,7 @@ class SeatView:
     legal: tuple[Action, ...] = ()
     doubling: tuple[frozenset[int], ...] = ()
     doubling_order: tuple[int, ...] = ()
-    multipliers: tuple[tuple[int, ...], ...] = ((0,) * 4,) * 4
+    multipliers: tuple[tuple[int, ...], ...] = NO_MULTIPLIERS
     plays: tuple[tuple[int, Card], ...] = ()
     tricks: tuple[Trick, ...] = ()
     trick: tuple[tuple[int, Card], ...] = ()
@@ -50,24 +57,28 @@ class SeatView:
     def my_turn(self) -> bool:
         return self.to_act == self.seat
 
-    def played_cards(self) -> frozenset[Card]:
-        return frozenset(card for _, card in self.plays)
-
 
 def seat_view(match: Match, seat: int) -> SeatView:
     """Snapshot of ``match`` as seen from ``seat``."""
-    known = {
-        "seat": seat,
-        "phase": match.phase,
-        "totals": tuple(match.totals()),
-        "chosen_by": dict(match.chosen_by),
-        "choices_per_seat": tuple(choices_per_seat(match.first_dealer)),
-    }
     deal = match.deal
+    totals = tuple(match.totals())
+    choices = match.rules.choices_per_seat(match.first_dealer)
     if deal is None:
-        return SeatView(**known)
+        return SeatView(
+            seat=seat,
+            phase=match.phase,
+            totals=totals,
+            chosen_by=dict(match.chosen_by),
+            choices_per_seat=choices,
+            rules=match.rules,
+        )
     return SeatView(
-        **known,
+        seat=seat,
+        phase=match.phase,
+        totals=totals,
+        chosen_by=dict(match.chosen_by),
+        choices_per_seat=choices,
+        rules=match.rules,
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
@@ -81,11 +92,86 @@ def seat_view(match: Match, seat: int) -> SeatView:
         multipliers=tuple(tuple(row) for row in deal.multipliers),
         plays=tuple(deal.plays),
         tricks=tuple(deal.tricks),
-        trick=tuple(((deal.leader + i) % 4, card) for i, card in enumerate(deal.trick)),
+        trick=current_trick(deal),
         voids=tuple(frozenset(v) for v in deal.voids),
         cards_left=tuple(len(deal.hand(s)) for s in range(4)),
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
         domino_passes=tuple(deal.domino_passes),
         base=tuple(deal.base),
+    )
+
+
+def current_trick(deal: Deal) -> tuple[tuple[int, Card], ...]:
+    """The trick in progress as (seat, card) pairs in play order."""
+    return tuple(((deal.leader + i) % 4, card) for i, card in enumerate(deal.trick))
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """Everything public about a match and its current deal; nobody's hand.
+
+    ``doubled`` lists each doubled pair once as ``(i, j, level)`` with ``i < j`` and
+    level 1 (double) or 2 (redouble); ``doubling_done`` the seats that have had their
+    doubling turn, in order. The deal fields keep their defaults before the first deal.
+    """
+
+    phase: Phase
+    rules: Rules
+    totals: tuple[int, ...]
+    chosen_by: dict[str, int]
+    played_contracts: tuple[str, ...]
+    deal_number: int = 0
+    dealer: int | None = None
+    chooser: int | None = None
+    contract: Contract | None = None
+    to_act: int | None = None
+    trick: tuple[tuple[int, Card], ...] = ()
+    tricks_taken: tuple[int, ...] = (0,) * 4
+    last_trick: Trick | None = None
+    doubled: tuple[tuple[int, int, int], ...] = ()
+    doubling_done: tuple[int, ...] = ()
+    base: tuple[int, ...] = (0,) * 4
+    cards_left: tuple[int, ...] = (0,) * 4
+    domino_rows: dict[Suit, tuple[int, int]] = field(default_factory=dict)
+    domino_out: tuple[int, ...] = ()
+
+
+def public_view(match: Match) -> PublicView:
+    """Snapshot of what every seat and every onlooker may know about ``match``."""
+    deal = match.deal
+    totals = tuple(match.totals())
+    played = tuple(match.chosen_by)  # in the order chosen
+    if deal is None:
+        return PublicView(
+            phase=match.phase,
+            rules=match.rules,
+            totals=totals,
+            chosen_by=dict(match.chosen_by),
+            played_contracts=played,
+        )
+    taken = [0, 0, 0, 0]
+    for trick in deal.tricks:
+        taken[trick.winner] += 1
+    m = deal.multipliers
+    return PublicView(
+        phase=match.phase,
+        rules=match.rules,
+        totals=totals,
+        chosen_by=dict(match.chosen_by),
+        played_contracts=played,
+        deal_number=len(match.deals),
+        dealer=deal.dealer,
+        chooser=deal.chooser,
+        contract=deal.contract,
+        to_act=deal.to_act,
+        trick=current_trick(deal),
+        tricks_taken=tuple(taken),
+        last_trick=deal.tricks[-1] if deal.tricks else None,
+        doubled=tuple((i, j, m[i][j]) for i in range(4) for j in range(i + 1, 4) if m[i][j]),
+        doubling_done=deal.doubling_order[: len(deal.doubling)],
+        base=tuple(deal.base),
+        cards_left=tuple(len(deal.hand(s)) for s in range(4)),
+        domino_rows=deal.domino_rows(),
+        domino_out=tuple(deal.out),
     )

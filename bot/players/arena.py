@@ -3,16 +3,17 @@
 ``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
 [--budget SECONDS] [--workers W]``
 
-Design. The deals are grouped into matches of 11 (the last one may be cut short), dealt
-from the seed, and the players choose the contracts as in a real match, so contract
-choice and doubling are measured too. Every match is played five times on the same
-cards: once with four baselines, and once with the candidate in each seat against three
-baselines. The candidate's edge in a deal is its score in its seat minus what the
-baseline scored in that seat on the same cards, averaged over the four seats; the edge
-per match is the per-deal mean times 11. The interval is a 95% t-interval over deals;
-deals of one match are not independent (contracts chosen early shape the later ones),
-but the dependence is negative (the contracts of a match are fixed), so treating them as
-independent overstates the spread rather than understating it.
+Design. The deals are grouped into matches (of the rules' number of deals, 11 in the
+standard game; the last one may be cut short), dealt from the seed, and the players choose
+the contracts as in a real match, so contract choice and doubling are measured too. Every
+match is played five times on the same cards: once with four baselines, and once with the
+candidate in each seat against three baselines. The candidate's edge in a deal is its
+score in its seat minus what the baseline scored in that seat on the same cards, averaged
+over the four seats; the edge per match is the per-deal mean times the deals of a match.
+The interval is a 95% t-interval over deals; deals of one match are not independent
+(contracts chosen early shape the later ones), but the dependence is negative (the
+contracts of a match are fixed), so treating them as independent overstates the spread
+rather than understating it.
 
 Per contract, the candidate's score in a contract is paired with the baseline seat's
 score in the same contract of the same match (each contract is played once per match;
@@ -30,12 +31,12 @@ import math
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.engine.cards import deal_hands
-from bot.engine.match import DEALS_PER_MATCH
+from bot.engine.rules import STANDARD, Rules
 
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
@@ -58,7 +59,13 @@ def match_deals(seed: int, match: int, deals: int) -> list[Hands]:
 
 
 def play_match(
-    candidate: str, baseline: str, seed: int, match: int, deals: int, budget: float
+    candidate: str,
+    baseline: str,
+    seed: int,
+    match: int,
+    deals: int,
+    budget: float,
+    rules: Rules = STANDARD,
 ) -> MatchResult:
     """One match, five times: four baselines, then the candidate in each seat."""
     hands = match_deals(seed, match, deals)
@@ -67,7 +74,9 @@ def play_match(
     def run(seats: Sequence[str], tag: str) -> Played:
         players = [player_for(level) for level in seats]
         key = f"{seed}/{match}/{tag}"
-        return play_deals(players, hands, first_dealer=first_dealer, budget=budget, seed_key=key)
+        return play_deals(
+            players, hands, first_dealer=first_dealer, budget=budget, seed_key=key, rules=rules
+        )
 
     base = run([baseline] * 4, "base")
     result = MatchResult()
@@ -108,16 +117,17 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def report(args: argparse.Namespace, results: list[MatchResult]) -> str:
+def report(args: argparse.Namespace, results: list[MatchResult], rules: Rules = STANDARD) -> str:
     edges = [e for r in results for e in r.edges]
     times = [t for r in results for t in r.times]
     mean, half = interval(edges)
+    n = rules.deals
     lines = [
         f"arena: {args.candidate} vs three {args.baseline}, {len(edges)} deals "
         f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s",
         f"edge per deal:  {mean:+.2f}  (95% CI {mean - half:+.2f} .. {mean + half:+.2f})",
-        f"edge per match: {11 * mean:+.1f}  (95% CI {11 * (mean - half):+.1f} .. "
-        f"{11 * (mean + half):+.1f})",
+        f"edge per match: {n * mean:+.1f}  (95% CI {n * (mean - half):+.1f} .. "
+        f"{n * (mean + half):+.1f})",
         "per contract (candidate minus baseline in the same seat and contract):",
     ]
     by_contract: dict[str, list[float]] = defaultdict(list)
@@ -136,16 +146,16 @@ def report(args: argparse.Namespace, results: list[MatchResult]) -> str:
     return "\n".join(lines)
 
 
-def run_arena(args: argparse.Namespace) -> list[MatchResult]:
-    sizes = [DEALS_PER_MATCH] * (args.deals // DEALS_PER_MATCH)
-    if args.deals % DEALS_PER_MATCH:
-        sizes.append(args.deals % DEALS_PER_MATCH)
+def run_arena(args: argparse.Namespace, rules: Rules = STANDARD) -> list[MatchResult]:
+    sizes = [rules.deals] * (args.deals // rules.deals)
+    if args.deals % rules.deals:
+        sizes.append(args.deals % rules.deals)
     jobs = [
-        (args.candidate, args.baseline, args.seed, m, size, args.budget)
+        (args.candidate, args.baseline, args.seed, m, size, args.budget, rules)
         for m, size in enumerate(sizes)
     ]
     if args.workers <= 1:
-        results = (play_match(*job) for job in jobs)
+        results: Iterator[MatchResult] = (play_match(*job) for job in jobs)
         return [_progress(i, len(jobs), r) for i, r in enumerate(results)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         results = pool.map(play_match, *zip(*jobs, strict=True))
@@ -162,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.players.arena", description=__doc__)
     parser.add_argument("--candidate", choices=LEVELS, required=True)
     parser.add_argument("--baseline", choices=LEVELS, required=True)
-    parser.add_argument("--deals", type=int, default=DEALS_PER_MATCH)
+    parser.add_argument("--deals", type=int, default=STANDARD.deals)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     parser.add_argument("--workers", type=int, default=1)

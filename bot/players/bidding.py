@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.engine.actions import Action, Choose, Double
-from bot.engine.contracts import CONTRACTS, Contract
+from bot.engine.contracts import Contract
 from bot.engine.view import SeatView
 
 TRUMP_PREMIUM = 10.0
@@ -36,7 +36,8 @@ def choice_value(contract: Contract, expected: float) -> float:
 def best_choice(view: SeatView, expected: Mapping[str, float]) -> Action:
     """The legal ``Choose`` with the highest :func:`choice_value`."""
     choices = [a for a in view.legal if isinstance(a, Choose)]
-    return max(choices, key=lambda a: choice_value(CONTRACTS[a.contract], expected[a.contract]))
+    contracts = view.rules.by_id
+    return max(choices, key=lambda a: choice_value(contracts[a.contract], expected[a.contract]))
 
 
 def margin(contract: Contract) -> float:

@@ -3,13 +3,17 @@
 The normal player chooses contracts and doubles with these: counting honours, length,
 shortness and exits the way a club player does at a glance. Each estimate is the seat's
 expected base score in that contract; a random hand scores about ``total / 4``.
+
+A contract is recognised by what it scores, not by its id, and the estimate is scaled by
+the points the rules give: so a points table of another variant is estimated as well, and
+a contract of a kind these rules of thumb do not know is estimated as an average hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from bot.engine.cards import ACE, JACK, KING, QUEEN, Card, Suit
+from bot.engine.cards import ACE, CARDS, JACK, KING, QUEEN, Card, Suit
 from bot.engine.contracts import Contract
 
 _QUEEN_RISK = {1: 0.6, 2: 0.5, 3: 0.35, 4: 0.25}  # holding the queen in a suit of length n
@@ -67,16 +71,18 @@ def trump_tricks(hand: Sequence[Card], trump: Suit | None) -> float:
 
 
 def _queens(suits: list[list[int]]) -> float:
+    """Expected queens taken."""
     risk = 0.0
     for ranks in suits:
         if QUEEN in ranks:
             risk += _QUEEN_RISK.get(len(ranks), 0.15)
         else:
             risk += 0.17 + 0.08 * sum(1 for r in ranks if r > QUEEN) - 0.02 * min(len(ranks), 4)
-    return -30 * risk
+    return risk
 
 
-def _kingjacks(suits: list[list[int]]) -> float:
+def _kingjacks(suits: list[list[int]]) -> tuple[float, float]:
+    """Expected kings and jacks taken."""
     kings = jacks = 0.0
     for ranks in suits:
         n = len(ranks)
@@ -85,43 +91,64 @@ def _kingjacks(suits: list[list[int]]) -> float:
             jacks += _JACK_RISK.get(n, 0.15)
         else:
             jacks += 0.17 + 0.05 * sum(1 for r in ranks if r > JACK)
-    return -20 * kings - 10 * jacks
+    return kings, jacks
 
 
 def _king_of_hearts(suits: list[list[int]]) -> float:
+    """The chance of taking the K♥."""
     hearts = suits[Suit.HEARTS]
     risk = _KH_RISK.get(len(hearts), 0.03) if KING in hearts else 0.28
     # A short side suit lets a seat become void and shed hearts (or the K♥) early.
     risk -= 0.08 * sum(1 for s in Suit if s != Suit.HEARTS and len(suits[s]) <= 1)
-    return -50 * min(max(risk, 0.03), 0.9)
+    return min(max(risk, 0.03), 0.9)
 
 
 def _domino(hand: Sequence[Card]) -> float:
+    """The chance of being the last holding cards."""
     # Twos, threes, kings and aces come out last, so whoever holds many is left holding.
     extremes = sum(1 for card in hand if card.rank in (2, 3, KING, ACE))  # 4 on average
     risk = 0.27 + 0.075 * (extremes - 4)
-    return -50 * min(max(risk, 0.02), 0.85)
+    return min(max(risk, 0.02), 0.85)
+
+
+_HEARTS = frozenset(card for card in CARDS if card.suit is Suit.HEARTS)
+_QUEENS = frozenset(card for card in CARDS if card.rank == QUEEN)
+_KINGS = frozenset(card for card in CARDS if card.rank == KING)
+_JACKS = frozenset(card for card in CARDS if card.rank == JACK)
+_KING_OF_HEARTS = frozenset({Card.parse("KH")})
 
 
 def expected_base(hand: Sequence[Card], contract: Contract) -> float:
     """This hand's expected base score in ``contract`` (the deal's total / 4 is average)."""
     if contract.is_trump_option:
-        return 10 * trump_tricks(hand, contract.trump)
+        return contract.per_trick * trump_tricks(hand, contract.trump)
     if contract.domino:
-        return _domino(hand)
+        return contract.last_holder * _domino(hand)
     suits = _suits(hand)
     strength = 0.25 * (_honours(hand) - 10) - 0.15 * (_exits(hand) - 5)
-    if contract.id == "ducking":
-        return -5 * max(0.0, 3.25 + strength)
-    if contract.id == "hearts":
+    points = contract.card_points
+    if not points:
+        if contract.per_trick < 0 and not contract.last_trick:  # every trick costs
+            return contract.per_trick * max(0.0, 3.25 + strength)
+        if contract.last_trick and not contract.per_trick:  # only the last trick costs
+            return contract.last_trick * min(max(0.25 + 0.1 * strength, 0.03), 0.9)
+        return contract.total / 4
+    if contract.per_trick or contract.last_trick:
+        return contract.total / 4
+    cards = frozenset(points)
+    if cards == _HEARTS:
         high_hearts = sum(1 for r in suits[Suit.HEARTS] if r >= JACK)
-        return -5 * max(0.0, 3.25 + strength + 0.4 * (high_hearts - 1))
-    if contract.id == "lasttrick":
-        return -50 * min(max(0.25 + 0.1 * strength, 0.03), 0.9)
-    if contract.id == "queens":
-        return _queens(suits)
-    if contract.id == "kingjacks":
-        return _kingjacks(suits)
-    if contract.id == "kingofhearts":
-        return _king_of_hearts(suits)
-    raise ValueError(f"no estimate for contract {contract.id!r}")
+        return _each(points, cards) * max(0.0, 3.25 + strength + 0.4 * (high_hearts - 1))
+    if cards == _QUEENS:
+        return _each(points, cards) * _queens(suits)
+    if cards == _KINGS | _JACKS:
+        king_risk, jack_risk = _kingjacks(suits)
+        return _each(points, _KINGS) * king_risk + _each(points, _JACKS) * jack_risk
+    if cards == _KING_OF_HEARTS:
+        return _each(points, cards) * _king_of_hearts(suits)
+    return contract.total / 4
+
+
+def _each(points: Mapping[Card, int], cards: frozenset[Card]) -> float:
+    """What one of ``cards`` scores (their mean, should a table give them different points)."""
+    return sum(points[card] for card in cards) / len(cards)

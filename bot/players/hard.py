@@ -24,7 +24,8 @@ import random
 import time
 
 from bot.engine.actions import Action, Choose, Double
-from bot.engine.contracts import CONTRACTS, Contract
+from bot.engine.contracts import Contract
+from bot.engine.deal import settle_seat
 from bot.engine.fast import (
     dealt_position,
     play_card,
@@ -50,12 +51,6 @@ CLOCK_SHARE = 0.9
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise.
 NOISE = 0.5
-
-
-def settled(base: list[int], multipliers: tuple[tuple[int, ...], ...], seat: int) -> int:
-    """``seat``'s final score from base scores and the doubling multipliers."""
-    mine = base[seat]
-    return mine + sum(m * (mine - base[j]) for j, m in enumerate(multipliers[seat]) if j != seat)
 
 
 class _Search:
@@ -106,7 +101,7 @@ class HardPlayer:
                 pos = root.copy()
                 play_card(pos, card)
                 base = policy_playout(pos, normal_card)
-                totals[i] += settled(base, view.multipliers, view.seat)
+                totals[i] += settle_seat(base, view.multipliers, view.seat)
             rounds += 1
             if not search.spend(len(cards) * cards_left):
                 break
@@ -139,7 +134,7 @@ class HardPlayer:
 
     def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         ids = [a.contract for a in view.legal if isinstance(a, Choose)]
-        means = self._simulate(view, rng, search, [CONTRACTS[cid] for cid in ids])
+        means = self._simulate(view, rng, search, [view.rules.by_id[cid] for cid in ids])
         return best_choice(view, {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)})
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:

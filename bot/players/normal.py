@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from bot.engine.actions import Action, Choose, Double
-from bot.engine.contracts import CONTRACTS
 from bot.engine.view import SeatView
 
 from .base import legal_card_masks, own_position, play_of
@@ -38,7 +37,7 @@ class NormalPlayer:
 def choice_estimates(view: SeatView) -> dict[str, float]:
     """Expected base score of this hand in each contract it may choose."""
     return {
-        a.contract: expected_base(view.hand, CONTRACTS[a.contract])
+        a.contract: expected_base(view.hand, view.rules.by_id[a.contract])
         for a in view.legal
         if isinstance(a, Choose)
     }

@@ -13,7 +13,9 @@ held by the other three seats.
 
 from __future__ import annotations
 
-from bot.engine.fast import BITS, EIGHT, FastPosition, card_points_table
+from collections.abc import Sequence
+
+from bot.engine.fast import BITS, EIGHT, FastPosition
 
 FULL = (1 << 13) - 1
 
@@ -45,7 +47,7 @@ def normal_card(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) 
 
 def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int]) -> int:
     contract = pos.contract
-    pts = card_points_table(contract)
+    pts = contract.point_table
     trick = pos.trick
     last_trick = contract.last_trick != 0
     # In Last trick only the final trick counts: early on, shed high cards freely.
@@ -77,7 +79,7 @@ def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[in
 
 
 def _danger(
-    pos: FastPosition, seat: int, suit: int, top: int, out: list[int], pts: list[int]
+    pos: FastPosition, seat: int, suit: int, top: int, out: list[int], pts: Sequence[int]
 ) -> float:
     """How likely holding ``top`` of ``suit`` makes this seat take a costly trick later."""
     lower_out = out[suit] & ((1 << top) - 1)
@@ -87,7 +89,7 @@ def _danger(
 
 
 def _discard(
-    pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int], pts: list[int]
+    pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int], pts: Sequence[int]
 ) -> int:
     """Shed the costliest point card, else the top of the most dangerous suit."""
     worst, worst_card = 0, -1
@@ -109,7 +111,7 @@ def _discard(
 
 
 def _lead_low(
-    pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int], pts: list[int]
+    pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[int], pts: Sequence[int]
 ) -> int:
     """Lead the lowest card least likely to win; prefer short suits (toward a void)."""
     voids = pos.voids

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engine.deal import extend_row, playable_ranks
 from bot.engine.view import SeatView
 
 from .base import own_hand_masks
@@ -29,17 +30,12 @@ def _domino_forbidden(view: SeatView) -> list[int]:
     """Per seat, the cards it could have played when it passed (52-bit masks)."""
     forbidden = [0, 0, 0, 0]
     for seat, count in view.domino_passes:
-        low = [-1] * 4
-        high = [-1] * 4
+        rows: list[tuple[int, int] | None] = [None] * 4
         for _, card in view.plays[:count]:
-            s, r = card.suit, card.rank - 2
-            low[s] = r if low[s] < 0 else min(low[s], r)
-            high[s] = max(high[s], r)
+            rows[card.suit] = extend_row(rows[card.suit], card.rank)
         for s in range(4):
-            ranks = [6] if low[s] < 0 else [low[s] - 1, high[s] + 1]
-            for r in ranks:
-                if 0 <= r < 13:
-                    forbidden[seat] |= 1 << (s * 13 + r)
+            for rank in playable_ranks(rows[s]):
+                forbidden[seat] |= 1 << (s * 13 + rank - 2)
     return forbidden
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.engine.cards import Card
 from bot.engine.match import Match
+from bot.engine.rules import STANDARD, Rules
 from bot.engine.view import seat_view
 
 from .base import Player
@@ -50,9 +51,10 @@ def play_deals(
     first_dealer: int,
     budget: float,
     seed_key: str,
+    rules: Rules = STANDARD,
 ) -> Played:
     """Play ``deals`` (the hands of the first deals of a match) with ``players`` by seat."""
-    match = Match(first_dealer=first_dealer)
+    match = Match(first_dealer=first_dealer, rules=rules)
     played = Played()
     step = 0
     for hands in deals:

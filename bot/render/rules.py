@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot.engine import CONTRACTS
+from bot.engine import STANDARD, Rules
+from bot.engine.cards import JACK, KING
 
 OVERVIEW = """\
-**Bonken** · 4 players, 52 cards, 11 deals, everyone for themselves; highest total wins.
+**Bonken** · 4 players, 52 cards, {deals} deals, everyone for themselves; highest total wins.
 • The player across from the dealer **chooses the contract** after seeing their hand. \
 The seven negative contracts are each played once; of the five trump options \
 (♣ ♦ ♥ ♠ or No Trump) four are played, and **every player picks exactly one**.
@@ -19,26 +20,33 @@ takes the trick and leads next. A deal ends early once nothing left can score.
 Use `/bonken rules contract:<name>` for one contract."""
 
 DETAILS = {
-    "ducking": "Take as few tricks as you can: -5 per trick. All 13 tricks are played.",
-    "hearts": "-5 per heart you take. You may not lead a heart unless you hold only hearts. "
+    "ducking": "Take as few tricks as you can: {per_trick} per trick. All 13 tricks are played.",
+    "hearts": "{each} per heart you take. You may not lead a heart unless you hold only hearts. "
     "Ends once all 13 hearts are taken.",
-    "kingjacks": "-20 per king and -10 per jack you take. Ends once all kings and jacks are taken.",
-    "queens": "-30 per queen you take. Ends once all four queens are taken.",
-    "kingofhearts": "-50 to whoever takes the K♥. You may not lead a heart unless you hold "
+    "kingjacks": "{king} per king and {jack} per jack you take. "
+    "Ends once all kings and jacks are taken.",
+    "queens": "{each} per queen you take. Ends once all four queens are taken.",
+    "kingofhearts": "{each} to whoever takes the K♥. You may not lead a heart unless you hold "
     "only hearts. Ends when the K♥ is taken.",
-    "lasttrick": "-50 to whoever takes the 13th trick.",
+    "lasttrick": "{last_trick} to whoever takes the 13th trick.",
     "domino": "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
     "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
-    "next to the 3). If you cannot play you pass (automatically). Left of the dealer "
-    "starts. The last player still holding cards gets -50.",
+    "next to the 3). If you cannot play you pass (automatically). {first_lead} "
+    "starts. The last player still holding cards gets {last_holder}.",
 }
-TRUMP_DETAIL = "+10 per trick you take. {trump} Each player picks one trump option per match."
+"""Each negative contract's text; the numbers are filled in from the rules' contract."""
+TRUMP_DETAIL = (
+    "{per_trick:+d} per trick you take. {trump} Each player picks one trump option per match."
+)
+_SEATS = ("The dealer", "Left of the dealer", "Across from the dealer", "Right of the dealer")
 
 
-def rules_text(contract_id: str | None = None) -> str:
+def rules_text(contract_id: str | None = None, rules: Rules = STANDARD) -> str:
+    """The overview, or one contract of ``rules`` (the standard game by default): the
+    numbers come from the rules, so another points table reads right."""
     if contract_id is None:
-        return OVERVIEW
-    contract = CONTRACTS[contract_id]
+        return OVERVIEW.format(deals=rules.deals)
+    contract = rules.by_id[contract_id]
     if contract.is_trump_option:
         trump = (
             "No trumps."
@@ -46,5 +54,18 @@ def rules_text(contract_id: str | None = None) -> str:
             else f"{contract.trump.name.title()} are trump: a player void in the led suit "
             "may trump, but never has to."
         )
-        return f"**{contract.name}**: " + TRUMP_DETAIL.format(trump=trump)
-    return f"**{contract.name}**: {DETAILS[contract_id]}"
+        return f"**{contract.name}**: " + TRUMP_DETAIL.format(
+            per_trick=contract.per_trick, trump=trump
+        )
+    if contract_id not in DETAILS:
+        return f"**{contract.name}**: {contract.description}"
+    points = contract.card_points
+    return f"**{contract.name}**: " + DETAILS[contract_id].format(
+        per_trick=contract.per_trick,
+        each=min(points.values(), default=0),
+        king=next((v for c, v in points.items() if c.rank == KING), 0),
+        jack=next((v for c, v in points.items() if c.rank == JACK), 0),
+        last_trick=contract.last_trick,
+        last_holder=contract.last_holder,
+        first_lead=_SEATS[rules.first_lead_offset],
+    )

@@ -8,7 +8,7 @@ import pytest
 from engine_helpers import play_deal, random_partial, snapshot
 
 from bot.engine import NEGATIVE_IDS, TRUMP_IDS, Choose, IllegalAction, Match
-from bot.engine.match import choices_per_seat, chooser_of
+from bot.engine.rules import STANDARD
 
 # first_dealer 0: the choosers of deals 1-11 are seats 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0.
 # Seat 0 ends up with trump-spades, kingofhearts and the last negative, lasttrick.
@@ -144,7 +144,7 @@ def test_quota_never_deadlocks_over_every_choice_sequence(first_dealer):
     half a minute); trump options are tracked exactly, and every legal contract is tried
     at every visited state.
     """
-    choices = choices_per_seat(first_dealer)
+    choices = list(STANDARD.choices_per_seat(first_dealer))
     seen: set[tuple] = set()
     finished = 0
 
@@ -170,7 +170,7 @@ def test_quota_never_deadlocks_over_every_choice_sequence(first_dealer):
             assert counts(chosen_by) == tuple((c - 1, 1) for c in choices)
             assert set(NEGATIVE_IDS) <= set(chosen_by)
             return
-        seat = chooser_of(first_dealer, k)
+        seat = STANDARD.chooser_of(first_dealer, k)
         match = Match(first_dealer=first_dealer)
         match.chosen_by = dict(chosen_by)
         legal = match.legal_contracts(seat)

@@ -17,7 +17,7 @@ from engine_helpers import (
 )
 
 from bot.engine import CARDS, PASS, Card, Choose, IllegalAction, Match, Suit, deal_hands
-from bot.engine.match import choices_per_seat, chooser_of
+from bot.engine.rules import STANDARD
 
 
 def test_deck_is_52_cards_ranked_2_low_to_ace_high():
@@ -116,12 +116,12 @@ def test_chooser_of_deal_k_is_first_dealer_plus_k_plus_2():
         match = random_partial(first_dealer, first_dealer=first_dealer)
         choosers = [deal.chooser for deal in match.deals]
         assert choosers == [(first_dealer + k + 2) % 4 for k in range(11)]
-        assert choosers == [chooser_of(first_dealer, k) for k in range(11)]
+        assert choosers == [STANDARD.chooser_of(first_dealer, k) for k in range(11)]
 
 
 @pytest.mark.parametrize("first_dealer", range(4))
 def test_seats_choose_3_3_3_and_2_times_and_the_first_dealers_left_neighbour_twice(first_dealer):
-    counts = choices_per_seat(first_dealer)
+    counts = list(STANDARD.choices_per_seat(first_dealer))
     assert sorted(counts) == [2, 3, 3, 3]
     assert counts[(first_dealer + 1) % 4] == 2
     # The counts are what actually happens in a played match.

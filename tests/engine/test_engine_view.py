@@ -8,7 +8,7 @@ import random
 import pytest
 from engine_helpers import LAYOUT_L, SCRIPT_L, SKIP_HANDS, hands_from, play, random_partial, start
 
-from bot.engine import PASS, Card, Match, MatchPhase, Suit, seat_view
+from bot.engine import PASS, Card, Match, MatchPhase, Suit, public_view, seat_view
 
 
 def _cards_in(value) -> set[Card]:
@@ -33,8 +33,12 @@ def _assert_private(match: Match, seat: int) -> None:
     own = set(deal.hand(seat))
     assert set(view.hand) == own and len(view.hand) == len(own)
     played = {card for _, card in deal.plays}
-    # The contract is rule data (which cards score), not anyone's cards: leave it out.
-    fields = [getattr(view, f.name) for f in dataclasses.fields(view) if f.name != "contract"]
+    # The contract and the rules are rule data (which cards score), not anyone's cards.
+    fields = [
+        getattr(view, f.name)
+        for f in dataclasses.fields(view)
+        if f.name not in ("contract", "rules")
+    ]
     seen = _cards_in(fields)
     others = {card for s in range(4) if s != seat for card in deal.hand(s)}
     assert not seen & others, f"seat {seat} sees {sorted(c.code for c in seen & others)}"
@@ -133,3 +137,19 @@ def test_seat_view_shows_domino_table_passes_and_who_is_out():
     assert view.domino_passes == ((1, 0), (3, 1), (0, 1), (0, 4))
     assert view.domino_out == ()
     _assert_private(match, 1)
+
+
+def test_the_public_view_holds_no_card_anyone_still_holds() -> None:
+    for seed in range(40):
+        steps = random.Random(seed).randrange(1, 650)
+        match = random_partial(seed, first_dealer=seed % 4, steps=steps)
+        if match.deal is None:
+            continue
+        view = public_view(match)
+        fields = [
+            getattr(view, f.name)
+            for f in dataclasses.fields(view)
+            if f.name not in ("contract", "rules")
+        ]
+        held = {card for seat in range(4) for card in match.deal.hand(seat)}
+        assert not _cards_in(fields) & held
