@@ -70,8 +70,7 @@ class HandController:
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
         service = self.bot.service
         seat_view, turn = service.hand(table_id, user_id)
-        names = [seat.name for seat in service.view(table_id).seats]
-        return hand_message(table_id, turn, seat_view, names)
+        return hand_message(table_id, turn, seat_view, service.view(table_id).seats)
 
     async def _answer(
         self,
