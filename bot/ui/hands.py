@@ -39,6 +39,13 @@ Shown = tuple[str, list[dict[str, Any]]]
 """A hand message's content and components, as sent."""
 TOKEN_LIFETIME = 14 * 60
 """Seconds we use an interaction token for; Discord allows 15 minutes."""
+NOTICE_SECONDS = 60.0
+"""A hand message whose token has less than this left says it is about to stop updating."""
+SWEEP_SECONDS = 15.0
+"""How often the tokens are checked for the notice (well inside ``NOTICE_SECONDS``)."""
+STALE_NOTICE = (
+    "⚠️ This hand message is about to stop updating: press **Show my hand** for a fresh one."
+)
 MATCH_OVER = "This match is over; the final standings are in the channel."
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
@@ -66,6 +73,7 @@ class HandController:
         self._answering: set[Key] = set()
         self._deferred: set[Key] = set()
         """Refreshes asked for while an answer was in flight: sent after it."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
         service = self.bot.service
@@ -108,6 +116,7 @@ class HandController:
             time.time() + TOKEN_LIFETIME,
         )
         self._links[(table_id, user_id)] = link
+        self._sweep_soon()
         try:
             await self.bot.store.delivery.keep_hand(link)
         except StoreError:
@@ -165,6 +174,13 @@ class HandController:
         self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
         await interaction.response.edit_message(view=ui)
 
+    def live(self, table_id: int, user_id: int) -> bool:
+        """True if the player's hand message still updates itself (its token is good
+        for more than the notice time): else the turn ping tells them to press Show my
+        hand."""
+        link = self._links.get((table_id, user_id))
+        return link is not None and link.expires_at - time.time() > NOTICE_SECONDS
+
     def request_refresh(self, table_id: int, user_id: int) -> None:
         """Bring the player's hand message up to date soon (their turn has come), without
         making the caller wait; requests that come while one is sent are merged."""
@@ -205,6 +221,8 @@ class HandController:
         except Refusal:
             await self._forget(key)
             return
+        if link.expires_at - time.time() <= NOTICE_SECONDS:
+            content = f"{STALE_NOTICE}\n{content}"  # its last edit: no refresh after this one
         shown = (content, view.to_components())
         if self._shown.get(key) == shown:
             return
@@ -224,6 +242,25 @@ class HandController:
             return
         for link in links:
             self._links[(link.table_id, link.user_id)] = link
+        self._sweep_soon()
+
+    def _sweep_soon(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """While hand messages are linked: those about to lose their token get the
+        notice (a refresh adds it), once, so the player knows to press Show my hand;
+        the channel's turn reminder still pings them when their turn comes."""
+        noticed: set[HandLink] = set()
+        while self._links:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = time.time()
+            for key, link in list(self._links.items()):
+                if link not in noticed and link.expires_at - now <= NOTICE_SECONDS:
+                    noticed.add(link)
+                    self.request_refresh(*key)
+            noticed &= set(self._links.values())
 
     async def _forget(self, key: Key) -> None:
         self._links.pop(key, None)
@@ -258,6 +295,8 @@ class HandController:
             await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in self._refreshing.values():
             task.cancel()
         self._refreshing.clear()

@@ -73,6 +73,7 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     assert all("Deal over." in json.dumps(d["embeds"]) for d in deals[:-1])
     final = posts[-1]
     assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
+    assert custom_ids(final) == [f"bonken:again:{tid}"]  # Play again
     (attachment,) = final["attachments"]
     assert attachment["filename"].startswith("bonken-match-")
     record = json.loads(attachment["data"])
