@@ -131,3 +131,25 @@ async def test_no_choose_menu_is_left_on_the_hand_after_a_computer_chose_for_the
     assert "Choose the contract" not in hand["content"]
     assert not any(cid.startswith("bonken:choose:") for cid in custom_ids(hand))
     assert "your turn to choose" not in _table_embed(h)["description"]
+
+
+async def test_a_refusal_names_the_player_not_a_seat_number(harness):
+    h = harness
+    ann = h.user("Ann")
+    await h.slash(ann, "new")
+    await h.slash(ann, "start")
+
+    def undoubled(view) -> list[int]:  # type: ignore[no-untyped-def]
+        return [s for s in range(4) if s != view.seat and view.multipliers[s][view.seat] != 1]
+
+    await play_until(
+        h,
+        ann,
+        lambda v: v.phase is MatchPhase.DOUBLING and v.seat == v.chooser and undoubled(v),
+    )
+    view, _ = seat_state(h, ann)
+    target = undoubled(view)[0]
+    refused = await h.slash(ann, "double", player=str(target))
+    name = h.table().seats[target].name
+    assert refused.ephemeral and refused.text.endswith(f"and {name} did not")
+    assert "seat" not in refused.text.split("redouble")[-1]
