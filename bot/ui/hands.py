@@ -5,7 +5,9 @@ token) can edit it, for 15 minutes. We keep the newest one per (table, player), 
 and in the store, so the message lights up when the player's turn comes, also after a
 restart, without anyone pressing Show my hand again. Refreshes run beside the channel's
 queue (the webhook is not in the channel's rate-limit bucket), and a refresh that would
-show what the message already shows is not sent. Tokens are credentials: never logged.
+show what the message already shows is not sent. A minute before a token runs out, the
+message says it is about to stop updating (Show my hand gives a fresh one). Tokens are
+credentials: never logged.
 """
 
 from __future__ import annotations
@@ -222,7 +224,7 @@ class HandController:
             await self._forget(key)
             return
         if link.expires_at - time.time() <= NOTICE_SECONDS:
-            content = f"{STALE_NOTICE}\n{content}"  # its last edit: no refresh after this one
+            content = f"{STALE_NOTICE}\n{content}"  # its token runs out soon: say so
         shown = (content, view.to_components())
         if self._shown.get(key) == shown:
             return
