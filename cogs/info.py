@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.engine import CONTRACTS, from_record, public_record
 from bot.render.rules import rules_text
-from bot.tables import Refusal
+from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
 from bot.ui.lobby import channel_id
 from bot.ui.replies import guarded
@@ -33,6 +33,79 @@ RECORD_STOPPED = (
 CONTRACT_CHOICES = [app_commands.Choice(name=c.name, value=c.id) for c in CONTRACTS.values()]
 
 
+HELP = (
+    (
+        "A table",
+        "`/bonken new` opens a table in this channel; others press **Join**. The host adds "
+        "computers or presses **Start** (empty seats get computers). The table message "
+        "shows whose turn it is and how long they have.",
+    ),
+    (
+        "Your hand",
+        "Press **Show my hand** under the table message: only you see it. Your legal cards "
+        "light up on your turn; a click plays. The chooser picks the contract from a menu. "
+        "A hand message updates itself for about 14 minutes (Discord's limit); before it "
+        "stops it says so: press **Show my hand** again for a fresh one.",
+    ),
+    (
+        "Doubling",
+        "Before the first card each player has one doubling turn: toggle the players to "
+        "double (or redouble) and **Confirm**, or **Pass**. Each doubled pair settles the "
+        "difference of their deal scores; the score line says what it moved for whom. "
+        "Also `/bonken double` and `/bonken pass`.",
+    ),
+    (
+        "Time",
+        "You have the table's turn time per card, half as long again to choose or double; "
+        "a ping reminds you at half time, then a computer plays for you. After two timeouts "
+        "in a row a computer plays your seat until you act again or use `/bonken back`.",
+    ),
+    (
+        "Afterwards",
+        "`/bonken scores` shows the match so far; the final standings come with the match "
+        "record (`/bonken record` any time) and a **Play again** button for a rematch with "
+        "the same seats. `/bonken rules` explains the game; `/bonken leaderboard` and "
+        "`/bonken stats` the standings.",
+    ),
+)
+
+
+def help_embed() -> discord.Embed:
+    embed = discord.Embed(title="Playing Bonken with this bot")
+    for name, value in HELP:
+        embed.add_field(name=name, value=value, inline=False)
+    return embed
+
+
+def scores_table(
+    table: TableView, deals: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]]
+) -> str:
+    """The deals as a code block with aligned columns, one per player (headed by their
+    name, cut to fit), the deal in progress marked as such, then the totals."""
+    in_play = table.deal_number if table.to_act is not None else None
+    width = max(5, *(len(_cell_name(seat.name)) for seat in table.seats))
+    first = max(len(c.name) for c in CONTRACTS.values()) + 3  # room for " *"
+    rows = [
+        f"{'#':<3}{'contract':<{first}}"
+        + "".join(f"{_cell_name(s.name):>{width + 1}}" for s in table.seats)
+    ]
+    for number, contract, _base, final in deals:
+        name = CONTRACTS[contract].name + (" *" if number == in_play else "")
+        rows.append(
+            f"{number:<3}{name:<{first}}" + "".join(f"{score:>{width + 1}}" for score in final)
+        )
+    rows.append(
+        f"{'':<3}{'total':<{first}}" + "".join(f"{total:>{width + 1}}" for total in table.totals)
+    )
+    note = "\n\\* in progress: its score so far" if in_play in {d[0] for d in deals} else ""
+    return "```\n" + "\n".join(rows) + "\n```" + note
+
+
+def _cell_name(name: str) -> str:
+    """A player's name as a column heading: short, and nothing that ends the code block."""
+    return name.replace("`", "'")[:10]
+
+
 class InfoCommands:
     """Mixed into the ``/bonken`` group cog."""
 
@@ -45,28 +118,31 @@ class InfoCommands:
             deals = self.bot.service.scores(table.table_id)
             if not deals:
                 raise Refusal("no deal has been scored yet")
-            header = " | ".join(f"{SEAT_NAMES[s][0]}" for s in range(4))
-            rows = [f"`#  contract        {header}`"]
-            for number, contract, _base, final in deals:
-                cells = " ".join(f"{score:>5}" for score in final)
-                rows.append(f"`{number:<2} {CONTRACTS[contract].name:<14} {cells}`")
-            totals = " ".join(f"{total:>5}" for total in table.totals)
-            rows.append(f"`   {'total':<14} {totals}`")
-            names = " · ".join(f"{SEAT_NAMES[s]}: {table.seats[s].name}" for s in range(4))
             embed = discord.Embed(
-                title="Scores so far (after doubling)", description="\n".join(rows)
+                title="Scores so far (after doubling)", description=scores_table(table, deals)
             )
-            embed.set_footer(text=names)
+            embed.set_footer(
+                text=" · ".join(f"{SEAT_NAMES[s]}: {table.seats[s].name}" for s in range(4))
+            )
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
         await guarded(interaction, work)
 
-    @app_commands.command(name="rules", description="How Bonken is played, or one contract")
+    @app_commands.command(
+        name="rules", description="How Bonken is played, or one contract (only you see it)"
+    )
     @app_commands.describe(contract="One contract's rules")
     @app_commands.choices(contract=CONTRACT_CHOICES)
     async def rules(self, interaction: Interaction, contract: str | None = None) -> None:
         async def work() -> None:
             await interaction.response.send_message(rules_text(contract), ephemeral=True)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="help", description="How to play with this bot (only you see it)")
+    async def help(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.send_message(embed=help_embed(), ephemeral=True)
 
         await guarded(interaction, work)
 

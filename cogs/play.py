@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,6 +11,7 @@ from discord import app_commands
 from bot.engine import CONTRACTS, Choose, Double
 from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
+from bot.ui.embeds import seat_labels
 from bot.ui.lobby import channel_id
 from bot.ui.replies import guarded
 
@@ -19,6 +21,12 @@ if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
+SEAT_NUMBER = re.compile(r"\bseat ([0-3])\b")
+
+
+def _with_names(text: str, names: list[str]) -> str:
+    """The engine names seats by number ("seat 2 did not"); players know them by name."""
+    return SEAT_NUMBER.sub(lambda found: names[int(found[1])], text)
 
 
 class PlayCommands:
@@ -66,13 +74,23 @@ class PlayCommands:
             seats = [parse_seat(p) for p in (player, player2, player3) if p is not None]
             if len(set(seats)) != len(seats):
                 raise Refusal("you named the same player twice")
-            await self.bot.service.act_in_channel(
-                channel_id(interaction), interaction.user.id, Double(frozenset(seats))
-            )
-            named = ", ".join(SEAT_NAMES[s] for s in sorted(seats))
+            channel = channel_id(interaction)
+            try:
+                await self.bot.service.act_in_channel(
+                    channel, interaction.user.id, Double(frozenset(seats))
+                )
+            except Refusal as refusal:
+                raise Refusal(_with_names(str(refusal), self._names(channel))) from None
+            view = self.bot.service.table_in_channel(channel)
+            shown = seat_labels(view, short=True) if view else list(SEAT_NAMES)
+            named = " and ".join(shown[s] for s in sorted(seats))
             await interaction.response.send_message(f"You doubled {named}.", ephemeral=True)
 
         await guarded(interaction, work)
+
+    def _names(self, channel: int) -> list[str]:
+        view = self.bot.service.table_in_channel(channel)
+        return list(SEAT_NAMES) if view is None else [seat.name for seat in view.seats]
 
     @app_commands.command(name="pass", description="Pass your doubling turn")
     async def pass_(self, interaction: Interaction) -> None:

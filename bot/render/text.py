@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import CONTRACTS, Card
+from bot.engine import CONTRACTS, Card, Suit
+from bot.engine.cards import RANK_NAMES
 from bot.tables import events as ev
 
 
@@ -51,17 +52,35 @@ def trick_text(names: Sequence[str], event: ev.TrickTaken) -> str:
 
 
 def settlement_text(names: Sequence[str], event: ev.DealScored) -> str:
-    """Who doubled whom and what it moved, e.g. ``Ann×Bob redoubled: Ann +40``."""
+    """What doubling moved, one line per player in their own point of view, e.g.
+    ``Ann +20 from the double with Bob, -40 from the redouble with Cat``; pairs whose deal scores
+    were equal moved nothing and are left out (as is a player nothing moved for)."""
     lines = []
-    for i in range(4):
-        for j in range(i + 1, 4):
-            level = event.multipliers[i][j]
-            if not level:
-                continue
-            swing = level * (event.base[i] - event.base[j])
-            kind = "redoubled" if level == 2 else "doubled"
-            lines.append(f"{names[i]}×{names[j]} {kind}: {names[i]} {signed(swing)}")
-    return "; ".join(lines)
+    for seat in range(4):
+        parts = []
+        for other in range(4):
+            level = event.multipliers[seat][other] if other != seat else 0
+            swing = level * (event.base[seat] - event.base[other])
+            if swing:
+                kind = "the redouble with" if level == 2 else "the double with"
+                parts.append(f"{signed(swing)} from {kind} {names[other]}")
+        if parts:
+            lines.append(f"{names[seat]} " + ", ".join(parts))
+    return "\n".join(lines)
+
+
+def tricks(count: int) -> str:
+    return f"{count} trick" if count == 1 else f"{count} tricks"
+
+
+def domino_rows_text(rows: Sequence[tuple[int, int, int]]) -> str:
+    """Domino's suit rows as ``♣ 6–10`` (suit, lowest rank, highest rank), by suit."""
+    if not rows:
+        return "empty: someone must play an 8"
+    return ", ".join(
+        f"{Suit(suit).symbol} {RANK_NAMES[low - 2]}–{RANK_NAMES[high - 2]}"
+        for suit, low, high in sorted(rows)
+    )
 
 
 def deal_text(names: Sequence[str], event: ev.DealScored) -> str:
@@ -69,9 +88,12 @@ def deal_text(names: Sequence[str], event: ev.DealScored) -> str:
         f"Deal {event.deal_number} ({contract_name(event.contract)}) scores: "
         f"{score_line(names, event.base)}"
     )
+    if event.domino_out:
+        text += "\n  Out, in order: " + ", ".join(names[seat] for seat in event.domino_out)
     settlement = settlement_text(names, event)
     if settlement:
-        text += f"\n  Doubling: {settlement}\n  After doubling: {score_line(names, event.final)}"
+        moved = settlement.replace("\n", "\n    ")
+        text += f"\n  Doubling:\n    {moved}\n  After doubling: {score_line(names, event.final)}"
     return text + f"\n  Totals: {score_line(names, event.totals)}"
 
 

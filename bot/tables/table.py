@@ -129,6 +129,10 @@ class TableView:
     doubled: tuple[tuple[int, int, int], ...] = ()  # (seat, seat, 1 double or 2 redouble)
     doubling_done: tuple[int, ...] = ()  # seats that had their doubling turn
     base: tuple[int, ...] = (0, 0, 0, 0)
+    domino_rows: tuple[tuple[int, int, int], ...] = ()
+    """Domino: each started suit row as (suit, lowest rank, highest rank), public."""
+    domino_out: tuple[int, ...] = ()
+    """Domino: the seats that went out, in order."""
 
 
 def view_of(table: Table) -> TableView:
@@ -181,6 +185,10 @@ def view_of(table: Table) -> TableView:
         ),
         doubling_done=deal.doubling_order[: len(deal.doubling)],
         base=tuple(deal.base),
+        domino_rows=tuple(
+            (int(suit), low, high) for suit, (low, high) in deal.domino_rows().items()
+        ),
+        domino_out=tuple(deal.out),
     )
 
 

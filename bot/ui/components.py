@@ -118,6 +118,40 @@ def table_view(table_id: int) -> discord.ui.View:
     return view
 
 
+class PlayAgainButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bonken:again:(?P<table>\d+)"
+):
+    """Under the final standings: a rematch of that (finished) table."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        super().__init__(
+            discord.ui.Button(
+                label="Play again",
+                emoji="🔁",
+                style=discord.ButtonStyle.success,
+                custom_id=f"bonken:again:{table_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayAgainButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        from .rematch import play_again  # it posts a lobby, built from this module
+
+        await guarded(interaction, lambda: play_again(interaction, self.table_id))
+
+
+def rematch_view(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayAgainButton(table_id))
+    return view
+
+
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"bonken:play:(?P<table>\d+):(?P<turn>\d+):(?P<card>[2-9TJQKA][CDHS])",
@@ -281,6 +315,7 @@ def _selected(interaction: Interaction) -> str:
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ShowHandButton,
+    PlayAgainButton,
     PlayButton,
     ContractSelect,
     DoubleToggle,

@@ -25,21 +25,29 @@ TURN_WORDS = {
     TurnKind.DOUBLE: "to double or pass",
     TurnKind.PLAY: "to play",
 }
+COMPUTER_MARK = "🤖"
+
+
+def seat_name(seat: SeatInfo) -> str:
+    """A seat's name as the channel shows it everywhere: the player's display name in
+    bold, escaped for Markdown, a computer's with a small marker (a seat left during the
+    match keeps its player's name). No mention: nobody is pinged by a name."""
+    if not seat.name:
+        return "*empty seat*"
+    if seat.user_id is not None and seat.name == f"<@{seat.user_id}>":
+        return seat.name  # no display name was stored: the mention names them
+    marker = f" {COMPUTER_MARK}" if seat.user_id is None else ""
+    return f"**{literal(seat.name)}**{marker}"
 
 
 def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
-    """A mention for a person, the name for a computer, with what the seat is up to
-    (``short``: just the mention or the name, for trick and score lines). Every seat name
-    the channel shows comes through here, escaped for Markdown (a seat left during the
-    match keeps its player's name)."""
-    name = literal(seat.name)
+    """:func:`seat_name` with what the seat is up to (``short``: just the name, for
+    trick and score lines)."""
+    name = seat_name(seat)
     if short:
-        return f"<@{seat.user_id}>" if seat.user_id is not None else name or "empty seat"
+        return name
     if seat.user_id is not None:
-        label = f"<@{seat.user_id}>"
-        if seat.away:
-            label += " (away: a computer plays)"
-        return label
+        return name + (" (away: a computer plays)" if seat.away else "")
     if seat.level is None:
         return "*empty*"
     if seat.vacated:
@@ -49,6 +57,11 @@ def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
 
 def seat_labels(view: TableView, *, short: bool = False) -> list[str]:
     return [seat_label(seat, short=short) for seat in view.seats]
+
+
+def computer_plays(seat: SeatInfo) -> bool:
+    """A computer makes this seat's moves now (its own seat, or for a player away)."""
+    return seat.user_id is None or seat.away or seat.vacated
 
 
 def lobby_embed(view: TableView) -> discord.Embed:
@@ -71,51 +84,80 @@ def lobby_embed(view: TableView) -> discord.Embed:
     return embed
 
 
-def deal_embed(view: TableView, closed: str | None = None) -> discord.Embed:
-    """The table during a deal: roles, contract, whose turn, the trick and the scores."""
-    labels = seat_labels(view)
-    contract = CONTRACTS[view.contract].name if view.contract else "being chosen"
+def deal_embed(
+    view: TableView, closed: str | None = None, deadline: float | None = None
+) -> discord.Embed:
+    """The table during a deal: roles, contract, whose turn (with ``deadline``, the Unix
+    time the person's turn runs out, as a countdown), the trick or Domino's rows, and
+    the scores."""
+    names = seat_labels(view, short=True)
+    contract = CONTRACTS[view.contract] if view.contract else None
     embed = discord.Embed(
-        title=f"Deal {view.deal_number} of {DEALS_PER_MATCH} · {contract}",
+        title=f"Deal {view.deal_number} of {DEALS_PER_MATCH} · "
+        + (contract.name if contract else "being chosen"),
         colour=GREEN if closed is None else GREY,
     )
     lines = []
     if view.dealer is not None and view.chooser is not None:
-        lines.append(f"Dealer {labels[view.dealer]} · chooser {labels[view.chooser]}")
-    if view.contract:
-        lines.append(f"*{CONTRACTS[view.contract].description}*")
+        lines.append(f"Dealer {names[view.dealer]} · chooser {names[view.chooser]}")
+    if contract:
+        lines.append(f"*{contract.description}*")
     if closed is not None:
         lines.append(f"**{closed}**")
     elif view.to_act is not None and view.turn_kind is not None:
-        lines.append(f"▶ {labels[view.to_act]}, your turn {TURN_WORDS[view.turn_kind]}.")
+        lines.append(turn_line(view, names, deadline))
     embed.description = "\n".join(lines)
     if view.doubling_done or view.doubled:
-        embed.add_field(name="Doubling", value=doubling_summary(view, labels), inline=False)
-    if view.trick:
-        plays = "\n".join(f"{labels[seat]}: **{card.label}**" for seat, card in view.trick)
+        embed.add_field(name="Doubling", value=doubling_summary(view, names), inline=False)
+    domino = contract is not None and contract.domino
+    if domino:
+        embed.add_field(name="On the table", value=domino_summary(view, names), inline=False)
+    elif view.trick:
+        plays = "\n".join(f"{names[seat]}: **{card.label}**" for seat, card in view.trick)
         embed.add_field(name="Trick", value=plays, inline=False)
-    if view.contract:
+    if contract:
         embed.add_field(
             name="This deal",
             value="\n".join(
-                f"{SEAT_NAMES[s]}: {text.signed(view.base[s])} ({view.tricks_taken[s]} tricks)"
+                f"{names[s]}: {text.signed(view.base[s])}"
+                + ("" if domino else f" ({text.tricks(view.tricks_taken[s])})")
                 for s in range(4)
             ),
             inline=True,
         )
     embed.add_field(
         name="Match totals",
-        value="\n".join(f"{SEAT_NAMES[s]}: {text.signed(view.totals[s])}" for s in range(4)),
+        value="\n".join(f"{names[s]}: {text.signed(view.totals[s])}" for s in range(4)),
         inline=True,
     )
     embed.set_footer(text=" · ".join(f"{SEAT_NAMES[s]} = {view.seats[s].name}" for s in range(4)))
     return embed
 
 
-def doubling_summary(view: TableView, labels: list[str]) -> str:
+def turn_line(view: TableView, names: list[str], deadline: float | None) -> str:
+    """Whose turn it is: a computer is thinking, a person has until ``deadline``."""
+    assert view.to_act is not None and view.turn_kind is not None
+    name = names[view.to_act]
+    if computer_plays(view.seats[view.to_act]):
+        return f"▶ {name} is thinking..."
+    line = f"▶ {name}, your turn {TURN_WORDS[view.turn_kind]}"
+    if deadline is not None:
+        line += f" (time runs out <t:{int(deadline)}:R>)"
+    return line + "."
+
+
+def domino_summary(view: TableView, names: list[str]) -> str:
+    """Domino's four suit rows, and who went out so far, in order."""
+    value = text.domino_rows_text(view.domino_rows)
+    if view.domino_out:
+        value += "\nOut, in order: " + ", ".join(names[s] for s in view.domino_out)
+    return value
+
+
+def doubling_summary(view: TableView, names: list[str]) -> str:
     pairs = [
-        f"{labels[i]} × {labels[j]}: {'redoubled' if level == 2 else 'doubled'}"
+        f"{names[i]} × {names[j]}: {'redoubled' if level == 2 else 'doubled'}"
         for i, j, level in view.doubled
     ]
-    done = ", ".join(SEAT_NAMES[s] for s in view.doubling_done)
+    done = ", ".join(names[s] for s in view.doubling_done)
     return "\n".join(pairs or ["nobody yet"]) + (f"\n(had their turn: {done})" if done else "")

@@ -6,23 +6,29 @@ cards. A card button is enabled exactly when the engine lists it in ``view.legal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play, SeatView, Suit
-from bot.engine.cards import RANK_NAMES, Card
+from bot.engine.cards import Card
 from bot.render import text
+from bot.tables import SeatInfo
 from bot.tables.table import SEAT_NAMES
 
 from . import components as c
+from .embeds import seat_name
 
 MAX_PER_ROW = 5
 
 
 def hand_message(
-    table_id: int, turn: int, view: SeatView, names: list[str]
+    table_id: int, turn: int, view: SeatView, seats: Sequence[SeatInfo]
 ) -> tuple[str, discord.ui.View]:
-    """The content and components of ``view.seat``'s hand message at ``turn``."""
-    lines = [_header(view, names)]
+    """The content and components of ``view.seat``'s hand message at ``turn``; ``seats``
+    name the players (as the table message names them; button labels take plain names)."""
+    names = [seat.name for seat in seats]
+    lines = [_header(view)]
     ui = discord.ui.View(timeout=None)
     if view.phase is MatchPhase.CHOOSING and view.my_turn:
         lines.append(f"Your hand: {_hand_text(view.hand)}")
@@ -36,7 +42,7 @@ def hand_message(
         for item in doubling_items(table_id, turn, view, names, frozenset()):
             ui.add_item(item)
     elif view.phase is MatchPhase.PLAYING:
-        lines.append(_trick_text(view, names))
+        lines.append(_trick_text(view, [seat_name(seat) for seat in seats]))
         legal = {action.card for action in view.legal if isinstance(action, Play)}
         for row, cards in enumerate(_rows(view.hand)):
             for card in cards:
@@ -87,7 +93,7 @@ def _contract_choices(view: SeatView) -> list[tuple[str, str, str]]:
     return choices
 
 
-def _header(view: SeatView, names: list[str]) -> str:
+def _header(view: SeatView) -> str:
     contract = CONTRACTS[view.contract.id].name if view.contract else "contract not chosen yet"
     return (
         f"**Deal {view.deal_number} · {contract}** · you are {SEAT_NAMES[view.seat]}"
@@ -98,19 +104,11 @@ def _header(view: SeatView, names: list[str]) -> str:
 def _trick_text(view: SeatView, names: list[str]) -> str:
     if not view.trick:
         if view.contract is not None and view.contract.domino:
-            return "Table: " + _domino_text(view)
+            rows = [(int(suit), low, high) for suit, (low, high) in view.domino_rows.items()]
+            return "Table: " + text.domino_rows_text(rows)
         return "No cards on the table yet."
     plays = ", ".join(f"{names[seat]} {card.label}" for seat, card in view.trick)
     return f"On the table: {plays}"
-
-
-def _domino_text(view: SeatView) -> str:
-    if not view.domino_rows:
-        return "empty: someone must play an 8"
-    rows = []
-    for suit, (low, high) in sorted(view.domino_rows.items()):
-        rows.append(f"{Suit(suit).symbol} {RANK_NAMES[low - 2]}–{RANK_NAMES[high - 2]}")
-    return ", ".join(rows)
 
 
 def _hand_text(hand: tuple[Card, ...]) -> str:

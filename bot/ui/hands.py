@@ -5,7 +5,9 @@ token) can edit it, for 15 minutes. We keep the newest one per (table, player), 
 and in the store, so the message lights up when the player's turn comes, also after a
 restart, without anyone pressing Show my hand again. Refreshes run beside the channel's
 queue (the webhook is not in the channel's rate-limit bucket), and a refresh that would
-show what the message already shows is not sent. Tokens are credentials: never logged.
+show what the message already shows is not sent. A minute before a token runs out, the
+message says it is about to stop updating (Show my hand gives a fresh one). Tokens are
+credentials: never logged.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ Shown = tuple[str, list[dict[str, Any]]]
 """A hand message's content and components, as sent."""
 TOKEN_LIFETIME = 14 * 60
 """Seconds we use an interaction token for; Discord allows 15 minutes."""
+NOTICE_SECONDS = 60.0
+"""A hand message whose token has less than this left says it is about to stop updating."""
+SWEEP_SECONDS = 15.0
+"""How often the tokens are checked for the notice (well inside ``NOTICE_SECONDS``)."""
+STALE_NOTICE = (
+    "⚠️ This hand message is about to stop updating: press **Show my hand** for a fresh one."
+)
 MATCH_OVER = "This match is over; the final standings are in the channel."
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
@@ -66,12 +75,12 @@ class HandController:
         self._answering: set[Key] = set()
         self._deferred: set[Key] = set()
         """Refreshes asked for while an answer was in flight: sent after it."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
         service = self.bot.service
         seat_view, turn = service.hand(table_id, user_id)
-        names = [seat.name for seat in service.view(table_id).seats]
-        return hand_message(table_id, turn, seat_view, names)
+        return hand_message(table_id, turn, seat_view, service.view(table_id).seats)
 
     async def _answer(
         self,
@@ -109,6 +118,7 @@ class HandController:
             time.time() + TOKEN_LIFETIME,
         )
         self._links[(table_id, user_id)] = link
+        self._sweep_soon()
         try:
             await self.bot.store.delivery.keep_hand(link)
         except StoreError:
@@ -166,6 +176,13 @@ class HandController:
         self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
         await interaction.response.edit_message(view=ui)
 
+    def live(self, table_id: int, user_id: int) -> bool:
+        """True if the player's hand message still updates itself (its token is good
+        for more than the notice time): else the turn ping tells them to press Show my
+        hand."""
+        link = self._links.get((table_id, user_id))
+        return link is not None and link.expires_at - time.time() > NOTICE_SECONDS
+
     def request_refresh(self, table_id: int, user_id: int) -> None:
         """Bring the player's hand message up to date soon (their turn has come), without
         making the caller wait; requests that come while one is sent are merged."""
@@ -206,6 +223,8 @@ class HandController:
         except Refusal:
             await self._forget(key)
             return
+        if link.expires_at - time.time() <= NOTICE_SECONDS:
+            content = f"{STALE_NOTICE}\n{content}"  # its token runs out soon: say so
         shown = (content, view.to_components())
         if self._shown.get(key) == shown:
             return
@@ -225,6 +244,25 @@ class HandController:
             return
         for link in links:
             self._links[(link.table_id, link.user_id)] = link
+        self._sweep_soon()
+
+    def _sweep_soon(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """While hand messages are linked: those about to lose their token get the
+        notice (a refresh adds it), once, so the player knows to press Show my hand;
+        the channel's turn reminder still pings them when their turn comes."""
+        noticed: set[HandLink] = set()
+        while self._links:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = time.time()
+            for key, link in list(self._links.items()):
+                if link not in noticed and link.expires_at - now <= NOTICE_SECONDS:
+                    noticed.add(link)
+                    self.request_refresh(*key)
+            noticed &= set(self._links.values())
 
     async def _forget(self, key: Key) -> None:
         self._links.pop(key, None)
@@ -259,6 +297,8 @@ class HandController:
             await asyncio.gather(*self._refreshing.values(), return_exceptions=True)
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in self._refreshing.values():
             task.cancel()
         self._refreshing.clear()

@@ -31,7 +31,7 @@ from bot.tables import Refusal, TableView
 from bot.tables import events as ev
 from bot.tables.table import SEAT_NAMES
 
-from .components import lobby_view, table_view
+from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .hands import MATCH_OVER
 from .replies import literal
@@ -80,6 +80,8 @@ class ChannelFeed:
         self.edit_lock = asyncio.Lock()
         """Held for every edit of the table message, so edits never overlap or reorder."""
         self.last_edit = 0.0
+        self.deadline: tuple[int, float] | None = None
+        """(turn, Unix time) a person's turn runs out, for the table message's countdown."""
         self.worker = asyncio.create_task(self._work())
         self.editor = asyncio.create_task(self._edit_loop())
 
@@ -117,7 +119,7 @@ class ChannelFeed:
             case ev.TableRestored(lines=lines):
                 await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
-                await self._post_result(labels, match_id, totals, ranks, record)
+                await self._post_result(labels, event.table_id, match_id, totals, ranks, record)
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
@@ -129,9 +131,14 @@ class ChannelFeed:
                 )
                 self.presenter.drop(self.channel_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
+                fresh = (
+                    ""
+                    if self.presenter.bot.hands.live(event.table_id, user_id)
+                    else (" Press **Show my hand** for your cards.")
+                )
                 await self.channel.send(
                     f"<@{user_id}>, it is your turn: {left:.0f} seconds left before a computer "
-                    "plays for you.",
+                    "plays for you." + fresh,
                     allowed_mentions=PING_USERS,
                 )
             case ev.TimedOut(seat=seat):
@@ -143,6 +150,9 @@ class ChannelFeed:
                 )
             case ev.SeatBack(seat=seat):
                 await self._post(f"{labels[seat]} is back.")
+                self.dirty.set()
+            case ev.TurnStarted(turn=turn, seconds=seconds):
+                self.deadline = None if seconds is None else (turn, time.time() + seconds)
                 self.dirty.set()
             case ev.LobbyChanged(what=what) if not self.lobby:
                 await self._post(f"{literal(what)}.")  # someone left, was removed, took over
@@ -228,6 +238,7 @@ class ChannelFeed:
     async def _post_result(
         self,
         labels: list[str],
+        table_id: int,
         match_id: int,
         totals: tuple[int, ...],
         ranks: tuple[int, ...],
@@ -240,6 +251,7 @@ class ChannelFeed:
             + text.standings_text(labels, totals, ranks)
             + "\nThe match record is attached (`python -m bot.engine verify` checks it).",
             file=file,
+            view=rematch_view(table_id),
             allowed_mentions=QUIET,
         )
 
@@ -276,7 +288,11 @@ class ChannelFeed:
             else:
                 done = self.closed or ("Deal over." if final else None)
                 buttons = None if done else table_view(view.table_id)
-                await message.edit(embed=deal_embed(view, closed=done), view=buttons)
+                deadline = (
+                    self.deadline[1] if self.deadline and self.deadline[0] == view.turn else None
+                )
+                embed = deal_embed(view, closed=done, deadline=deadline)
+                await message.edit(embed=embed, view=buttons)
         except discord.HTTPException as error:
             log.warning("channel %s: editing the table message failed: %s", self.channel_id, error)
         finally:
@@ -320,6 +336,8 @@ class Presenter:
             user_id = view.seats[event.seat].user_id
             if user_id is not None:
                 self.bot.hands.request_refresh(event.table_id, user_id)
+        if isinstance(event, ev.TimedOut):  # the computer acted: their turn is gone
+            self.bot.hands.request_refresh(event.table_id, event.user_id)
 
     def _view(self, table_id: int) -> TableView | None:
         try:

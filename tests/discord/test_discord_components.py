@@ -15,11 +15,16 @@ import emoji
 
 from bot.engine import Match, MatchPhase, seat_view
 from bot.store import LeaderboardPage, LeaderboardSort, Season
+from bot.tables import SeatInfo
 from bot.ui import components as c
 from bot.ui.hand import doubling_items, hand_message, trump_choices
 from bot.ui.standings import leaderboard_view
 
-NAMES = ["Ann", "Bob", "Cas", "Dirk"]
+SEATS = [
+    SeatInfo(name, 1 + i, None, False, False)
+    for i, name in enumerate(["Ann", "Bob", "Cas", "Dirk"])
+]
+NAMES = [seat.name for seat in SEATS]
 
 
 def _items(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -48,7 +53,7 @@ def _hand_views() -> list[discord.ui.View]:
     while match.phase is not MatchPhase.PLAYING or len(match.deal.plays) < 8:
         for seat in range(4):
             view = seat_view(match, seat)
-            views.append(hand_message(1, turn, view, NAMES)[1])
+            views.append(hand_message(1, turn, view, SEATS)[1])
             if view.my_turn and view.phase is MatchPhase.CHOOSING:
                 trumps = discord.ui.View()
                 trumps.add_item(c.ContractSelect(1, turn, trump_choices(view), kind="trump"))

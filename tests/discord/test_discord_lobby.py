@@ -41,7 +41,7 @@ async def test_new_posts_a_public_lobby_message_with_its_buttons(harness):
         f"bonken:lobby:{tid}:start",
     ]
     assert message["embeds"][0]["title"] == "Bonken table"
-    assert f"North: <@{ann.id}>" in message["embeds"][0]["fields"][0]["value"]
+    assert "North: **Ann**" in message["embeds"][0]["fields"][0]["value"]
     assert table.host_id == ann.id
     assert table.messages["table"] == int(message["id"])
 
@@ -85,7 +85,7 @@ async def test_join_by_command_and_by_button_seats_in_order(harness):
     await h.idle()
     lobby = h.fake.messages[table.messages["table"]]
     seats = lobby["embeds"][0]["fields"][0]["value"]
-    assert f"East: <@{bob.id}>" in seats and f"South: <@{cid.id}>" in seats
+    assert "East: **Bob**" in seats and "South: **Cid**" in seats
 
 
 async def test_join_twice_and_join_a_full_table_are_refused(harness):
@@ -288,7 +288,7 @@ async def test_lobby_edits_are_coalesced_to_one_a_second(tmp_path):
         assert all(b - a >= 0.95 for a, b in itertools.pairwise(edits))
         lobby = h.fake.messages[table.messages["table"]]
         seats = lobby["embeds"][0]["fields"][0]["value"]
-        assert "East: *empty*" in seats and f"<@{h.user('Dan').id}>" in seats
+        assert "East: *empty*" in seats and "West: **Dan**" in seats
         assert h.fake.rate_limited() == []
     finally:
         await h.stop()

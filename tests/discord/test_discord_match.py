@@ -73,12 +73,15 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     assert all("Deal over." in json.dumps(d["embeds"]) for d in deals[:-1])
     final = posts[-1]
     assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
+    assert custom_ids(final) == [f"bonken:again:{tid}"]  # Play again
     (attachment,) = final["attachments"]
     assert attachment["filename"].startswith("bonken-match-")
     record = json.loads(attachment["data"])
     match = from_record(record)
     assert match.is_over and len(match.deals) == DEALS_PER_MATCH
-    for seat, name in enumerate([f"<@{ann.id}>", "East bot", "South bot", "West bot"]):
+    for seat, name in enumerate(
+        ["**Ann**", "**East bot** 🤖", "**South bot** 🤖", "**West bot** 🤖"]
+    ):
         line = next(line for line in final["content"].splitlines() if name in line)
         assert line.endswith(f"{match.totals()[seat]:+d}") or str(match.totals()[seat]) in line
     lobby = h.fake.messages[int(h.hand_message(opened)["id"])]

@@ -434,7 +434,7 @@ async def test_back_after_timing_out_twice(harness):
     posts = h.posts_text()
     assert "ran out of time; a computer played for them." in posts
     assert "is away: a computer plays their seat" in posts
-    assert f"<@{ann.id}> is back." in posts
+    assert "**Ann** is back." in posts
     assert not h.table().seats[0].away
 
 

@@ -12,6 +12,7 @@ from discord_harness import CHANNEL_ID, Harness, custom_ids, play_until, seat_st
 
 import bot.ui.presenter as presenter
 from bot.engine import CONTRACTS, DEALS_PER_MATCH, MatchPhase, from_record
+from bot.render.text import domino_rows_text
 
 
 async def computers_only(h: Harness, channel: int = CHANNEL_ID) -> None:
@@ -47,12 +48,24 @@ async def test_each_closed_deal_message_shows_its_own_deal_as_it_ended(harness):
         assert embed["description"].endswith(closed)
         assert custom_ids(message) == []
         fields = {f["name"]: f["value"] for f in embed["fields"]}
-        tricks = [int(line.split("(")[1].split()[0]) for line in fields["This deal"].splitlines()]
-        assert sum(tricks) == len(deal.tricks)
+        names = [f"**{seat} bot** 🤖" for seat in ("North", "East", "South", "West")]
+        if deal.contract.domino:  # no tricks: the four suit rows and who went out
+            assert "trick" not in fields["This deal"] and "Trick" not in fields
+            rows = [(int(suit), *row) for suit, row in deal.domino_rows().items()]
+            out = ", ".join(names[seat] for seat in deal.out)
+            assert fields["On the table"] == f"{domino_rows_text(rows)}\nOut, in order: {out}"
+        else:
+            tricks = [
+                int(line.split("(")[1].split()[0]) for line in fields["This deal"].splitlines()
+            ]
+            assert sum(tricks) == len(deal.tricks)
+            assert all(
+                ("(1 trick)" in line) == (count == 1)
+                for line, count in zip(fields["This deal"].splitlines(), tricks, strict=True)
+            )
         totals = [t + s for t, s in zip(totals, deal.final_scores(), strict=True)]
         assert fields["Match totals"].splitlines() == [
-            f"{seat}: {points:+d}"
-            for seat, points in zip(("North", "East", "South", "West"), totals, strict=True)
+            f"{name}: {points:+d}" for name, points in zip(names, totals, strict=True)
         ]
 
 

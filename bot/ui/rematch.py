@@ -1,0 +1,65 @@
+""" "Play again": a new table in the same channel with the finished match's seats and
+settings; the players who click are seated, its computers come back at their level.
+
+Everything comes from the store (the finished table's seats and settings), so the button
+under the final standings keeps working after a restart.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.store import Computer, Human, NotFound, TableRecord, TableStatus
+from bot.tables import Refusal, TableView
+from bot.tables.table import SEAT_NAMES
+
+from .components import lobby_view
+from .embeds import lobby_embed
+from .replies import display_name
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+Interaction = discord.Interaction[Any]
+NOT_A_PLAYER = "only the players of that match can start its rematch; `/bonken new` opens a table"
+TABLE_OPEN = "a table is already open in this channel; finish or cancel it first"
+
+
+async def play_again(interaction: Interaction, old_table_id: int) -> None:
+    """The first player to click opens the new table (and hosts it); a later player who
+    sat at the old table joins it while it is in the lobby."""
+    bot: BonkenBot = interaction.client  # type: ignore[assignment]
+    try:
+        old = await bot.store.tables.get_table(old_table_id)
+    except NotFound:
+        raise Refusal("that match is not known any more; `/bonken new` opens a table") from None
+    user_id = interaction.user.id
+    if Human(user_id) not in old.seats:
+        raise Refusal(NOT_A_PLAYER)
+    here = bot.service.table_in_channel(old.channel_id)
+    if here is None:
+        await _open(bot, interaction, old)
+    elif here.status is TableStatus.LOBBY and Human(here.host_id) in old.seats:
+        view = await bot.service.join(old.channel_id, user_id, display_name(interaction))
+        seat = next(i for i, s in enumerate(view.seats) if s.user_id == user_id)
+        await interaction.response.send_message(f"You sit {SEAT_NAMES[seat]}.", ephemeral=True)
+    else:
+        raise Refusal(TABLE_OPEN)
+
+
+async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> None:
+    """Open the table with the clicker as host, seat the old computers, post the lobby."""
+    service = bot.service
+    channel = old.channel_id
+    view: TableView = await service.open_table(
+        old.guild_id, channel, interaction.user.id, display_name(interaction), old.settings
+    )
+    for occupant in old.seats:
+        if isinstance(occupant, Computer):
+            view = await service.add_computer(channel, interaction.user.id, occupant.level)
+    await interaction.response.send_message(embed=lobby_embed(view), view=lobby_view(view.table_id))
+    message = await interaction.original_response()
+    await service.remember_message(view.table_id, "table", message.id)
+    bot.presenter.adopt_message(channel, view.table_id, message.id)
