@@ -10,6 +10,7 @@ import asyncio
 from discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
+    GUILD_ID,
     PUBLIC_THREAD,
     THREAD_PERMISSIONS,
     Harness,
@@ -257,3 +258,42 @@ async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
         assert summary["title"] == f"Bonken · deal {deal + 1} of 11", summary["title"]
     finally:
         await second.stop()
+
+
+# -- the server's settings -----------------------------------------------------------------
+
+
+async def test_server_settings_show_their_values_and_new_tables_take_them(harness):
+    h = harness
+    h.fake.app_permissions = THREAD_PERMISSIONS
+    admin, ann = h.user("Admin", admin=True), h.user("Ann")
+    shown = await h.admin(admin, "settings")
+    assert shown.ephemeral
+    assert "Turn time: **60 s**" in shown.text and "Computer level: **normal**" in shown.text
+    assert "a thread of its own" in shown.text and "Changed" not in shown.text
+
+    changed = await h.admin(admin, "settings", turn_seconds=90, where="channel")
+    assert changed.ephemeral and changed.text.startswith("Changed: turn time, where a match")
+    assert "Turn time: **90 s**" in changed.text and "the channel the table" in changed.text
+    assert "Computer level: **normal**" in changed.text  # not given: unchanged
+    again = await h.admin(admin, "settings", computer_level="easy")
+    assert "Turn time: **90 s**" in again.text and "Computer level: **easy**" in again.text
+
+    await h.slash(ann, "new")
+    table = h.table()
+    assert (table.settings.turn_seconds, table.settings.computer_level) == (90, "easy")
+    await h.slash(ann, "start")
+    await h.idle()
+    assert h.fake.threads == {}  # the server chose the channel, though threads are allowed
+    assert titles(h.fake.channel_posts())[0].startswith("Deal 1 of 11")
+
+
+async def test_only_manage_server_changes_the_settings(harness):
+    h = harness
+    ann = h.user("Ann")
+    refused = await h.admin(ann, "settings", where="channel")
+    assert refused.ephemeral and "Manage Server" in refused.text
+    settings = await h.bot.store.tables.guild_settings(GUILD_ID)
+    assert settings.place.value == "thread"
+    bad = await h.admin(h.user("Admin", admin=True), "settings", where="forum")
+    assert bad.ephemeral and "thread, channel" in bad.text, bad.text
