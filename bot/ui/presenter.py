@@ -399,8 +399,11 @@ class Presenter:
             return None
 
     def _find_thread(self, feed: ChannelFeed, view: TableView) -> None:
-        """A new feed (at start, after a restart) takes the table's stored thread."""
+        """A new feed (at start, after a restart) takes the table's stored thread. While
+        one is still wanted, no deal was posted: the table message is the lobby."""
         feed.thread_id = view.messages.get(THREAD)
+        if feed.thread_id == THREAD_WANTED:
+            feed.lobby = True
         summary = view.messages.get(SUMMARY)
         if feed.thread_id and summary is not None:
             self.thread_opened(feed.thread_id, feed.channel_id)
