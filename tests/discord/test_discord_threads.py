@@ -297,3 +297,39 @@ async def test_only_manage_server_changes_the_settings(harness):
     assert settings.place.value == "thread"
     bad = await h.admin(h.user("Admin", admin=True), "settings", where="forum")
     assert bad.ephemeral and "thread, channel" in bad.text, bad.text
+
+
+async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path, monkeypatch):
+    """The match started, but the bot stopped before the thread was opened (the first
+    deal's message not posted): after the restart the thread opens on the lobby message
+    as it would have, and the lobby becomes the summary."""
+    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
+    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 0.0)  # no time to send anything
+    first = await Harness(tmp_path).start()
+    fake = first.fake
+    fake.app_permissions = THREAD_PERMISSIONS
+    ann = first.user("Ann")
+    try:
+        lobby_id = int(first.hand_message(await first.slash(ann, "new"))["id"])
+        await first.idle()
+        fake.channel_delay = 0.2
+        await first.slash(ann, "start")
+    finally:
+        await first.stop()
+    fake.channel_delay = 0.0
+    assert fake.threads == {}
+
+    second = await Harness(tmp_path, fake=fake).start()
+    try:
+        second.users["Ann"] = ann
+        await second.idle()
+        thread = fake.thread_of(lobby_id)
+        assert thread is not None
+        table = second.table()
+        assert table.messages["thread"] == int(thread["id"])
+        assert fake.messages[table.messages["table"]]["channel_id"] == thread["id"]
+        summary = fake.messages[lobby_id]
+        assert summary["embeds"][0]["title"] == "Bonken · deal 1 of 11"
+        assert custom_ids(summary) == []  # the lobby's buttons are gone
+    finally:
+        await second.stop()
