@@ -1,4 +1,5 @@
-"""``/bonken-admin season start|end``: what only members with Manage Server may do.
+"""``/bonken-admin season start|end`` and ``settings``: what only members with Manage
+Server may do.
 
 The commands have their own top-level group because Discord's ``default_permissions``
 (hiding a command from members without the permission) applies to top-level commands
@@ -13,16 +14,46 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.store import Conflict, LeaderboardSort, NotFound
-from bot.tables import Refusal
+from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
+from bot.tables import LEVELS, Refusal
+from bot.ui.lobby import MAX_TURN, MIN_TURN
 from bot.ui.replies import apologise, guarded, is_admin, literal
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
+
+from .lobby import LEVEL_CHOICES
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
+PLACE_WORDS = {
+    TablePlace.THREAD: (
+        "a thread of its own, opened on the table message when the match starts (where I "
+        "may create threads; elsewhere in the channel)"
+    ),
+    TablePlace.CHANNEL: "the channel the table is opened in",
+}
+PLACE_CHOICES = [
+    app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
+    app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
+]
+
+
+def settings_text(settings: GuildSettings, changed: list[str]) -> str:
+    """The server's defaults for new tables, as the settings command shows them."""
+    defaults = settings.table_defaults
+    head = (
+        f"Changed: {', '.join(changed)}. Tables open now keep their settings.\n" if changed else ""
+    )
+    return (
+        f"{head}This server's defaults for new tables (`/bonken new` may still choose the "
+        "turn time and the level):\n"
+        f"- Turn time: **{defaults.turn_seconds} s** per card (choosing and doubling get "
+        "1.5×)\n"
+        f"- Computer level: **{defaults.computer_level}**\n"
+        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**"
+    )
 
 
 def _require_manage_server(interaction: Interaction, what: str) -> None:
@@ -100,6 +131,61 @@ class BonkenAdmin(
                 embed=leaderboard_embed(page, viewer),
                 allowed_mentions=NO_MENTIONS,
                 **extra,
+            )
+
+        await guarded(interaction, work)
+
+    @app_commands.command(
+        name="settings", description="Show or change this server's defaults for new tables"
+    )
+    @app_commands.describe(
+        turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
+        computer_level="How strong the computer players are",
+        where="Play each match in a thread of its table message, or in the channel",
+    )
+    @app_commands.choices(computer_level=LEVEL_CHOICES, where=PLACE_CHOICES)
+    async def settings(
+        self,
+        interaction: Interaction,
+        turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
+        computer_level: str | None = None,
+        where: str | None = None,
+    ) -> None:
+        async def work() -> None:
+            _require_manage_server(interaction, "change the server's Bonken settings")
+            guild_id = interaction.guild_id
+            if guild_id is None:
+                raise Refusal("settings belong to a server; use this command in one")
+            if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
+                raise Refusal(f"the turn time must be {MIN_TURN}-{MAX_TURN} seconds")
+            if computer_level is not None and computer_level not in LEVELS:
+                raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
+            places = [place.value for place in TablePlace]
+            if where is not None and where not in places:
+                raise Refusal(f"a match plays in one of: {', '.join(places)}")
+            tables = self.bot.store.tables
+            now = await tables.guild_settings(guild_id)
+            defaults = now.table_defaults
+            new = GuildSettings(
+                TableSettings(
+                    turn_seconds or defaults.turn_seconds,
+                    computer_level or defaults.computer_level,
+                ),
+                TablePlace(where) if where is not None else now.place,
+            )
+            changed = [
+                what
+                for what, given in (
+                    ("turn time", turn_seconds),
+                    ("computer level", computer_level),
+                    ("where a match plays", where),
+                )
+                if given is not None
+            ]
+            if new != now:
+                await tables.set_guild_settings(guild_id, new)
+            await interaction.response.send_message(
+                settings_text(new, changed), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
 
         await guarded(interaction, work)

@@ -36,7 +36,8 @@ async def seat_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Every occupied seat of this channel's table, as "South: Ann"."""
-    view = _bot(interaction).service.table_in_channel(interaction.channel_id or 0)
+    bot = _bot(interaction)
+    view = bot.service.table_in_channel(bot.presenter.table_channel(interaction.channel_id or 0))
     if view is None:
         return []
     return [
@@ -49,7 +50,7 @@ async def seat_autocomplete(
 def _my_turn(interaction: Interaction) -> tuple[TableView, SeatView] | None:
     """This channel's table and the caller's seat view, or None (no table, not seated)."""
     bot = _bot(interaction)
-    view = bot.service.table_in_channel(interaction.channel_id or 0)
+    view = bot.service.table_in_channel(bot.presenter.table_channel(interaction.channel_id or 0))
     if view is None:
         return None
     try:

@@ -315,7 +315,21 @@ DELIVERY = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES, BOT_FACTS, DELIVERY)
+TABLE_PLACE = Migration(
+    6,
+    "where a server's tables play: in a thread of their lobby message, or in the channel",
+    # NULL (every server before this) is the default: a thread.
+    ("ALTER TABLE guild_settings ADD COLUMN place TEXT CHECK (place IN ('thread', 'channel'))",),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    PLAY,
+    STANDINGS,
+    SEAT_NAMES,
+    BOT_FACTS,
+    DELIVERY,
+    TABLE_PLACE,
+)
 LATEST = MIGRATIONS[-1].version
 
 

@@ -58,11 +58,24 @@ class TableSettings:
             raise ValueError(f"turn time must be positive, not {self.turn_seconds}")
 
 
+class TablePlace(StrEnum):
+    """Where a table's match is played and posted."""
+
+    THREAD = "thread"
+    """A public thread opened on the lobby message when the match starts."""
+    CHANNEL = "channel"
+    """The channel the table was opened in."""
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """Per-guild settings; a guild never configured gets these defaults."""
+    """Per-guild settings; a guild never configured gets these defaults.
+
+    ``place``: where a new table plays; in a thread by default, so a shared channel
+    keeps one message per match."""
 
     table_defaults: TableSettings = TableSettings()
+    place: TablePlace = TablePlace.THREAD
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from .models import (
     SEATS,
     GuildSettings,
     SeatOccupant,
+    TablePlace,
     TableRecord,
     TableSettings,
     TableStatus,
@@ -55,11 +56,13 @@ class TableStore:
         defaults = settings.table_defaults
         await self._db.write_one(
             """
-            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level) VALUES (?, ?, ?)
+            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place)
+            VALUES (?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
-            SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level
+            SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
+                place = excluded.place
             """,
-            (guild_id, defaults.turn_seconds, defaults.computer_level),
+            (guild_id, defaults.turn_seconds, defaults.computer_level, settings.place),
         )
 
     async def create_table(
@@ -160,9 +163,12 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        "SELECT turn_seconds, computer_level, place FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
     )
-    return GuildSettings() if row is None else GuildSettings(TableSettings(row[0], row[1]))
+    if row is None:
+        return GuildSettings()
+    return GuildSettings(TableSettings(row[0], row[1]), TablePlace(row[2] or TablePlace.THREAD))
 
 
 async def _set_seat(

@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.store import TableSettings
+from bot.store import TablePlace, TableSettings
 from bot.tables import LEVELS, Refusal, TableService, TableView
 from bot.tables.lobby import Left
 from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
 from .embeds import lobby_embed
+from .presenter import THREAD
 from .replies import display_name, is_admin
 
 if TYPE_CHECKING:
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+THREAD_NEEDED = ("create_public_threads", "send_messages_in_threads")
+"""Without these the table plays in its channel, as it does where threads cannot be."""
+THREADED = (discord.ChannelType.text, discord.ChannelType.news)
+"""Channels whose messages can start a public thread."""
 MIN_TURN, MAX_TURN = 15, 600
 LEFT_WORDS = {
     Left.SEAT_FREED: "You left the table.",
@@ -36,9 +41,19 @@ LEFT_WORDS = {
 
 
 def channel_id(interaction: Interaction) -> int:
+    """The channel whose table the interaction is about: its own channel, or, from the
+    thread a table plays in, the channel the table was opened in."""
     if interaction.channel_id is None or interaction.guild_id is None:
         raise Refusal("Bonken is played in a server's text channel")
-    return interaction.channel_id
+    return interaction.client.presenter.table_channel(interaction.channel_id)
+
+
+def can_thread(interaction: Interaction) -> bool:
+    """A table opened here may play in a thread of its own: the channel can have threads
+    (a thread cannot) and the bot may open and post in them."""
+    channel_type = getattr(interaction.channel, "type", None)
+    allowed = interaction.app_permissions
+    return channel_type in THREADED and all(getattr(allowed, p) for p in THREAD_NEEDED)
 
 
 class LobbyController:
@@ -63,9 +78,8 @@ class LobbyController:
         if missing:
             names = ", ".join(p.replace("_", " ").title() for p in missing)
             raise Refusal(f"I need these permissions in this channel first: {names}")
-        defaults = (
-            await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
-        ).table_defaults
+        guild = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
+        defaults = guild.table_defaults
         if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
             raise Refusal(f"the turn time must be {MIN_TURN}-{MAX_TURN} seconds")
         if level is not None and level not in LEVELS:
@@ -76,6 +90,8 @@ class LobbyController:
         view = await self.service.open_table(
             interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
         )
+        if guild.place is TablePlace.THREAD and can_thread(interaction):
+            await self.bot.presenter.play_in_thread(view.table_id)
         await interaction.response.send_message(
             embed=lobby_embed(view), view=lobby_view(view.table_id)
         )
@@ -101,10 +117,13 @@ class LobbyController:
         await _confirm(interaction, "A computer player sits down.")
 
     async def start(self, interaction: Interaction) -> None:
-        await self.service.start(
+        view = await self.service.start(
             channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
-        await _confirm(interaction, "The match starts: press **Show my hand** to see your cards.")
+        where = " in its thread, under the table message" if THREAD in view.messages else ""
+        await _confirm(
+            interaction, f"The match starts{where}: press **Show my hand** to see your cards."
+        )
 
     async def kick(self, interaction: Interaction, seat: int) -> None:
         await self.service.kick(

@@ -8,6 +8,12 @@ channel applies the newest state at most once a second. Each deal gets a fresh m
 and nothing but a reminder pings anyone. A person's hand refresh does not wait in this
 queue: it goes through the interaction's webhook, another rate-limit bucket.
 
+A table whose server plays in threads (the default, when the bot may) opens a public
+thread on its lobby message when the match starts: every post and the table message go
+there, and the lobby message stays in the channel as the match's summary
+(:class:`~bot.ui.summary.SummaryMessage`). The thread's id is kept with the table's
+messages, so a restart finds it; it is archived a while after the match ends.
+
 Each line posted is recorded in the store, so shutting down drains the queue for a few
 seconds and the next start posts what still did not go out (:class:`~bot.tables.events.
 TableRestored`).
@@ -35,6 +41,7 @@ from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .hands import MATCH_OVER
 from .replies import literal
+from .summary import SummaryMessage, thread_name
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -50,6 +57,17 @@ start (see :meth:`ChannelFeed._restore`)."""
 QUIET = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 TABLE_MESSAGE = "table"
+THREAD = "thread"
+"""The table's message role for its thread: the thread's id, or THREAD_WANTED."""
+THREAD_WANTED = 0
+"""Stored as the thread before the match starts: open one then (none: play in the channel)."""
+SUMMARY = "summary"
+"""The role of the lobby message kept in the channel as the summary of a threaded match."""
+AUTO_ARCHIVE_MINUTES = 60
+"""Discord archives the thread after this long without posts (the shortest it allows),
+should the bot be down when it would have archived it itself."""
+ARCHIVE_AFTER = 300.0
+"""Seconds after the match ends before the bot archives its thread (time to read the end)."""
 RESTORED = (
     "The bot restarted; the table is restored. Press **Show my hand** if your hand "
     "stopped updating."
@@ -76,6 +94,10 @@ class ChannelFeed:
         self.lobby = True
         """The table message is still the lobby message (no deal posted yet)."""
         self.closed: str | None = None
+        self.thread_id: int | None = None
+        """The thread the table plays in; THREAD_WANTED until the match starts; None: the
+        channel itself."""
+        self.summary: SummaryMessage | None = None
         self.dirty = asyncio.Event()
         self.edit_lock = asyncio.Lock()
         """Held for every edit of the table message, so edits never overlap or reorder."""
@@ -87,7 +109,8 @@ class ChannelFeed:
 
     @property
     def channel(self) -> discord.PartialMessageable:
-        return self.presenter.bot.get_partial_messageable(self.channel_id)
+        """Where the table's posts and its table message go: its thread, or the channel."""
+        return self.presenter.bot.get_partial_messageable(self.thread_id or self.channel_id)
 
     async def _work(self) -> None:
         while True:
@@ -116,16 +139,25 @@ class ChannelFeed:
             case ev.TrickTaken() | ev.DealScored():
                 deal = self.view.deal_number if self.view else 0
                 await self._post_line(labels, event, deal)
+                if isinstance(event, ev.DealScored) and self.summary is not None:
+                    self.summary.show(self.view)
             case ev.TableRestored(lines=lines):
                 await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
                 await self._post_result(labels, event.table_id, match_id, totals, ranks, record)
+                if self.summary is not None:
+                    self.summary.show(self.view, standings=(totals, ranks))
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
                     await self._post(f"The table is closed: {reason}.")
                 async with self.edit_lock:
                     await self._edit_now()
+                if self.summary is not None:
+                    self.summary.show(self.view, closed=None if over else reason)
+                    await self.summary.flush()
+                    self.summary.close()
+                    self.presenter.archive_later(self.summary.thread_id)
                 await self.presenter.bot.hands.close_table(
                     event.table_id, MATCH_OVER if over else f"The table is closed: {reason}."
                 )
@@ -200,8 +232,11 @@ class ChannelFeed:
         await self._post(RESTORED if view.match_id is not None else RESTORED_LOBBY)
 
     async def _new_deal_message(self, view: TableView) -> None:
-        """Close the last deal's message and post this deal's, with the Show hand button."""
+        """Close the last deal's message and post this deal's, with the Show hand button
+        (the first deal first opens the table's thread, if it is to have one)."""
         async with self.edit_lock:
+            if self.thread_id == THREAD_WANTED:
+                await self._open_thread(view)
             if self.message_id is not None:
                 await self._close_message()
             self.view = view
@@ -217,6 +252,34 @@ class ChannelFeed:
             self.dirty.clear()
         await self.presenter.remember(view.table_id, message.id)
         await self.presenter.posted(view.table_id, (view.deal_number, 0))
+        if self.summary is not None:
+            self.summary.show(view)
+
+    async def _open_thread(self, view: TableView) -> None:
+        """The match starts: open its public thread on the lobby message, which stays in
+        the channel as the summary. If Discord refuses, the match plays in the channel.
+        Call with ``edit_lock`` held."""
+        lobby = self.message_id if self.lobby else None
+        thread_id: int | None = None
+        if lobby is not None:
+            try:
+                thread = await self.presenter.bot.http.start_thread_with_message(
+                    self.channel_id,
+                    lobby,
+                    name=thread_name(view),
+                    auto_archive_duration=AUTO_ARCHIVE_MINUTES,
+                )
+                thread_id = int(thread["id"])
+            except discord.HTTPException as error:
+                log.warning("channel %s: no thread, playing here: %s", self.channel_id, error)
+        self.thread_id = thread_id
+        await self.presenter.remember(view.table_id, thread_id, THREAD)
+        if thread_id is None or lobby is None:
+            return
+        await self.presenter.remember(view.table_id, lobby, SUMMARY)
+        self.presenter.thread_opened(thread_id, self.channel_id)
+        self.summary = self.presenter.summary(self.channel_id, lobby, thread_id)
+        self.message_id, self.lobby = None, False  # the summary edits the lobby from now on
 
     async def _close_message(self) -> None:
         """The table message's last edit: the lobby as it started, or the deal as it ended
@@ -299,16 +362,20 @@ class ChannelFeed:
             self.last_edit = time.monotonic()
 
     async def flush(self) -> None:
-        """Present everything queued and send the pending edit (shutdown)."""
+        """Present everything queued and send the pending edits (shutdown)."""
         await self.queue.join()
         if self.dirty.is_set():
             async with self.edit_lock:
                 if self.dirty.is_set():
                     await self._edit_now()
+        if self.summary is not None:
+            await self.summary.flush()
 
     def close(self) -> None:
         self.worker.cancel()
         self.editor.cancel()
+        if self.summary is not None:
+            self.summary.close()
 
 
 class Presenter:
@@ -317,6 +384,9 @@ class Presenter:
     def __init__(self, bot: BonkenBot) -> None:
         self.bot = bot
         self._feeds: dict[int, ChannelFeed] = {}
+        self._threads: dict[int, int] = {}
+        """Thread id -> the channel of the table playing in it."""
+        self._archiving: set[asyncio.Task[None]] = set()
 
     async def publish(self, event: ev.Event) -> None:
         feed = self._feeds.get(event.channel_id)
@@ -326,6 +396,7 @@ class Presenter:
             if view is not None:
                 feed.message_id = view.messages.get(TABLE_MESSAGE)
                 feed.lobby = view.match_id is None
+                self._find_thread(feed, view)
         view = self._view(event.table_id)
         if isinstance(event, ev.TableRestored):
             await self.bot.hands.restore(event.table_id)
@@ -345,12 +416,56 @@ class Presenter:
         except Refusal:
             return None
 
+    def _find_thread(self, feed: ChannelFeed, view: TableView) -> None:
+        """A new feed (at start, after a restart) takes the table's stored thread. While
+        one is still wanted, no deal was posted: the table message is the lobby."""
+        feed.thread_id = view.messages.get(THREAD)
+        if feed.thread_id == THREAD_WANTED:
+            feed.lobby = True
+        summary = view.messages.get(SUMMARY)
+        if feed.thread_id and summary is not None:
+            self.thread_opened(feed.thread_id, feed.channel_id)
+            feed.summary = self.summary(feed.channel_id, summary, feed.thread_id)
+
     def adopt_message(self, channel_id: int, table_id: int, message_id: int) -> None:
         """The lobby message a command posted itself becomes the channel's table message."""
         feed = self._feeds.get(channel_id)
         if feed is not None:
             feed.message_id = message_id
+            view = self._view(table_id)
+            if view is not None and feed.lobby:
+                feed.thread_id = view.messages.get(THREAD)
             feed.dirty.set()
+
+    async def play_in_thread(self, table_id: int) -> None:
+        """Open a thread for this table's match when it starts (see :class:`ChannelFeed`)."""
+        await self.remember(table_id, THREAD_WANTED, THREAD)
+
+    def table_channel(self, channel_id: int) -> int:
+        """The channel whose table plays in this thread, or ``channel_id`` itself: an
+        interaction from a table's thread is about that table."""
+        return self._threads.get(channel_id, channel_id)
+
+    def thread_opened(self, thread_id: int, channel_id: int) -> None:
+        self._threads[thread_id] = channel_id
+
+    def summary(self, channel_id: int, message_id: int, thread_id: int) -> SummaryMessage:
+        return SummaryMessage(self.bot, channel_id, message_id, thread_id, lambda: EDIT_INTERVAL)
+
+    def archive_later(self, thread_id: int) -> None:
+        """The match is over: archive its thread after :data:`ARCHIVE_AFTER` seconds (if
+        the bot stops first, Discord's auto-archive does it)."""
+        self._threads.pop(thread_id, None)
+        task = asyncio.create_task(self._archive(thread_id))
+        self._archiving.add(task)
+        task.add_done_callback(self._archiving.discard)
+
+    async def _archive(self, thread_id: int) -> None:
+        await asyncio.sleep(ARCHIVE_AFTER)
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True)
+        except discord.HTTPException as error:
+            log.warning("thread %s: archiving failed: %s", thread_id, error)
 
     async def posted(self, table_id: int, line: Line) -> None:
         """Keep the channel's last line, so a restart posts only what was not sent."""
@@ -363,9 +478,11 @@ class Presenter:
         line = await self.bot.store.delivery.last_posted(table_id)
         return (0, 0) if line is None else line
 
-    async def remember(self, table_id: int, message_id: int) -> None:
+    async def remember(
+        self, table_id: int, message_id: int | None, role: str = TABLE_MESSAGE
+    ) -> None:
         with contextlib.suppress(Refusal):  # the table closed meanwhile: nothing to keep
-            await self.bot.service.remember_message(table_id, TABLE_MESSAGE, message_id)
+            await self.bot.service.remember_message(table_id, role, message_id)
 
     def drop(self, channel_id: int) -> None:
         feed = self._feeds.pop(channel_id, None)
@@ -395,3 +512,5 @@ class Presenter:
         for feed in self._feeds.values():
             feed.close()
         self._feeds.clear()
+        for task in self._archiving:
+            task.cancel()

@@ -78,6 +78,11 @@ BOT_PERMISSIONS = P(
     attach_files=True,
     read_message_history=True,
 )
+THREAD_PERMISSIONS = BOT_PERMISSIONS | P(create_public_threads=True, send_messages_in_threads=True)
+"""The bot's permissions with threads allowed (the default, BOT_PERMISSIONS, has none:
+a table then plays in its channel, as most tests expect)."""
+PUBLIC_THREAD = 11
+THREAD_NAME_LIMIT = 100
 
 RATE_LIMIT = 5
 """Requests per window in one channel bucket (Discord's message create/edit limits)."""
@@ -263,6 +268,13 @@ class FakeDiscord:
         self.bot_user = User(snowflake(), "Bonken")
         self.channel_delay = 0.0
         """Seconds each channel message request takes (a slow network, a long queue)."""
+        self.app_permissions = BOT_PERMISSIONS
+        """What interactions say the bot may do in their channel (``app_permissions``)."""
+        self.threads: dict[int, dict[str, Any]] = {}
+        """Thread id -> the thread's channel object (a thread started on a message has
+        that message's id, as in Discord)."""
+        self.thread_refused: set[int] = set()
+        """Channels where starting a thread fails with 403 Missing Permissions."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -280,6 +292,10 @@ class FakeDiscord:
             for m in self.messages.values()
             if int(m["channel_id"]) == channel_id and not m.get("interaction_token")
         ]
+
+    def thread_of(self, message_id: int) -> dict[str, Any] | None:
+        """The thread started on a message, if any."""
+        return self.threads.get(message_id)
 
     def syncs(self) -> list[Call]:
         """The command syncs (bulk overwrites of the global or a guild's commands)."""
@@ -358,7 +374,15 @@ class FakeDiscord:
             ]
             return 200, self.commands
         if (match := re.fullmatch(r"/channels/(\d+)/messages", path)) and m == "POST":
+            if (thread := self.threads.get(int(match[1]))) is not None:
+                if thread["thread_metadata"]["locked"]:
+                    return 403, {"message": "Missing Permissions", "code": 50013}
+                thread["thread_metadata"]["archived"] = False  # a post unarchives it
             return 200, self._create(int(match[1]), body, call.files)
+        if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path):
+            return self._start_thread(int(match[1]), int(match[2]), body)
+        if (match := re.fullmatch(r"/channels/(\d+)", path)) and m == "PATCH":
+            return self._edit_thread(int(match[1]), body)
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path):
             message = self.messages.get(int(match[2]))
             if message is None or message["flags"] & EPHEMERAL:  # ephemerals: only by token
@@ -372,6 +396,59 @@ class FakeDiscord:
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?", path):
             return self._webhook(call, match[2], match[4])
         return 404, {"message": f"fake Discord does not know {m} {path}", "code": 0}
+
+    def _start_thread(
+        self, channel_id: int, message_id: int, body: dict[str, Any]
+    ) -> tuple[int, Any]:
+        """POST /channels/{channel}/messages/{message}/threads: a public thread whose id is
+        the message's; the bot that starts it is its first member."""
+        message = self.messages.get(message_id)
+        if message is None or int(message["channel_id"]) != channel_id:
+            return 404, {"message": "Unknown Message", "code": 10008}
+        if channel_id in self.thread_refused:
+            return 403, {"message": "Missing Permissions", "code": 50013}
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= THREAD_NAME_LIMIT:
+            errors = {"name": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "len"}]}}
+            return 400, {"message": "Invalid Form Body", "code": 50035, "errors": errors}
+        if message_id in self.threads:
+            return 400, {"message": "A thread has already been created", "code": 160004}
+        if body.get("auto_archive_duration") not in (60, 1440, 4320, 10080):
+            return 400, {"message": "Invalid Form Body", "code": 50035}
+        thread = {
+            "id": str(message_id),
+            "type": PUBLIC_THREAD,
+            "guild_id": str(GUILD_ID),
+            "parent_id": str(channel_id),
+            "owner_id": str(self.bot_user.id),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": body["auto_archive_duration"],
+                "archive_timestamp": _now_iso(),
+                "locked": False,
+            },
+            "member_ids": [str(self.bot_user.id)],
+        }
+        self.threads[message_id] = thread
+        message["thread"] = thread
+        return 200, thread
+
+    def _edit_thread(self, thread_id: int, body: dict[str, Any]) -> tuple[int, Any]:
+        """PATCH /channels/{thread}: archive, lock or rename a thread."""
+        thread = self.threads.get(thread_id)
+        if thread is None:
+            return 404, {"message": "Unknown Channel", "code": 10003}
+        for key in ("archived", "locked", "auto_archive_duration"):
+            if key in body:
+                thread["thread_metadata"][key] = body[key]
+        if "name" in body:
+            thread["name"] = body["name"]
+        return 200, thread
 
     def _application(self) -> dict[str, Any]:
         return {
@@ -531,7 +608,7 @@ class FakeDiscord:
         *,
         message: dict[str, Any] | None = None,
         channel_id: int = CHANNEL_ID,
-        app_permissions: discord.Permissions = BOT_PERMISSIONS,
+        app_permissions: discord.Permissions | None = None,
     ) -> dict[str, Any]:
         interaction = Interaction(
             id=snowflake(),
@@ -546,6 +623,10 @@ class FakeDiscord:
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
         permissions = ADMIN_PERMISSIONS if user.admin else MEMBER_PERMISSIONS
+        if app_permissions is None:
+            app_permissions = self.app_permissions
+        if channel_id in self.threads:
+            permissions |= P(send_messages_in_threads=True)
         payload: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(APP_ID),
@@ -586,6 +667,8 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": 26_214_400,
         }
+        if (thread := self.threads.get(channel_id)) is not None:
+            payload["channel"] = {k: v for k, v in thread.items() if k != "member_ids"}
         if message is not None:
             public = {k: v for k, v in message.items() if k not in ("interaction_token", "edits")}
             for attachment in public.get("attachments", []):
@@ -757,13 +840,38 @@ class Harness:
             self.fake.interaction_payload(2, user, data, channel_id=channel_id)
         )
 
+    async def admin(
+        self, user: User, *path: str, channel_id: int = CHANNEL_ID, **options: Any
+    ) -> Interaction:
+        """``/bonken-admin <path...> option=value ...`` typed by ``user`` (``path``: a
+        subcommand, or a subcommand group and its subcommand)."""
+        group = next(c for c in self.fake.commands if c["name"] == "bonken-admin")
+        specs = [group]
+        for name in path:
+            specs.append(next(o for o in specs[-1]["options"] if o["name"] == name))
+        types = {o["name"]: o["type"] for o in specs[-1].get("options", [])}
+        for key in options:
+            if key not in types:
+                raise AssertionError(f"/bonken-admin {' '.join(path)} has no option {key!r}")
+        inner: list[dict[str, Any]] = [
+            {"name": k, "type": types[k], "value": v} for k, v in options.items()
+        ]
+        for spec in reversed(specs[1:]):
+            inner = [{"name": spec["name"], "type": spec["type"], "options": inner}]
+        data = {"id": group["id"], "name": "bonken-admin", "type": 1, "options": inner}
+        return await self.dispatch(
+            self.fake.interaction_payload(2, user, data, channel_id=channel_id)
+        )
+
     async def autocomplete(
-        self, user: User, name: str, focused: str, **options: Any
+        self, user: User, name: str, focused: str, *, channel_id: int = CHANNEL_ID, **options: Any
     ) -> list[dict[str, Any]]:
         """The choices Discord would show while ``user`` types option ``focused``."""
         options.setdefault(focused, "")
         data = self._command_data(name, options, focused)
-        interaction = await self.dispatch(self.fake.interaction_payload(4, user, data))
+        interaction = await self.dispatch(
+            self.fake.interaction_payload(4, user, data, channel_id=channel_id)
+        )
         assert interaction.callback_type == 8, interaction.callback
         return interaction.callback["data"]["choices"]
 
@@ -798,7 +906,9 @@ class Harness:
         assert button["type"] == 2, button
         assert not button.get("disabled"), f"{custom_id} is disabled"
         data = {"custom_id": custom_id, "component_type": 2}
-        payload = self.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        payload = self.fake.interaction_payload(
+            3, user, data, message=copy.deepcopy(message), channel_id=int(message["channel_id"])
+        )
         return await self.dispatch(payload)
 
     async def select(
@@ -816,7 +926,9 @@ class Harness:
         offered = {option["value"] for option in menu["options"]}
         assert set(values) <= offered, f"{values} not among {sorted(offered)}"
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        payload = self.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        payload = self.fake.interaction_payload(
+            3, user, data, message=copy.deepcopy(message), channel_id=int(message["channel_id"])
+        )
         return await self.dispatch(payload)
 
     # -- waiting and looking --------------------------------------------------------------
@@ -834,7 +946,10 @@ class Harness:
         raise AssertionError("the bot never went quiet")
 
     def _editing(self) -> bool:
-        return any(feed.dirty.is_set() for feed in self.bot.presenter._feeds.values())
+        return any(
+            feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
+            for feed in self.bot.presenter._feeds.values()
+        )
 
     def table(self):  # type: ignore[no-untyped-def]
         return self.bot.service.table_in_channel(CHANNEL_ID)

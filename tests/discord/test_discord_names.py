@@ -11,8 +11,6 @@ from typing import Any
 from discord.utils import escape_markdown, escape_mentions
 from discord_harness import Interaction, play_until
 
-from bot.engine import MatchPhase
-
 HOSTILE = "# [x](http://e.vil) @everyone"
 """A display name (at most 32 characters) that would be a heading, a masked link and a
 ping if it were posted as Markdown."""
@@ -65,10 +63,15 @@ async def test_a_hostile_display_name_is_shown_literally_at_the_table(harness):
     _assert_shown_literally(_answer(refused), HOSTILE)
     # Mal leaves: the computer playing the seat keeps the name, in every channel post.
     await h.slash(mal, "leave")
+
+    def channel_texts() -> list[str]:
+        return [text for message in h.fake.channel_posts() for text in _rendered(message)]
+
+    # Until a trick has been posted (a first deal of Domino posts none).
     await play_until(
-        h, ann, lambda view: view.phase is MatchPhase.PLAYING and view.deal_number == 2
+        h, ann, lambda view: any(post.startswith("Trick ") for post in channel_texts())
     )
-    posts = [text for message in h.fake.channel_posts() for text in _rendered(message)]
+    posts = channel_texts()
     _assert_shown_literally(posts, HOSTILE)
     assert any(f"{literal(HOSTILE)} left; a computer plays" in post for post in posts)
     assert any(post.startswith("Trick ") and literal(HOSTILE) in post for post in posts)

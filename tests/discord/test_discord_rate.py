@@ -12,19 +12,26 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from discord_harness import Call, Harness, User, components, custom_ids, seat_state, show_hand
 
 import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, MatchPhase
+from bot.ui.components import lobby_view
+from bot.ui.embeds import lobby_embed
 
 TIME_SCALE = 0.01
 BUDGET_PER_DEAL = 40
 
 
+@pytest.mark.parametrize("threaded", [False, True], ids=["in the channel", "in a thread"])
 async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, threaded
 ):
+    """In a thread, the posts go to the thread's own buckets and the channel's lobby
+    message becomes the summary, edited at deal starts and ends: counted here too."""
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 1.0 * TIME_SCALE)
+    monkeypatch.setattr(presenter, "ARCHIVE_AFTER", 0.0)
     h = await Harness(tmp_path, pace=0.0, time_scale=TIME_SCALE).start()
     try:
         # Slash commands always seat the host; an all-computer table is opened through the
@@ -33,11 +40,20 @@ async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
         host = h.user("Host")
         channel = 1_300_000_000_000_000_009
         view = await service.open_table(1, channel, host.id, "Host", host_seated=False)
+        if threaded:  # what /bonken new does where the bot may open threads
+            await h.bot.presenter.play_in_thread(view.table_id)
+            lobby = await h.bot.get_partial_messageable(channel).send(
+                embed=lobby_embed(view), view=lobby_view(view.table_id)
+            )
+            await service.remember_message(view.table_id, "table", lobby.id)
+            h.bot.presenter.adopt_message(channel, view.table_id, lobby.id)
         for _ in range(4):
             await service.add_computer(channel, host.id)
+        await h.idle()
         before = len(h.fake.calls)
         await service.start(channel, host.id)
         await h.idle()
+        await asyncio.sleep(0.01)  # the thread is archived
         calls = [c for c in h.fake.calls[before:] if c.own]
         assert service.table_in_channel(channel) is None  # the match is over
         deal_posts = [
@@ -55,10 +71,20 @@ async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
         assert len(calls) <= BUDGET_PER_DEAL * DEALS_PER_MATCH
         assert h.fake.rate_limited() == []
         assert all(c.status < 400 for c in calls)
-        assert {re.sub(r"\d+", "N", f"{c.method} {c.path}") for c in calls} <= {
-            "POST /channels/N/messages",
-            "PATCH /channels/N/messages/N",
-        }
+        routes = {re.sub(r"\d+", "N", f"{c.method} {c.path}") for c in calls}
+        plain = {"POST /channels/N/messages", "PATCH /channels/N/messages/N"}
+        if threaded:
+            assert routes == plain | {"POST /channels/N/messages/N/threads", "PATCH /channels/N"}
+            (thread,) = h.fake.threads.values()
+            assert thread["thread_metadata"]["archived"] is True
+            assert all(
+                f"/channels/{channel}/" not in c.path
+                or "/threads" in c.path
+                or c.path.endswith(f"/messages/{lobby.id}")
+                for c in calls
+            )
+        else:
+            assert routes <= plain
     finally:
         await h.stop()
 

@@ -389,8 +389,10 @@ async def test_the_admin_commands_are_hidden_from_members_without_manage_server(
     manage_guild = discord.Permissions(manage_guild=True).value
     assert int(admin["default_member_permissions"]) == manage_guild
     assert admin["contexts"] == [0]  # servers only
-    (season,) = admin["options"]
-    assert season["name"] == "season" and season["type"] == 2  # a subcommand group
+    options = {option["name"]: option for option in admin["options"]}
+    assert set(options) == {"season", "settings"}
+    season = options["season"]
+    assert season["type"] == 2  # a subcommand group
     assert {sub["name"] for sub in season["options"]} == {"start", "end"}
     # Everyone else still sees /bonken, without the season commands.
     assert synced["bonken"]["default_member_permissions"] is None

@@ -14,6 +14,7 @@ from bot.store import (
     Human,
     NotFound,
     Store,
+    TablePlace,
     TableSettings,
     TableStatus,
     open_store,
@@ -39,6 +40,14 @@ async def test_a_new_table_takes_the_guild_defaults_unless_told_otherwise(store:
     assert default.settings == TableSettings(45, "easy")
     assert chosen.settings == TableSettings(120, "normal")
     assert other_guild.settings == TableSettings()
+
+
+async def test_a_guild_chooses_where_its_tables_play(store: Store) -> None:
+    assert (await store.tables.guild_settings(1)).place is TablePlace.THREAD
+    settings = GuildSettings(TableSettings(90, "hard"), TablePlace.CHANNEL)
+    await store.tables.set_guild_settings(1, settings)
+    assert await store.tables.guild_settings(1) == settings
+    assert (await store.tables.guild_settings(2)).place is TablePlace.THREAD
 
 
 def test_a_turn_time_must_be_positive() -> None:

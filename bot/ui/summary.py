@@ -1,0 +1,167 @@
+"""The table's one message in its channel while the match plays in a thread.
+
+A match posts some 150 messages; in a thread they leave the channel alone, and the lobby
+message that opened the table stays behind as the match's summary: the seats, which deal
+is played, the totals, and at the end the final standings. It is edited only when a deal
+starts or ends, paced like the table message, so quick deals share one edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine import DEALS_PER_MATCH
+from bot.render import text
+from bot.tables import TableView
+from bot.tables.table import SEAT_NAMES
+
+from .embeds import GREEN, GREY, seat_labels
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100
+"""Discord's longest thread name."""
+QUIET = discord.AllowedMentions.none()
+
+Standings = tuple[tuple[int, ...], tuple[int, ...]]
+"""(totals, ranks) of a finished match."""
+
+
+def thread_name(view: TableView) -> str:
+    """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
+    shows no Markdown, so nothing is escaped)."""
+    names = ", ".join(seat.name or SEAT_NAMES[i] for i, seat in enumerate(view.seats))
+    name = f"Bonken · {names}"
+    if len(name) > THREAD_NAME_LIMIT:
+        name = name[: THREAD_NAME_LIMIT - 1].rstrip() + "…"
+    return name
+
+
+def summary_embed(
+    view: TableView,
+    thread_id: int,
+    *,
+    standings: Standings | None = None,
+    closed: str | None = None,
+) -> discord.Embed:
+    """The match at a glance: where it is played, the seats with their totals, and at the
+    end the final standings (or why the table closed)."""
+    labels = seat_labels(view)
+    if standings is not None:
+        title = "Bonken · the match is over"
+    elif closed is not None:
+        title = "Bonken · the table is closed"
+    else:
+        title = f"Bonken · deal {max(view.deal_number, 1)} of {DEALS_PER_MATCH}"
+    embed = discord.Embed(
+        title=title,
+        colour=GREEN if standings is None and closed is None else GREY,
+        description=(
+            f"Played in <#{thread_id}> · host <@{view.host_id}> · "
+            f"{view.settings.turn_seconds} s per card · computers: "
+            f"{view.settings.computer_level}"
+        ),
+    )
+    totals = standings[0] if standings is not None else view.totals
+    embed.add_field(
+        name="Seats",
+        value="\n".join(
+            f"{SEAT_NAMES[s]}: {labels[s]} · {text.signed(totals[s])}" for s in range(4)
+        ),
+        inline=False,
+    )
+    if standings is not None:
+        short = seat_labels(view, short=True)
+        embed.add_field(
+            name="Final standings", value=text.standings_text(short, *standings), inline=False
+        )
+    elif closed is not None:
+        embed.add_field(name="Closed", value=f"{closed[:1].upper()}{closed[1:]}.", inline=False)
+    return embed
+
+
+class SummaryMessage:
+    """The lobby message in the channel, kept as the match's summary (see the module)."""
+
+    def __init__(
+        self,
+        bot: BonkenBot,
+        channel_id: int,
+        message_id: int,
+        thread_id: int,
+        interval: Callable[[], float],
+    ) -> None:
+        """``interval``: the seconds between two edits (read at each edit, so tests may
+        scale the presenter's pacing)."""
+        self.bot = bot
+        self.channel_id = channel_id
+        self.message_id = message_id
+        self.thread_id = thread_id
+        self._interval = interval
+        self._view: TableView | None = None
+        self._standings: Standings | None = None
+        self._closed: str | None = None
+        self._dirty = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._last_edit = 0.0
+        self._task = asyncio.create_task(self._loop())
+
+    def show(
+        self,
+        view: TableView | None,
+        *,
+        standings: Standings | None = None,
+        closed: str | None = None,
+    ) -> None:
+        """The summary should show this; the edit follows, paced."""
+        self._view = view or self._view
+        self._standings = standings or self._standings
+        self._closed = closed or self._closed
+        self._dirty.set()
+
+    @property
+    def pending(self) -> bool:
+        return self._dirty.is_set()
+
+    async def _loop(self) -> None:
+        while True:
+            await self._dirty.wait()
+            async with self._lock:
+                if self._dirty.is_set():
+                    await self._edit()
+
+    async def _edit(self) -> None:
+        wait = self._last_edit + self._interval() - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._dirty.clear()
+        if self._view is None:
+            return
+        embed = summary_embed(
+            self._view, self.thread_id, standings=self._standings, closed=self._closed
+        )
+        channel = self.bot.get_partial_messageable(self.channel_id)
+        try:
+            await channel.get_partial_message(self.message_id).edit(embed=embed, view=None)
+        except discord.HTTPException as error:
+            log.warning("channel %s: editing the summary failed: %s", self.channel_id, error)
+        finally:
+            self._last_edit = time.monotonic()
+
+    async def flush(self) -> None:
+        """Send the pending edit now (the match ended, or shutdown)."""
+        async with self._lock:
+            if self._dirty.is_set():
+                await self._edit()
+
+    def close(self) -> None:
+        self._task.cancel()
