@@ -1,5 +1,7 @@
 """ "Play again": a new table in the same channel with the finished match's seats and
-settings; the players who click are seated, its computers come back at their level.
+settings; the players who click are seated, its computers come back at their level. A
+match that played in a thread gets a rematch whose lobby is in the channel and whose
+match plays in a thread again, wherever the button was clicked.
 
 Everything comes from the store (the finished table's seats and settings), so the button
 under the final standings keeps working after a restart.
@@ -17,6 +19,7 @@ from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
 from .embeds import lobby_embed
+from .presenter import THREAD
 from .replies import display_name
 
 if TYPE_CHECKING:
@@ -59,7 +62,19 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
     for occupant in old.seats:
         if isinstance(occupant, Computer):
             view = await service.add_computer(channel, interaction.user.id, occupant.level)
-    await interaction.response.send_message(embed=lobby_embed(view), view=lobby_view(view.table_id))
-    message = await interaction.original_response()
+    if THREAD in old.messages:  # the match played in a thread of its own: so does this one
+        await bot.presenter.play_in_thread(view.table_id)
+    lobby = {"embed": lobby_embed(view), "view": lobby_view(view.table_id)}
+    if interaction.channel_id == channel:
+        await interaction.response.send_message(**lobby)
+        message = await interaction.original_response()
+    else:
+        # Clicked in the finished match's thread: the new lobby belongs in the channel.
+        await interaction.response.send_message(
+            f"A new table is open in <#{channel}>: its lobby message is there.", ephemeral=True
+        )
+        message = await bot.get_partial_messageable(channel).send(
+            **lobby, allowed_mentions=discord.AllowedMentions.none()
+        )
     await service.remember_message(view.table_id, "table", message.id)
     bot.presenter.adopt_message(channel, view.table_id, message.id)

@@ -154,6 +154,19 @@ async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(har
     after = await h.slash(ann, "hand", channel_id=thread_id)
     assert "no Bonken table" in after.text
 
+    # Play again, clicked under the standings in the thread: the lobby is in the channel,
+    # and the rematch plays in a thread of its own again.
+    again = await h.click(ann, f"bonken:again:{table.table_id}", message=final)
+    assert again.ephemeral and f"<#{CHANNEL_ID}>" in again.text, again.text
+    await h.idle()
+    rematch = h.table()
+    assert rematch is not None and rematch.table_id != table.table_id
+    lobby = h.fake.messages[rematch.messages["table"]]
+    assert int(lobby["channel_id"]) == CHANNEL_ID
+    assert lobby["embeds"][0]["title"] == "Bonken table"
+    started = await h.slash(ann, "start")
+    assert "in its thread" in started.text, started.text
+
 
 async def test_buttons_and_autocomplete_in_the_thread_find_its_table(harness):
     h = harness
