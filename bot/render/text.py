@@ -51,6 +51,14 @@ def trick_text(names: Sequence[str], event: ev.TrickTaken) -> str:
     return text + "."
 
 
+def trick_summary(names: Sequence[str], event: ev.TrickTaken) -> str:
+    """One finished trick as one short line of the deal message's running list:
+    ``3. 9♣ K♣ 2♣ 7♦ · Ann -30`` (the cards in the order played, who took it)."""
+    cards = " ".join(card.label for _, card in event.plays)
+    line = f"{event.number}. {cards} · {names[event.winner]}"
+    return line + (f" {signed(event.points)}" if event.points else "")
+
+
 def settlement_text(names: Sequence[str], event: ev.DealScored) -> str:
     """What doubling moved, one line per player in their own point of view, e.g.
     ``Ann +20 from the double with Bob, -40 from the redouble with Cat``; pairs whose deal scores

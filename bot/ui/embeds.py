@@ -6,6 +6,8 @@ returns a ``discord.Embed``; nothing sends or edits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.engine import CONTRACTS, DEALS_PER_MATCH
@@ -84,12 +86,20 @@ def lobby_embed(view: TableView) -> discord.Embed:
     return embed
 
 
+FIELD_LIMIT = 1024
+"""Discord's limit on one embed field's value."""
+
+
 def deal_embed(
-    view: TableView, closed: str | None = None, deadline: float | None = None
+    view: TableView,
+    closed: str | None = None,
+    deadline: float | None = None,
+    tricks: Sequence[str] = (),
 ) -> discord.Embed:
     """The table during a deal: roles, contract, whose turn (with ``deadline``, the Unix
-    time the person's turn runs out, as a countdown), the trick or Domino's rows, and
-    the scores."""
+    time the person's turn runs out, as a countdown), the trick or Domino's rows, the
+    deal's finished ``tricks`` (one line each, so the message shows the deal at a
+    glance), and the scores."""
     names = seat_labels(view, short=True)
     contract = CONTRACTS[view.contract] if view.contract else None
     embed = discord.Embed(
@@ -115,6 +125,8 @@ def deal_embed(
     elif view.trick:
         plays = "\n".join(f"{names[seat]}: **{card.label}**" for seat, card in view.trick)
         embed.add_field(name="Trick", value=plays, inline=False)
+    if tricks and not domino:
+        embed.add_field(name="Tricks", value=_latest_lines(tricks), inline=False)
     if contract:
         embed.add_field(
             name="This deal",
@@ -132,6 +144,15 @@ def deal_embed(
     )
     embed.set_footer(text=" · ".join(f"{SEAT_NAMES[s]} = {view.seats[s].name}" for s in range(4)))
     return embed
+
+
+def _latest_lines(lines: Sequence[str]) -> str:
+    """The lines, the newest kept, within one field's limit (long names could pass it)."""
+    shown, start = "\n".join(lines), 0
+    while len(shown) > FIELD_LIMIT and start < len(lines) - 1:
+        start += 1
+        shown = "\n".join(["…", *lines[start:]])
+    return shown[:FIELD_LIMIT]
 
 
 def turn_line(view: TableView, names: list[str], deadline: float | None) -> str:

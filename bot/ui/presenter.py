@@ -102,6 +102,8 @@ class ChannelFeed:
         self.edit_lock = asyncio.Lock()
         """Held for every edit of the table message, so edits never overlap or reorder."""
         self.last_edit = 0.0
+        self.tricks: list[str] = []
+        """The current deal's finished tricks, one line each, for its table message."""
         self.deadline: tuple[int, float] | None = None
         """(turn, Unix time) a person's turn runs out, for the table message's countdown."""
         self.worker = asyncio.create_task(self._work())
@@ -138,6 +140,8 @@ class ChannelFeed:
         match event:
             case ev.TrickTaken() | ev.DealScored():
                 deal = self.view.deal_number if self.view else 0
+                if isinstance(event, ev.TrickTaken):
+                    self.tricks.append(text.trick_summary(labels, event))
                 await self._post_line(labels, event, deal)
                 if isinstance(event, ev.DealScored) and self.summary is not None:
                     self.summary.show(self.view)
@@ -227,6 +231,8 @@ class ChannelFeed:
                     await self._new_deal_message(view)
             elif isinstance(line, ev.TrickTaken | ev.DealScored):
                 step = line.number if isinstance(line, ev.TrickTaken) else SCORE_STEP
+                if isinstance(line, ev.TrickTaken) and deal == current:
+                    self.tricks.append(text.trick_summary(labels, line))
                 if (deal, step) > last:
                     await self._post_line(labels, line, deal)
         await self._post(RESTORED if view.match_id is not None else RESTORED_LOBBY)
@@ -239,7 +245,7 @@ class ChannelFeed:
                 await self._open_thread(view)
             if self.message_id is not None:
                 await self._close_message()
-            self.view = view
+            self.view, self.tricks = view, []
             try:
                 message = await self.channel.send(
                     embed=deal_embed(view), view=table_view(view.table_id), allowed_mentions=QUIET
@@ -354,7 +360,7 @@ class ChannelFeed:
                 deadline = (
                     self.deadline[1] if self.deadline and self.deadline[0] == view.turn else None
                 )
-                embed = deal_embed(view, closed=done, deadline=deadline)
+                embed = deal_embed(view, closed=done, deadline=deadline, tricks=self.tricks)
                 await message.edit(embed=embed, view=buttons)
         except discord.HTTPException as error:
             log.warning("channel %s: editing the table message failed: %s", self.channel_id, error)

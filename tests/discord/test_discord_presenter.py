@@ -59,6 +59,12 @@ async def test_each_closed_deal_message_shows_its_own_deal_as_it_ended(harness):
                 int(line.split("(")[1].split()[0]) for line in fields["This deal"].splitlines()
             ]
             assert sum(tricks) == len(deal.tricks)
+            # The running list: every trick of the deal, its cards in order, who took it.
+            listed = fields["Tricks"].splitlines()
+            assert len(listed) == len(deal.tricks)
+            for n, (line, trick) in enumerate(zip(listed, deal.tricks, strict=True), 1):
+                cards = " ".join(card.label for _, card in trick.played())
+                assert line.startswith(f"{n}. {cards} · {names[trick.winner]}"), line
             assert all(
                 ("(1 trick)" in line) == (count == 1)
                 for line, count in zip(fields["This deal"].splitlines(), tricks, strict=True)
