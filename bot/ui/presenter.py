@@ -68,6 +68,10 @@ AUTO_ARCHIVE_MINUTES = 60
 should the bot be down when it would have archived it itself."""
 ARCHIVE_AFTER = 300.0
 """Seconds after the match ends before the bot archives its thread (time to read the end)."""
+RESTART_QUIET = 5.0
+"""Seconds a restored table's channel stays quiet before the first post or edit: one of
+Discord's rate-limit windows. The last run may have used the window up on its way down
+(it drains its queue), and a new process cannot know; posting at once would draw a 429."""
 RESTORED = (
     "The bot restarted; the table is restored. Press **Show my hand** if your hand "
     "stopped updating."
@@ -219,6 +223,7 @@ class ChannelFeed:
         view = self.view
         assert view is not None
         table_id = view.table_id
+        await asyncio.sleep(RESTART_QUIET)  # later posts and edits queue behind this one
         last = await self.presenter.last_posted(table_id)
         current = view.deal_number
         if last >= (current, 0):

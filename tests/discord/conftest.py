@@ -12,8 +12,17 @@ FAST_EDIT_INTERVAL = 0.02
 edit pacing is scaled the same way, except in the test that checks the real 1 s."""
 
 
+FAST_RESTART_QUIET = 0.05
+"""A restored channel's quiet time, one rate-limit window at the tests' time scale."""
+
 ACK_LIMIT = 1.0
 """Seconds: every interaction must be answered well within Discord's 3."""
+
+
+@pytest.fixture(autouse=True)
+def fast_restart(monkeypatch):
+    """Restarts in these tests wait one scaled window (5 s × 0.01), not Discord's 5 s."""
+    monkeypatch.setattr(presenter, "RESTART_QUIET", FAST_RESTART_QUIET)
 
 
 @pytest.fixture

@@ -355,6 +355,14 @@ class FakeDiscord:
         call.rate_headers = headers
         return None
 
+    def use_up_window(self, channel_id: int) -> None:
+        """As if earlier requests (another process's) had just used this channel's
+        rate-limit windows up."""
+        for method in ("POST", "PATCH"):
+            bucket = self.buckets.setdefault((method, str(channel_id)), _Bucket())
+            bucket.used = RATE_LIMIT
+            bucket.reset_at = time.monotonic() + RATE_WINDOW * self.time_scale
+
     def refused(self) -> list[Call]:
         """Requests Discord would have refused as malformed (400 Invalid Form Body)."""
         return [call for call in self.calls if call.status == 400]

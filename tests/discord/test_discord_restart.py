@@ -9,6 +9,7 @@ import re
 import sqlite3
 
 from discord_harness import (
+    CHANNEL_ID,
     Harness,
     User,
     act_by_buttons,
@@ -193,5 +194,27 @@ async def test_an_expired_hand_token_is_dropped_and_never_used(tmp_path, monkeyp
         after = second.fake.calls[before:]
         assert [c for c in after if played.token in c.path or shown.token in c.path] == []
         assert await second.bot.store.delivery.hand_links(second.table().table_id) == []
+    finally:
+        await second.stop()
+
+
+async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used(
+    tmp_path, monkeypatch
+):
+    """The first run drains its queue into the channel's window on its way down; the new
+    process cannot know, so it keeps the channel quiet for one window: no 429."""
+    scale = 0.2  # a 1 s window: long enough that a restart falls inside it
+    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
+    monkeypatch.setattr(presenter, "RESTART_QUIET", 5.0 * scale)
+    first = Harness(tmp_path, time_scale=scale)
+    await first.start()
+    await play_last_card_and_stop(first, first.user("Ann"))
+    # Its last posts used the whole window up, as a drain into a busy channel does.
+    first.fake.use_up_window(CHANNEL_ID)
+    second = await Harness(tmp_path, fake=first.fake).start()
+    try:
+        await second.idle(quiet=0.3)
+        assert count(second, r"^The bot restarted; the table is restored\.") == 1
+        assert second.fake.rate_limited() == []
     finally:
         await second.stop()
