@@ -80,7 +80,10 @@ class PlayCommands:
                     channel, interaction.user.id, Double(frozenset(seats))
                 )
             except Refusal as refusal:
-                raise Refusal(_with_names(str(refusal), self._names(channel))) from None
+                named = _with_names(str(refusal), self._names(channel))
+                raise Refusal(
+                    named, refusal.reason, subject=refusal.subject, seat=refusal.seat
+                ) from None
             view = self.bot.service.table_in_channel(channel)
             shown = seat_labels(view, short=True) if view else list(SEAT_NAMES)
             named = " and ".join(shown[s] for s in sorted(seats))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.store import TableSettings
-from bot.tables import LEVELS, Refusal, TableService, TableView
+from bot.tables import LEVELS, Refusal, TableReason, TableService, TableView
 from bot.tables.lobby import Left
 from bot.tables.table import SEAT_NAMES
 
@@ -52,7 +52,7 @@ class LobbyController:
     def table_here(self, interaction: Interaction) -> TableView:
         view = self.service.table_in_channel(channel_id(interaction))
         if view is None:
-            raise Refusal("there is no Bonken table in this channel; open one with /bonken new")
+            raise Refusal("there is no Bonken table in this channel", TableReason.NO_TABLE)
         return view
 
     async def open(
