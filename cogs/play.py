@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import CONTRACTS, Choose, Double
 from bot.tables import Refusal
@@ -29,7 +30,7 @@ def _with_names(text: str, names: list[str]) -> str:
     return SEAT_NUMBER.sub(lambda found: names[int(found[1])], text)
 
 
-class PlayCommands:
+class PlayCommands(commands.Cog):
     """Mixed into the ``/bonken`` group cog."""
 
     bot: BonkenBot

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -306,7 +307,8 @@ class DoubleConfirm(
 
 
 def _selected(interaction: Interaction) -> str:
-    values = (interaction.data or {}).get("values") or []
+    data: Mapping[str, Any] = interaction.data or {}
+    values = data.get("values") or []
     if not values:
         raise Refusal("nothing was selected")
     return str(values[0])
@@ -338,7 +340,8 @@ async def answer_unclaimed(interaction: Interaction) -> None:
     are strict, so a claimed custom_id always parses and its callback (guarded) answers."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = (interaction.data or {}).get("custom_id")
+    data: Mapping[str, Any] = interaction.data or {}
+    custom_id = data.get("custom_id")
     if isinstance(custom_id, str) and claimed(custom_id):
         return
     log.info("unclaimed component click: user=%s custom_id=%r", interaction.user.id, custom_id)

@@ -73,6 +73,7 @@ class LobbyController:
         settings = TableSettings(
             turn_seconds or defaults.turn_seconds, level or defaults.computer_level
         )
+        assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(
             interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
         )
