@@ -315,7 +315,22 @@ DELIVERY = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (PLAY, STANDINGS, SEAT_NAMES, BOT_FACTS, DELIVERY)
+MATCH_RULES = Migration(
+    6,
+    "the rules each match is played by, so a restart replays it by the same rules",
+    # The record's header (``{"variant": ..., "house_rules": ...}``) as JSON; NULL is the
+    # standard game, which every match stored before this migration was.
+    ("ALTER TABLE matches ADD COLUMN rules TEXT",),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    PLAY,
+    STANDINGS,
+    SEAT_NAMES,
+    BOT_FACTS,
+    DELIVERY,
+    MATCH_RULES,
+)
 LATEST = MIGRATIONS[-1].version
 
 

@@ -212,7 +212,9 @@ class Lobby:
             names = [seat.name for seat in table.seats]
             store = self._context.store
             try:
-                info = await store.matches.create_match(table.table_id, names, seed=table.seed)
+                info = await store.matches.create_match(
+                    table.table_id, names, seed=table.seed, rules=table.rules
+                )
                 await store.tables.update_table(table.table_id, status=TableStatus.PLAYING)
             except StoreError:
                 log.exception("table %s: the match could not be created", table.table_id)

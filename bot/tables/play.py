@@ -68,7 +68,7 @@ class Play:
         except AlreadyStored:
             raise Refusal("that was for an earlier turn", TableReason.STALE_TURN) from None
         except StoreError:
-            log.exception("table %s: could not store action %s", table.table_id, action)
+            log.exception("table %s: could not store action %s", table.table_id, action.code)
             raise Refusal(
                 "sorry, that could not be saved; please try again", TableReason.NOT_SAVED
             ) from None

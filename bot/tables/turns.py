@@ -266,7 +266,9 @@ class Turns:
             return await random_decider(level, view, seed)
         if action not in view.legal:
             log.error(
-                "table %s: computer chose illegal %s; using a legal one", table.table_id, action
+                "table %s: computer chose illegal %s; using a legal one",
+                table.table_id,
+                action.code,
             )
             action = view.legal[0]
         return action
