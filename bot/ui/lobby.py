@@ -123,7 +123,7 @@ class LobbyController:
         """A lobby button: only for the table that is open in this channel now."""
         view = self.service.table_in_channel(channel_id(interaction))
         if view is None or view.table_id != table_id:
-            raise Refusal("this table is closed")
+            raise Refusal("this table is closed", TableReason.TABLE_CLOSED)
         actions = {
             "join": lambda: self.join(interaction),
             "leave": lambda: self.leave(interaction),
