@@ -121,7 +121,6 @@ class BonkenAdmin(
             viewer = interaction.user.id
             page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
             view = leaderboard_view(guild_id, page, viewer)
-            extra = {} if view is None else {"view": view}
             await interaction.response.send_message(
                 f"🏁 **{literal(ended.name)}** has ended and is archived with its final "
                 "standings; `/bonken leaderboard` with its name as the season shows them any "
@@ -130,7 +129,7 @@ class BonkenAdmin(
                 "`/bonken-admin season start`.",
                 embed=leaderboard_embed(page, viewer),
                 allowed_mentions=NO_MENTIONS,
-                **extra,
+                view=discord.utils.MISSING if view is None else view,
             )
 
         await guarded(interaction, work)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import CONTRACTS, from_record, public_record
 from bot.render.rules import rules_text
@@ -106,7 +107,7 @@ def _cell_name(name: str) -> str:
     return name.replace("`", "'")[:10]
 
 
-class InfoCommands:
+class InfoCommands(commands.Cog):
     """Mixed into the ``/bonken`` group cog."""
 
     bot: BonkenBot

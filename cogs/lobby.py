@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
@@ -19,7 +20,7 @@ Interaction = discord.Interaction[Any]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
-class LobbyCommands:
+class LobbyCommands(commands.Cog):
     """Mixed into the ``/bonken`` group cog."""
 
     bot: BonkenBot

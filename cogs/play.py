@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine import CONTRACTS, Choose, Double
 from bot.tables import Refusal
@@ -29,7 +30,7 @@ def _with_names(text: str, names: list[str]) -> str:
     return SEAT_NUMBER.sub(lambda found: names[int(found[1])], text)
 
 
-class PlayCommands:
+class PlayCommands(commands.Cog):
     """Mixed into the ``/bonken`` group cog."""
 
     bot: BonkenBot
@@ -80,7 +81,10 @@ class PlayCommands:
                     channel, interaction.user.id, Double(frozenset(seats))
                 )
             except Refusal as refusal:
-                raise Refusal(_with_names(str(refusal), self._names(channel))) from None
+                named = _with_names(str(refusal), self._names(channel))
+                raise Refusal(
+                    named, refusal.reason, subject=refusal.subject, seat=refusal.seat
+                ) from None
             view = self.bot.service.table_in_channel(channel)
             shown = seat_labels(view, short=True) if view else list(SEAT_NAMES)
             named = " and ".join(shown[s] for s in sorted(seats))

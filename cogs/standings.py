@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.store import LeaderboardSort
 from bot.ui.replies import guarded, literal, say_privately
@@ -51,7 +52,7 @@ async def season_autocomplete(
     ][:25]
 
 
-class StandingsCommands:
+class StandingsCommands(commands.Cog):
     """Mixed into the ``/bonken`` group cog."""
 
     bot: BonkenBot
@@ -73,9 +74,10 @@ class StandingsCommands:
             viewer = interaction.user.id
             page = await fetch_page(store, found.season_id, order, 0, viewer)
             view = leaderboard_view(found.guild_id, page, viewer)
-            extra = {} if view is None else {"view": view}
             await interaction.response.send_message(
-                embed=leaderboard_embed(page, viewer), allowed_mentions=NO_MENTIONS, **extra
+                embed=leaderboard_embed(page, viewer),
+                allowed_mentions=NO_MENTIONS,
+                view=discord.utils.MISSING if view is None else view,
             )
 
         await guarded(interaction, work)

@@ -14,7 +14,6 @@ dataclasses in :mod:`bot.store.models`, and raises a :class:`StoreError` subclas
 refuses something.
 """
 
-from .codec import actions_taken
 from .delivery import SCORE_STEP, HandLink
 from .errors import (
     AlreadyStored,
@@ -84,6 +83,5 @@ __all__ = [
     "TableRecord",
     "TableSettings",
     "TableStatus",
-    "actions_taken",
     "open_store",
 ]

@@ -3,20 +3,25 @@
 Kept in one place so the column formats are documented once:
 
 - times are integer Unix milliseconds (UTC), compact and sortable;
-- an action is a ``kind`` (``choose``, ``double``, ``play``) and a ``value``: the contract
-  id, the doubled seats as sorted digits (``"13"``; ``""`` is a pass), or the card code;
+- an action is a ``kind`` (``choose``, ``double``, ``play``) and a ``value``: its engine
+  :attr:`~bot.engine.Choose.code` split at the colon (``C:queens`` is ``choose``,
+  ``queens``; ``D:13`` is ``double``, ``13``; ``P:QS`` is ``play``, ``QS``), except that a
+  pass (``D:-``) is stored as ``""``, as it always was;
 - a deal's hands are the 52 card codes, seat 0's 13 first, in one 104-character string;
-- a seat occupant is a user id or a computer level, exactly one of the two columns.
+- a seat occupant is a user id or a computer level, exactly one of the two columns;
+- a match's rules are the record's header as JSON (``{"variant": "standard"}``), NULL
+  for the standard game (every match stored before the rules were kept).
 """
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import Action, Card, Choose, Double, Match
+from bot.engine import STANDARD, Action, Card, Rules
 from bot.engine.record import FORMAT
 
 from .models import Computer, Human, SeatOccupant
@@ -34,12 +39,14 @@ def optional_datetime(ms: int | None) -> datetime | None:
     return None if ms is None else to_datetime(ms)
 
 
+ACTION_KINDS = {"C": "choose", "D": "double", "P": "play"}
+"""The store's ``kind`` column by the first letter of an action's code."""
+
+
 def encode_action(action: Action) -> tuple[str, str]:
-    if isinstance(action, Choose):
-        return "choose", action.contract
-    if isinstance(action, Double):
-        return "double", "".join(str(seat) for seat in sorted(action.targets))
-    return "play", action.card.code
+    """The ``(kind, value)`` columns, spelled by the engine's one notation (``code``)."""
+    letter, _, value = action.code.partition(":")
+    return ACTION_KINDS[letter], "" if value == "-" else value
 
 
 def encode_hands(hands: Sequence[Sequence[Card]]) -> str:
@@ -65,15 +72,16 @@ def decode_occupant(user_id: int | None, level: str | None) -> SeatOccupant:
     return Human(user_id) if user_id is not None else Computer(str(level))
 
 
-def actions_taken(match: Match) -> int:
-    """How many actions ``match`` has had: the number its next action is stored under.
+def encode_rules(rules: Rules) -> str:
+    return json.dumps(rules.header(), sort_keys=True)
 
-    The table service can use it as the turn number on buttons, so a stale click carries
-    a number that is already stored and is refused.
-    """
-    return sum(
-        (deal.contract is not None) + len(deal.doubling) + len(deal.plays) for deal in match.deals
-    )
+
+def decode_rules(text: str | None) -> dict[str, Any]:
+    """The record's header for a stored match's rules (the engine reads and checks it)."""
+    if text is None:
+        return STANDARD.header()
+    header = json.loads(text)
+    return dict(header) if isinstance(header, Mapping) else {"variant": header}
 
 
 def build_record(
@@ -83,11 +91,13 @@ def build_record(
     started: datetime,
     hands: Sequence[str],
     actions: Sequence[tuple[int, str, str]],
+    rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A ``bonken-record/1`` dict from stored hands and ``(deal, kind, value)`` actions.
 
     The record is assembled, not replayed: the engine's ``from_record`` is the one place
-    that checks it, so the store never holds a second copy of the rules.
+    that checks it, so the store never holds a second copy of the rules. ``rules`` is
+    the match's header (:func:`decode_rules`; the standard game when None).
     """
     deals: list[dict[str, Any]] = [
         {"hands": decode_hands(text), "contract": None, "doubling": [], "plays": []}
@@ -106,7 +116,7 @@ def build_record(
         "players": list(players),
         "first_dealer": first_dealer,
         "started": started.isoformat(timespec="seconds"),
-        "variant": "standard",
+        **(STANDARD.header() if rules is None else rules),
         "deals": deals,
     }
     if seed is not None:

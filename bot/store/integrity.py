@@ -45,7 +45,7 @@ CHECKS = {
 
 async def problems(session: Session) -> list[str]:
     """Every problem found, one line each; an empty list means the file is sound."""
-    found = []
+    found: list[str] = []
     checked = [row[0] for row in await session.fetchall("PRAGMA integrity_check(20)")]
     if checked != ["ok"]:
         found.extend(f"integrity: {line}" for line in checked)

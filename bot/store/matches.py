@@ -13,13 +13,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import Action, Card, RecordError, from_record
+from bot.engine import STANDARD, Action, Card, RecordError, Rules, from_record, rules_for
 
 from .codec import (
     build_record,
     decode_occupant,
+    decode_rules,
     encode_action,
     encode_hands,
+    encode_rules,
     now_ms,
     optional_datetime,
     to_datetime,
@@ -41,7 +43,7 @@ from .standings import add_contributions, rate
 
 MATCH_QUERY = """
     SELECT m.match_id, m.table_id, t.guild_id, m.status, m.first_dealer, m.seed,
-           m.started_at, m.ended_at, m.season_id,
+           m.started_at, m.ended_at, m.season_id, m.rules,
            coalesce((SELECT max(deal_index) + 1 FROM deals d WHERE d.match_id = m.match_id), 0),
            coalesce((SELECT max(seq) + 1 FROM actions a WHERE a.match_id = m.match_id), 0),
            (SELECT acted_at FROM actions a WHERE a.match_id = m.match_id
@@ -63,8 +65,10 @@ class MatchStore:
         *,
         first_dealer: int = 0,
         seed: int | None = None,
+        rules: Rules = STANDARD,
     ) -> MatchInfo:
-        """Start a match with the table's four seated players, named as in the record.
+        """Start a match with the table's four seated players, named as in the record,
+        played by ``rules`` (kept with the match, so its record replays by them).
 
         Raises :class:`Conflict` if a seat is empty, a user sits twice, or the table
         already has a match in play.
@@ -87,9 +91,9 @@ class MatchStore:
                 raise Conflict(f"table {table_id} has empty seats")
             try:
                 match_id = await session.scalar(
-                    "INSERT INTO matches (table_id, first_dealer, seed, started_at) "
-                    "VALUES (?, ?, ?, ?) RETURNING match_id",
-                    (table_id, first_dealer, seed, now_ms()),
+                    "INSERT INTO matches (table_id, first_dealer, seed, started_at, rules) "
+                    "VALUES (?, ?, ?, ?, ?) RETURNING match_id",
+                    (table_id, first_dealer, seed, now_ms(), encode_rules(rules)),
                 )
             except ConstraintFailed:
                 raise Conflict(f"table {table_id} already has a match in play") from None
@@ -106,13 +110,19 @@ class MatchStore:
     async def append_deal(
         self, match_id: int, deal_index: int, hands: Sequence[Sequence[Card]]
     ) -> None:
-        """Store deal ``deal_index`` (0-10) of the match with the four hands dealt.
+        """Store deal ``deal_index`` (0-based, fewer than the match's rules' deals) of the
+        match with the four hands dealt.
 
         Hands are stored, not a seed, so a record never depends on how a future Python
         shuffles. Raises :class:`AlreadyStored` for a deal that is already there.
         """
-        if deal_index not in range(11):
-            raise ValueError(f"a match has deals 0-10, not {deal_index}")
+        async with self._db.reading() as session:
+            header = decode_rules(
+                await session.scalar("SELECT rules FROM matches WHERE match_id = ?", (match_id,))
+            )
+        deals = rules_for(header["variant"], header.get("house_rules")).deals
+        if deal_index not in range(deals):
+            raise ValueError(f"a match has deals 0-{deals - 1}, not {deal_index}")
         encoded = encode_hands(hands)
         try:
             await self._db.write_one(
@@ -251,7 +261,7 @@ async def _info(session: Session, match_id: int) -> MatchInfo:
         (match_id,),
     )
     (_, table_id, guild_id, status, first_dealer, seed, started, ended, season_id) = row[:9]
-    deals, actions, last_action = row[9:]
+    rules, deals, actions, last_action = row[9:]
     return MatchInfo(
         match_id=match_id,
         table_id=table_id,
@@ -268,6 +278,7 @@ async def _info(session: Session, match_id: int) -> MatchInfo:
         deals=deals,
         actions=actions,
         last_action_at=optional_datetime(last_action),
+        rules=decode_rules(rules),
     )
 
 
@@ -290,5 +301,6 @@ async def _record(
         info.started_at,
         [text for (text,) in hands],
         [(deal, kind, value) for deal, kind, value, _, _ in actions],
+        info.rules,
     )
     return record, [(seat, bool(by_computer)) for *_, seat, by_computer in actions]

@@ -322,6 +322,14 @@ TABLE_PLACE = Migration(
     ("ALTER TABLE guild_settings ADD COLUMN place TEXT CHECK (place IN ('thread', 'channel'))",),
 )
 
+MATCH_RULES = Migration(
+    7,
+    "the rules each match is played by, so a restart replays it by the same rules",
+    # The record's header (``{"variant": ..., "house_rules": ...}``) as JSON; NULL is the
+    # standard game, which every match stored before this migration was.
+    ("ALTER TABLE matches ADD COLUMN rules TEXT",),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -329,6 +337,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     BOT_FACTS,
     DELIVERY,
     TABLE_PLACE,
+    MATCH_RULES,
 )
 LATEST = MIGRATIONS[-1].version
 

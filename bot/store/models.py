@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 SEATS = range(4)
 
@@ -126,6 +127,9 @@ class MatchInfo:
     """How many actions are stored; the next action to store has this number."""
     last_action_at: datetime | None
     """When the last action was stored, to resume a turn timer after a restart."""
+    rules: dict[str, Any] = field(default_factory=lambda: {"variant": "standard"})
+    """The rules the match is played by, as its record's header (the engine's
+    ``rules_for`` reads it)."""
 
 
 @dataclass(frozen=True, slots=True)

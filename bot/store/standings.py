@@ -155,13 +155,13 @@ class StandingsStore:
                 standings.append(_standing(row, rank))
             own = None
             if viewer is not None:
-                row = await session.fetchone(
+                mine = await session.fetchone(
                     f"SELECT {STANDING_COLUMNS}, {key} FROM season_players "
                     "WHERE season_id = ? AND user_id = ?",
                     (season_id, viewer),
                 )
-                if row is not None:
-                    own = _standing(row, await _rank(session, season_id, key, row[-1]))
+                if mine is not None:
+                    own = _standing(mine, await _rank(session, season_id, key, mine[-1]))
         return LeaderboardPage(
             season, LeaderboardSort(sort), offset, players, tuple(standings), own
         )

@@ -11,10 +11,11 @@ import random
 from collections.abc import Awaitable, Callable
 
 from bot.engine import Action, SeatView
+from bot.players.levels import LEVELS
 
 Decider = Callable[[str, SeatView, int], Awaitable[Action]]
 
-LEVELS = ("easy", "normal", "hard")
+__all__ = ["LEVELS", "Decider", "move_seed", "random_decider"]
 
 
 async def random_decider(level: str, view: SeatView, seed: int) -> Action:

@@ -8,18 +8,9 @@ tests all read the same stream.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-from bot.engine import Card
-
-
-class TurnKind(StrEnum):
-    """What the seat to act has to do."""
-
-    CHOOSE = "choose"
-    DOUBLE = "double"
-    PLAY = "play"
+from bot.engine import Card, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +96,11 @@ class MatchEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
-    """A seat has to act; ``turn`` is what its buttons must carry."""
+    """A seat has to act; ``turn`` is what its buttons must carry, ``kind`` what it has
+    to do (the engine's phase: CHOOSING, DOUBLING or PLAYING)."""
 
     seat: int
-    kind: TurnKind
+    kind: Phase
     turn: int
     seconds: float | None  # the human's time to act; None for a computer
 

@@ -1,20 +1,44 @@
-"""A deal's public events built from the deal itself: as it happens, and again at restore.
+"""A deal's public events: from the engine's outcome as play goes, and again at restore.
 
-Play announces a trick and a deal's scores the moment they happen; after a restart the
-same events are rebuilt from the replayed match, so a front end can post what it had
-not shown yet. Both come from here, so the two can never differ.
+Play maps each :class:`~bot.engine.Outcome` that ``Match.apply`` returns to events (a
+contract chosen, a doubling turn, a card, a trick, a deal scored) without working
+anything out again. After a restart the trick and score events of the last two deals are
+rebuilt from the replayed match, with the same constructors, so a front end can post
+what it had not shown yet.
 """
 
 from __future__ import annotations
 
-from bot.engine import Deal, Match, Trick
+from bot.engine import Choose, Deal, Double, Match, Outcome, Trick
 
 from . import events as ev
 
 
-def trick_taken(table_id: int, channel_id: int, deal: Deal, trick: Trick) -> ev.TrickTaken:
-    last = trick is deal.tricks[-1]
-    ended_early = last and deal.is_done and trick.number < 13
+def outcome_events(
+    table_id: int, channel_id: int, match: Match, outcome: Outcome, *, by_computer: bool
+) -> list[ev.Event]:
+    """What ``outcome`` (just applied to ``match``) announces, in order."""
+    base = (table_id, channel_id)
+    action = outcome.action
+    events: list[ev.Event] = []
+    if isinstance(action, Choose):
+        events.append(ev.ContractChosen(*base, outcome.seat, action.contract, by_computer))
+    elif isinstance(action, Double):
+        events.append(
+            ev.Doubled(*base, outcome.seat, outcome.doubles, outcome.redoubles, by_computer)
+        )
+    else:
+        events.append(ev.CardPlayed(*base, outcome.seat, action.card, by_computer))
+        if outcome.trick is not None:
+            events.append(_trick_taken(*base, outcome.trick, ended_early=outcome.ended_early))
+    if outcome.deal_over:
+        events.append(deal_scored(*base, match, len(match.deals) - 1))
+    return events
+
+
+def _trick_taken(
+    table_id: int, channel_id: int, trick: Trick, *, ended_early: bool
+) -> ev.TrickTaken:
     return ev.TrickTaken(
         table_id,
         channel_id,
@@ -43,13 +67,27 @@ def deal_scored(table_id: int, channel_id: int, match: Match, index: int) -> ev.
     )
 
 
+def _replayed_tricks(table_id: int, channel_id: int, deal: Deal) -> list[ev.TrickTaken]:
+    """A stored deal's tricks; the last ended it early when the deal is done before all
+    13 (as the outcome of its last card said)."""
+    return [
+        _trick_taken(
+            table_id,
+            channel_id,
+            trick,
+            ended_early=deal.is_done and trick is deal.tricks[-1] and trick.number < 13,
+        )
+        for trick in deal.tricks
+    ]
+
+
 def recent_lines(table_id: int, channel_id: int, match: Match) -> tuple[ev.Event, ...]:
     """The last two deals' start, tricks and (when finished) scores, in order."""
     lines: list[ev.Event] = []
     for index in range(max(len(match.deals) - 2, 0), len(match.deals)):
         deal = match.deals[index]
         lines.append(ev.DealStarted(table_id, channel_id, index + 1, deal.dealer, deal.chooser))
-        lines.extend(trick_taken(table_id, channel_id, deal, trick) for trick in deal.tricks)
+        lines.extend(_replayed_tricks(table_id, channel_id, deal))
         if deal.is_done:
             lines.append(deal_scored(table_id, channel_id, match, index))
     return tuple(lines)

@@ -1,6 +1,7 @@
 """Recovery: rebuild every open table from the store after a restart and resume it.
 
-Part of :class:`~bot.tables.service.TableService`.
+Given the lobby (an idle lobby's timer), play (a crash between two deals) and turns
+(the timers and computers it resumes).
 """
 
 from __future__ import annotations
@@ -10,13 +11,16 @@ import contextlib
 import logging
 import time
 
-from bot.engine import MatchPhase, RecordError, from_record
+from bot.engine import Phase, RecordError, from_record
 from bot.store import Computer, Human, StoreError, TableRecord, TableStatus
 
 from . import events as ev
-from .base import ServiceState
+from .context import Context
 from .history import recent_lines
-from .table import Seat, Table, default_name
+from .lobby import Lobby
+from .play import Next, Play
+from .table import Seat, Table, default_name, table_from_record
+from .turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -24,14 +28,20 @@ RESTORE_GRACE = 0.2
 """After a restart a human gets at least this share of the turn time back."""
 
 
-class Recovery(ServiceState):
+class Recovery:
     """``restore()`` at start: every open table replayed from its stored actions."""
+
+    def __init__(self, context: Context, lobby: Lobby, play: Play, turns: Turns) -> None:
+        self._context = context
+        self._lobby = lobby
+        self._play = play
+        self._turns = turns
 
     async def restore(self) -> int:
         """Rebuild every open table from the store and resume its timers and computers."""
         restored = 0
-        for record in await self._store.tables.open_tables():
-            if record.table_id in self._tables:
+        for record in await self._context.store.tables.open_tables():
+            if self._context.registry.get(record.table_id) is not None:
                 continue
             try:
                 await self._restore_table(record)
@@ -49,30 +59,33 @@ class Recovery(ServiceState):
         return restored
 
     async def _cancel_unreplayable(self, record: TableRecord) -> None:
-        self._tables.pop(record.table_id, None)
-        self._by_channel.pop(record.channel_id, None)
+        store = self._context.store
+        self._context.registry.remove(record.table_id, record.channel_id)
         with contextlib.suppress(StoreError):
             if record.match_id is not None:
-                await self._store.matches.cancel_match(record.match_id)
-            await self._store.tables.update_table(record.table_id, status=TableStatus.CANCELLED)
+                await store.matches.cancel_match(record.match_id)
+            await store.tables.update_table(record.table_id, status=TableStatus.CANCELLED)
 
     async def _restore_table(self, record: TableRecord) -> None:
-        table = self._from_record(record)
+        table = table_from_record(record)
         await self._restore_match(table, record)
-        self._add(table)
-        lines = () if table.match is None else recent_lines(*_ids(table), table.match)
-        await self._emit(ev.TableRestored(*_ids(table), lines))
+        self._context.registry.add(table)
+        ids = (table.table_id, table.channel_id)
+        lines = () if table.match is None else recent_lines(*ids, table.match)
+        await self._context.emit(ev.TableRestored(*ids, lines))
         if table.status is TableStatus.LOBBY:
-            self._restart_lobby_timer(table)
+            self._lobby.restart_idle_timer(table)
             return
         match = table.match
         assert match is not None
         async with table.lock:
             # The crash may have fallen between two deals, or before the results were stored.
-            between = match.phase in (MatchPhase.NEEDS_DEAL, MatchPhase.OVER)
-            if between and not await self._between_deals(table):
-                return
-            await self._after_change(table, first_timer=await self._time_left(table))
+            if match.phase in (Phase.NEEDS_DEAL, Phase.OVER):
+                after = await self._play.between_deals(table)
+                if after is not Next.PLAY_ON:
+                    await self._turns.carry_on(table, after)
+                    return
+            await self._turns.after_change(table, first_timer=await self._time_left(table))
 
     async def _restore_match(self, table: Table, record: TableRecord) -> None:
         if record.match_id is None:
@@ -80,9 +93,11 @@ class Recovery(ServiceState):
                 if occupant is not None:
                     table.seats[seat] = Seat(occupant, name or default_name(occupant, seat))
             return
-        info = await self._store.matches.get_match(record.match_id)
-        data = await self._store.matches.load_record(record.match_id)
+        store = self._context.store
+        info = await store.matches.get_match(record.match_id)
+        data = await store.matches.load_record(record.match_id)
         table.match = await asyncio.to_thread(from_record, data)
+        table.rules = table.match.rules
         table.match_id, table.seed, table.turn = info.match_id, info.seed or 0, info.actions
         for seat, occupant in enumerate(record.seats):
             original = info.seats[seat]
@@ -91,13 +106,9 @@ class Recovery(ServiceState):
 
     async def _time_left(self, table: Table) -> float:
         assert table.match_id is not None
-        info = await self._store.matches.get_match(table.match_id)
+        info = await self._context.store.matches.get_match(table.match_id)
         full = table.turn_seconds()
         if info.last_action_at is None:
             return full
         spent = time.time() - info.last_action_at.timestamp()
         return max(full - spent, full * RESTORE_GRACE)
-
-
-def _ids(table: Table) -> tuple[int, int]:
-    return table.table_id, table.channel_id

@@ -1,69 +1,48 @@
-"""The table service: acting at a table, storing and announcing what happened.
+"""The table service: every table of the bot, behind one object made of parts.
 
-It runs every table and knows nothing of Discord: callers pass ids and names, and what
-happens comes back as :mod:`bot.tables.events` through one ``publish`` callback. Each
-table has its own lock, so tables never wait for each other; a human's action is checked
-by the engine, stored (committed) and only then applied and announced, so a refusal or a
-failed write leaves the table exactly as it was.
+It knows nothing of Discord: callers pass ids and names, and what happens comes back as
+:mod:`bot.tables.events` through one ``publish`` callback. Each table has its own lock,
+so tables never wait for each other; a human's action is checked by the engine, stored
+(committed) and only then applied and announced, so a refusal or a failed write leaves
+the table exactly as it was.
+
+:class:`TableService` builds its parts and hands each what it needs, explicitly:
+
+- a :class:`~bot.tables.context.Context` (the store, the event callback, the clock's
+  scale) with the :class:`~bot.tables.context.Registry` of open tables;
+- :class:`~bot.tables.closing.Closing`, the one way a table ends;
+- :class:`~bot.tables.play.Play`, which stores, applies and announces an action, deals
+  and finishes the match;
+- :class:`~bot.tables.turns.Turns`, a human's action, the timers and the computers;
+- :class:`~bot.tables.lobby.Lobby`, seats and the host's powers;
+- :class:`~bot.tables.recovery.Recovery`, every open table back after a restart.
+
+The service itself only looks tables up and passes each request to its part.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import random
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.engine import (
-    Action,
-    Choose,
-    Double,
-    IllegalAction,
-    Play,
-    SeatView,
-    deal_hands,
-    public_record,
-    seat_view,
-    to_record,
-)
-from bot.store import (
-    AlreadyStored,
-    Computer,
-    Conflict,
-    MatchStatus,
-    Rater,
-    Store,
-    StoreError,
-    TableRecord,
-    TableStatus,
-)
+from bot.engine import STANDARD, Action, Rules, SeatView, public_record, seat_view, to_record
+from bot.store import Rater, Store, TableSettings
 
-from . import events as ev
-from .base import Publish
+from .closing import Closing
 from .computers import Decider, random_decider
-from .errors import Refusal
-from .history import deal_scored, trick_taken
-from .lobby import LobbyActions
+from .context import Context, Publish, seated
+from .errors import Refusal, TableReason
+from .lobby import Left, Lobby
+from .play import Play
 from .recovery import Recovery
-from .table import Table, TableView, view_of
-from .turns import RETRY_SECONDS, TurnKeeping
+from .table import TableView, view_of
+from .turns import Turns
 
-log = logging.getLogger(__name__)
-
-COMPUTER_WRITES = 8
-"""Computer moves being stored at once, over all tables. The store writes one action at
-a time, in turn; without this bound every table's computer would queue a write, and a
-human's action would wait behind all of them (hundreds at 500 busy tables). With it, a
-human's action waits behind at most this many computer moves."""
+__all__ = ["Left", "TableService"]
 
 
-class TableService(LobbyActions, TurnKeeping, Recovery):
-    """Every table of the bot. Public methods raise :class:`Refusal` for bad requests.
-
-    The lobby, the turns and recovery live in their own modules (the parts this class is
-    made of); here are the lookups, the acting, and storing and announcing each action."""
+class TableService:
+    """Every table of the bot. Public methods raise :class:`Refusal` for bad requests."""
 
     def __init__(
         self,
@@ -78,41 +57,37 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
     ) -> None:
         """``pace``: seconds a computer waits before each move, so people can follow (0 in
         tests). ``time_scale`` multiplies every timer (turns and the idle lobby)."""
-        self._store = store
-        self._publish = publish
-        self._decide = decide
-        self._pace = pace
-        self._time_scale = time_scale
-        self._rater = rater
-        self._rng = rng or random.Random()
-        self._tables: dict[int, Table] = {}
-        self._by_channel: dict[int, int] = {}
-        self._lobby_timers: dict[int, asyncio.Task[None]] = {}
-        self._computer_writes = asyncio.Semaphore(COMPUTER_WRITES)
+        self.context = Context(store, publish, time_scale)
+        self.registry = self.context.registry
+        closing = Closing(self.context)
+        self.play = Play(self.context, closing, rater=rater)
+        self.turns = Turns(self.context, self.play, decide=decide, pace=pace)
+        self.lobby = Lobby(self.context, closing, self.play, self.turns, rng=rng or random.Random())
+        self.recovery = Recovery(self.context, self.lobby, self.play, self.turns)
 
     # -- looking things up --------------------------------------------------------------
 
     def table_in_channel(self, channel_id: int) -> TableView | None:
-        table_id = self._by_channel.get(channel_id)
-        return None if table_id is None else view_of(self._tables[table_id])
+        table = self.registry.find_in_channel(channel_id)
+        return None if table is None else view_of(table)
 
     def view(self, table_id: int) -> TableView:
-        return view_of(self._table(table_id))
+        return view_of(self.registry.table(table_id))
 
     def tables(self) -> list[TableView]:
-        return [view_of(table) for table in self._tables.values()]
+        return [view_of(table) for table in self.registry.all()]
 
     def hand(self, table_id: int, user_id: int) -> tuple[SeatView, int]:
         """The seat view of ``user_id`` at this table, with the turn its buttons carry."""
-        table = self._table(table_id)
-        seat = self._seated(table, user_id)
+        table = self.registry.table(table_id)
+        seat = seated(table, user_id)
         if table.match is None:
-            raise Refusal("the match has not started yet")
+            raise Refusal("the match has not started yet", TableReason.NOT_STARTED)
         return seat_view(table.match, seat), table.turn
 
     def scores(self, table_id: int) -> list[tuple[int, str, tuple[int, ...], tuple[int, ...]]]:
         """(deal number, contract, base, final) for every deal chosen so far."""
-        match = self._table(table_id).match
+        match = self.registry.table(table_id).match
         if match is None:
             return []
         return [
@@ -130,7 +105,7 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
         ``full`` is the whole record with every hand and the seed, which predicts every
         deal still to come: for the operator and tests, never for a player while the
         match is played (the finished match's record comes with ``MatchEnded``)."""
-        table = self._table(table_id)
+        table = self.registry.table(table_id)
         if table.match is None:
             return None
         if full:
@@ -140,243 +115,101 @@ class TableService(LobbyActions, TurnKeeping, Recovery):
 
     async def remember_message(self, table_id: int, role: str, message_id: int | None) -> None:
         """Keep a front end's message id (e.g. the table message) across restarts."""
-        table = self._table(table_id)
-        await self._store.tables.update_table(table_id, messages={role: message_id})
+        table = self.registry.table(table_id)
+        await self.context.store.tables.update_table(table_id, messages={role: message_id})
         if message_id is None:
             table.messages.pop(role, None)
         else:
             table.messages[role] = message_id
 
-    def _table(self, table_id: int) -> Table:
-        table = self._tables.get(table_id)
-        if table is None:
-            raise Refusal("that table is closed")
-        return table
+    # -- the lobby ----------------------------------------------------------------------
 
-    def _in_channel(self, channel_id: int) -> Table:
-        table_id = self._by_channel.get(channel_id)
-        if table_id is None:
-            raise Refusal("there is no Bonken table in this channel; open one with /bonken new")
-        return self._tables[table_id]
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        settings: TableSettings | None = None,
+        *,
+        host_seated: bool = True,
+        rules: Rules = STANDARD,
+    ) -> TableView:
+        """Open a table in the channel, with the host in the first seat (unless the host
+        only hosts, as in the all-computer demo); ``rules`` are its match's rules."""
+        return await self.lobby.open_table(
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            settings,
+            host_seated=host_seated,
+            rules=rules,
+        )
 
-    @staticmethod
-    def _seated(table: Table, user_id: int) -> int:
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise Refusal("you are not seated at this table")
-        return seat
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableView:
+        """Take the first empty seat in the lobby, or a seat left during the match."""
+        return await self.lobby.join(self.registry.in_channel(channel_id), user_id, name)
+
+    async def leave(self, channel_id: int, user_id: int) -> Left:
+        """Leave the lobby or the match; the answer says what became of the table."""
+        return await self.lobby.leave(self.registry.in_channel(channel_id), user_id)
+
+    async def add_computer(
+        self, channel_id: int, actor_id: int, level: str | None = None, *, is_admin: bool = False
+    ) -> TableView:
+        table = self.registry.in_channel(channel_id)
+        return await self.lobby.add_computer(table, actor_id, level, is_admin=is_admin)
+
+    async def kick(
+        self, channel_id: int, actor_id: int, seat: int, *, is_admin: bool = False
+    ) -> TableView:
+        """Empty a seat (lobby) or hand it to a computer (match): the host or an admin."""
+        table = self.registry.in_channel(channel_id)
+        return await self.lobby.kick(table, actor_id, seat, is_admin=is_admin)
+
+    async def cancel(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> None:
+        table = self.registry.in_channel(channel_id)
+        await self.lobby.cancel(table, actor_id, is_admin=is_admin)
+
+    async def start(self, channel_id: int, actor_id: int, *, is_admin: bool = False) -> TableView:
+        """Start the match, filling empty seats with computers at the table's level."""
+        table = self.registry.in_channel(channel_id)
+        return await self.lobby.start(table, actor_id, is_admin=is_admin)
 
     # -- playing ------------------------------------------------------------------------
 
     async def act(self, table_id: int, user_id: int, turn: int | None, action: Action) -> None:
         """A human's action. ``turn`` is the number their button carried (None: now)."""
-        table = self._table(table_id)
-        async with table.lock:
-            if table.match is None or table.status is not TableStatus.PLAYING:
-                raise Refusal("the match has not started yet")
-            seat = self._seated(table, user_id)
-            if turn is not None and turn != table.turn:
-                raise Refusal("that was for an earlier turn")
-            if table.match.to_act != seat:
-                to_act = table.match.to_act
-                whose = "nobody's" if to_act is None else f"{table.seats[to_act].name}'s"
-                raise Refusal(f"it is not your turn; it is {whose} turn")
-            try:
-                table.match.check(action, seat)
-            except IllegalAction as error:
-                raise Refusal(str(error)) from None
-
-            async def stored() -> None:
-                await self._bring_back(table, seat)
-                table.seats[seat].timeouts = 0
-
-            await self._accept(table, seat, action, by_computer=False, stored=stored)
+        await self.turns.act(self.registry.table(table_id), user_id, turn, action)
 
     async def act_in_channel(self, channel_id: int, user_id: int, action: Action) -> None:
         """A slash command's action: the table of the channel, the current turn."""
-        await self.act(self._in_channel(channel_id).table_id, user_id, None, action)
+        await self.turns.act(self.registry.in_channel(channel_id), user_id, None, action)
 
     async def take_back(self, channel_id: int, user_id: int) -> None:
-        """``/bonken back``: the player takes their seat back from the computer."""
-        table = self._in_channel(channel_id)
-        async with table.lock:
-            seat = self._seated(table, user_id)
-            if not table.seats[seat].away:
-                raise Refusal("you are playing your seat already")
-            await self._bring_back(table, seat)
-            await self._after_change(table)
+        """``back``: the player takes their seat back from the computer."""
+        await self.turns.take_back(self.registry.in_channel(channel_id), user_id)
 
-    async def _bring_back(self, table: Table, seat: int) -> None:
-        state = table.seats[seat]
-        if state.away:
-            state.away = False
-            state.timeouts = 0
-            assert state.user_id is not None
-            await self._emit(ev.SeatBack(table.table_id, table.channel_id, seat, state.user_id))
+    async def expire_turn(self, table_id: int, turn: int) -> bool:
+        """The turn ran out: a computer acts for the human. False if the turn had moved on."""
+        table = self.registry.get(table_id)
+        return False if table is None else await self.turns.expire_turn(table, turn)
 
-    async def _accept(
-        self,
-        table: Table,
-        seat: int,
-        action: Action,
-        *,
-        by_computer: bool,
-        stored: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        """Store, apply and announce one checked action. Call with the lock held.
+    async def settle(self) -> None:
+        """Wait until no computer is thinking or about to move (for tests and the demo)."""
+        await self.turns.settle()
 
-        ``stored`` runs once the action is safely stored, before it is applied: what the
-        caller changes there (a seat coming back, a timeout counted) never happens for an
-        action the store refused."""
-        match, match_id = table.match, table.match_id
-        assert match is not None and match_id is not None
-        try:
-            await self._store.matches.append_action(
-                match_id, table.turn, seat, action, by_computer=by_computer
-            )
-        except AlreadyStored:
-            raise Refusal("that was for an earlier turn") from None
-        except StoreError:
-            log.exception("table %s: could not store action %s", table.table_id, action)
-            raise Refusal("sorry, that could not be saved; please try again") from None
-        if stored is not None:
-            await stored()
-        deal = match.deal
-        assert deal is not None
-        tricks_before = len(deal.tricks)
-        doubled_before = [row[:] for row in deal.multipliers]
-        match.apply(action)
-        table.turn += 1
-        computer = by_computer or isinstance(table.seats[seat].occupant, Computer)
-        base = (table.table_id, table.channel_id)
-        if isinstance(action, Choose):
-            await self._emit(ev.ContractChosen(*base, seat, action.contract, computer))
-        elif isinstance(action, Double):
-            redoubles = tuple(sorted(t for t in action.targets if doubled_before[t][seat]))
-            doubles = tuple(sorted(t for t in action.targets if not doubled_before[t][seat]))
-            await self._emit(ev.Doubled(*base, seat, doubles, redoubles, computer))
-        elif isinstance(action, Play):
-            await self._emit(ev.CardPlayed(*base, seat, action.card, computer))
-            if len(deal.tricks) > tricks_before:
-                await self._emit(trick_taken(*base, deal, deal.tricks[-1]))
-        if deal.is_done:
-            await self._emit(deal_scored(*base, match, len(match.deals) - 1))
-            if not await self._between_deals(table):
-                return
-        await self._after_change(table)
+    # -- starting and stopping ----------------------------------------------------------
 
-    async def _between_deals(self, table: Table) -> bool:
-        """Deal the next deal, or finish the match; True if play goes on at this table.
-
-        The action before it is stored already, so a failed write here must not be
-        reported to the player: it is logged and retried until the store takes it."""
-        match = table.match
-        assert match is not None
-        try:
-            if match.is_over:
-                await self._finish(table)
-                return False
-            await self._next_deal(table)
-            return True
-        except Exception:  # a failed write, or a bug: either way the table must go on
-            log.exception("table %s: could not store the next deal or the result", table.table_id)
-            table.driver = asyncio.create_task(self._retry_between_deals(table))
-            return False
-
-    async def _retry_between_deals(self, table: Table) -> None:
-        await asyncio.sleep(RETRY_SECONDS * self._time_scale)
-        async with table.lock:
-            if table.status is TableStatus.PLAYING and await self._between_deals(table):
-                table.driver = None  # this task ends here; the computers get their own
-                await self._after_change(table)
-
-    async def _next_deal(self, table: Table) -> None:
-        match = table.match
-        assert match is not None and table.match_id is not None
-        number = len(match.deals)
-        hands = deal_hands(random.Random(f"{table.seed}:{number}"))
-        with contextlib.suppress(AlreadyStored):  # stored before a crash, not yet replayed
-            await self._store.matches.append_deal(table.match_id, number, hands)
-        deal = match.start_deal(hands)
-        await self._emit(
-            ev.DealStarted(table.table_id, table.channel_id, number + 1, deal.dealer, deal.chooser)
-        )
-
-    async def _finish(self, table: Table) -> None:
-        """Store the results, close the table and announce it; safe to retry after any
-        failed write, and the match is announced once, after everything is stored."""
-        match = table.match
-        assert match is not None and table.match_id is not None
-        info = await self._store.matches.get_match(table.match_id)
-        if info.status is MatchStatus.PLAYING:  # not stored by an earlier, failed attempt
-            await self._store.matches.finish_match(table.match_id, rater=self._rater)
-        record = await self._store.matches.load_record(table.match_id)
-        await self._store_closed(table, TableStatus.FINISHED)
-        await self._emit(
-            ev.MatchEnded(
-                table.table_id,
-                table.channel_id,
-                table.match_id,
-                match.players,
-                tuple(match.totals()),
-                tuple(match.ranking()),
-                record,
-            )
-        )
-        await self._forget(table, TableStatus.FINISHED, "the match is over")
-
-    # -- closing ------------------------------------------------------------------------
-
-    async def _close(self, table: Table, status: TableStatus, reason: str) -> None:
-        await self._store_closed(table, status)
-        await self._forget(table, status, reason)
-
-    async def _store_closed(self, table: Table, status: TableStatus) -> None:
-        if table.match_id is not None and status is TableStatus.CANCELLED:
-            with contextlib.suppress(Conflict):  # already finished or cancelled
-                await self._store.matches.cancel_match(table.match_id)
-        await self._store.tables.update_table(table.table_id, status=status)
-
-    async def _forget(self, table: Table, status: TableStatus, reason: str) -> None:
-        """The table is closed in the store: stop its timers, free its channel, announce."""
-        table.status = status
-        self._stop_timer(table)
-        self._stop_lobby_timer(table)
-        self._tables.pop(table.table_id, None)
-        self._by_channel.pop(table.channel_id, None)
-        finished = status is TableStatus.FINISHED
-        await self._emit(ev.TableClosed(table.table_id, table.channel_id, reason, finished))
-
-    def _from_record(self, record: TableRecord) -> Table:
-        table = Table(
-            record.table_id,
-            record.guild_id,
-            record.channel_id,
-            record.host_id,
-            record.settings,
-            record.status,
-        )
-        table.messages.update(record.messages)
-        return table
-
-    def _add(self, table: Table) -> None:
-        self._tables[table.table_id] = table
-        self._by_channel[table.channel_id] = table.table_id
+    async def restore(self) -> int:
+        """Rebuild every open table from the store and resume its timers and computers."""
+        return await self.recovery.restore()
 
     async def close(self) -> None:
         """Stop every timer and computer (the bot is shutting down; the store keeps all)."""
-        for table in list(self._tables.values()):
-            self._stop_timer(table)
+        for table in self.registry.all():
+            table.stop_timer()
+            table.stop_lobby_timer()
             if table.driver is not None:
                 table.driver.cancel()
-        for task in self._lobby_timers.values():
-            task.cancel()
-        self._lobby_timers.clear()
-
-    # -- events -------------------------------------------------------------------------
-
-    async def _emit(self, event: ev.Event) -> None:
-        try:
-            await self._publish(event)
-        except Exception:
-            log.exception("publishing %s failed", type(event).__name__)

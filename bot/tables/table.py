@@ -1,7 +1,8 @@
-"""One table in memory: its seats, its match, its turn counter and its lock.
+"""One table in memory: its seats, its match, its turn counter, its lock and its timers.
 
-The service changes a :class:`Table` only while holding ``table.lock``; front ends read
-it through :class:`TableView`, a frozen snapshot, so rendering never races a change.
+The service's parts change a :class:`Table` only while holding ``table.lock``; front ends
+read it through :class:`TableView`, a frozen snapshot built by :func:`view_of` (the match's
+part from the engine's :func:`~bot.engine.public_view`), so rendering never races a change.
 """
 
 from __future__ import annotations
@@ -9,18 +10,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.engine import Card, Match, MatchPhase
-from bot.store import Computer, Human, SeatOccupant, TableSettings, TableStatus
-
-from .events import TurnKind
+from bot.engine import STANDARD, Card, Match, Phase, Rules, public_view
+from bot.store import Computer, Human, SeatOccupant, TableRecord, TableSettings, TableStatus
 
 SEAT_NAMES = ("North", "East", "South", "West")
 
-TURN_KINDS = {
-    MatchPhase.CHOOSING: TurnKind.CHOOSE,
-    MatchPhase.DOUBLING: TurnKind.DOUBLE,
-    MatchPhase.PLAYING: TurnKind.PLAY,
-}
+TURN_PHASES = (Phase.CHOOSING, Phase.DOUBLING, Phase.PLAYING)
+"""The phases in which a seat has to act (the others are between deals)."""
 
 
 @dataclass
@@ -63,9 +59,15 @@ class Table:
     """Actions accepted in this match; a button for an earlier number is stale."""
     messages: dict[str, int] = field(default_factory=dict)
     """A front end's message ids by role (e.g. "table"), kept across restarts."""
+    rules: Rules = STANDARD
+    """The rules its match is played by."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
+    """The human's turn timer."""
     driver: asyncio.Task[None] | None = None
+    """The task making the computers' moves (or retrying a failed write between deals)."""
+    lobby_timer: asyncio.Task[None] | None = None
+    """Closes the lobby when nobody has done anything in it for a while."""
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -79,16 +81,43 @@ class Table:
     def empty_seats(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat.occupant is None]
 
-    def turn_kind(self) -> TurnKind | None:
-        if self.match is None:
+    def turn_kind(self) -> Phase | None:
+        """What the seat to act has to do (choose, double or play); None between deals."""
+        if self.match is None or self.match.phase not in TURN_PHASES:
             return None
-        return TURN_KINDS.get(self.match.phase)
+        return self.match.phase
 
     def turn_seconds(self) -> float:
         """Time for the current turn: a card gets the table's turn time, choosing and
         doubling half as long again (60 s and 90 s by default)."""
         base = float(self.settings.turn_seconds)
-        return base if self.turn_kind() is TurnKind.PLAY else base * 1.5
+        return base if self.turn_kind() is Phase.PLAYING else base * 1.5
+
+    def stop_timer(self) -> None:
+        """Cancel the turn timer (unless it is the task asking: it ends by itself)."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+
+    def stop_lobby_timer(self) -> None:
+        task, self.lobby_timer = self.lobby_timer, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+
+def table_from_record(record: TableRecord, rules: Rules = STANDARD) -> Table:
+    """A table as the store has it, before its seats and match are filled in."""
+    table = Table(
+        record.table_id,
+        record.guild_id,
+        record.channel_id,
+        record.host_id,
+        record.settings,
+        record.status,
+        rules=rules,
+    )
+    table.messages.update(record.messages)
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +133,8 @@ class SeatInfo:
 class TableView:
     """A snapshot of a table for rendering: everything public, nobody's hand.
 
-    The deal fields keep their defaults in the lobby and before the first deal."""
+    The deal fields are the engine's :class:`~bot.engine.PublicView` (same names; the
+    contract as its id) and keep their defaults in the lobby and before the first deal."""
 
     table_id: int
     guild_id: int
@@ -116,6 +146,7 @@ class TableView:
     turn: int
     match_id: int | None
     messages: dict[str, int]
+    rules: Rules = STANDARD
     totals: tuple[int, ...] = (0, 0, 0, 0)
     played_contracts: tuple[str, ...] = ()
     deal_number: int = 0
@@ -123,7 +154,8 @@ class TableView:
     chooser: int | None = None
     contract: str | None = None
     to_act: int | None = None
-    turn_kind: TurnKind | None = None
+    turn_kind: Phase | None = None
+    """CHOOSING, DOUBLING or PLAYING: what ``to_act`` has to do."""
     trick: tuple[tuple[int, Card], ...] = ()
     tricks_taken: tuple[int, ...] = (0, 0, 0, 0)
     doubled: tuple[tuple[int, int, int], ...] = ()  # (seat, seat, 1 double or 2 redouble)
@@ -146,49 +178,51 @@ def view_of(table: Table) -> TableView:
         )
         for seat in table.seats
     )
-    known = {
-        "table_id": table.table_id,
-        "guild_id": table.guild_id,
-        "channel_id": table.channel_id,
-        "host_id": table.host_id,
-        "status": table.status,
-        "settings": table.settings,
-        "seats": seats,
-        "turn": table.turn,
-        "match_id": table.match_id,
-        "messages": dict(table.messages),
-    }
     match = table.match
-    deal = match.deal if match else None
-    if match is None or deal is None:
-        return TableView(**known)
-    taken = [0, 0, 0, 0]
-    for trick_done in deal.tricks:
-        taken[trick_done.winner] += 1
+    if match is None or match.deal is None:
+        return TableView(
+            table_id=table.table_id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            host_id=table.host_id,
+            status=table.status,
+            settings=table.settings,
+            seats=seats,
+            turn=table.turn,
+            match_id=table.match_id,
+            messages=dict(table.messages),
+            rules=table.rules,
+        )
+    public = public_view(match)
     return TableView(
-        **known,
-        totals=tuple(match.totals()),
-        played_contracts=tuple(match.chosen_by),
-        deal_number=len(match.deals),
-        dealer=deal.dealer,
-        chooser=deal.chooser,
-        contract=deal.contract.id if deal.contract else None,
-        to_act=deal.to_act,
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        status=table.status,
+        settings=table.settings,
+        seats=seats,
+        turn=table.turn,
+        match_id=table.match_id,
+        messages=dict(table.messages),
+        rules=public.rules,
+        totals=public.totals,
+        played_contracts=public.played_contracts,
+        deal_number=public.deal_number,
+        dealer=public.dealer,
+        chooser=public.chooser,
+        contract=public.contract.id if public.contract else None,
+        to_act=public.to_act,
         turn_kind=table.turn_kind(),
-        trick=tuple(((deal.leader + i) % 4, card) for i, card in enumerate(deal.trick)),
-        tricks_taken=tuple(taken),
-        doubled=tuple(
-            (i, j, deal.multipliers[i][j])
-            for i in range(4)
-            for j in range(i + 1, 4)
-            if deal.multipliers[i][j]
-        ),
-        doubling_done=deal.doubling_order[: len(deal.doubling)],
-        base=tuple(deal.base),
+        trick=public.trick,
+        tricks_taken=public.tricks_taken,
+        doubled=public.doubled,
+        doubling_done=public.doubling_done,
+        base=public.base,
         domino_rows=tuple(
-            (int(suit), low, high) for suit, (low, high) in deal.domino_rows().items()
+            (int(suit), low, high) for suit, (low, high) in public.domino_rows.items()
         ),
-        domino_out=tuple(deal.out),
+        domino_out=public.domino_out,
     )
 
 
@@ -198,7 +232,8 @@ def computer_name(seat: int) -> str:
 
 
 def default_name(occupant: SeatOccupant, seat: int) -> str:
-    """A seat's name when none was stored: the computer's, or the person's mention."""
+    """A seat's name when none was stored: the computer's, or none for a person (a
+    front end names them by their id, as it knows how)."""
     if isinstance(occupant, Computer):
         return computer_name(seat)
-    return f"<@{occupant.user_id}>"
+    return ""

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.engine import Card, Choose, Double, Play
+from bot.engine import Card, Choose, Double, Play, parse_action
 from bot.tables import Refusal
 
 from .replies import guarded, say_privately
@@ -34,12 +35,28 @@ def _bot(interaction: Interaction) -> BonkenBot:
     return interaction.client  # type: ignore[return-value]
 
 
-def _mask(seats: frozenset[int]) -> int:
-    return sum(1 << seat for seat in seats)
+DOUBLE_CODE = r"(?P<code>D:(?:-|(?=[0-3])0?1?2?3?))"
+"""A double's :attr:`~bot.engine.Double.code` in a custom_id (``D:13``, ``D:-``): exactly
+the codes :func:`~bot.engine.parse_action` reads, so a claimed custom_id always parses."""
+OLD_MASK = r"(?P<mask>\d+)"
+"""The seats as a bit mask, as buttons posted before the action codes spelled them."""
 
 
-def _seats(mask: int) -> frozenset[int]:
+def _double_seats(match: re.Match[str]) -> frozenset[int]:
+    """The seats a double button carries: its action code, or an older button's mask."""
+    if match["code"] is not None:
+        action = parse_action(match["code"])
+        assert isinstance(action, Double)  # the template admits only a double's code
+        return action.targets
+    mask = int(match["mask"])
     return frozenset(seat for seat in range(4) if mask >> seat & 1)
+
+
+def _play_card(code: str) -> Card:
+    """The card a play button carries: its action code, or an older button's card code."""
+    action = parse_action(code if code.startswith("P:") else f"P:{code}")
+    assert isinstance(action, Play)
+    return action.card
 
 
 class LobbyButton(
@@ -154,7 +171,7 @@ def rematch_view(table_id: int) -> discord.ui.View:
 
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"bonken:play:(?P<table>\d+):(?P<turn>\d+):(?P<card>[2-9TJQKA][CDHS])",
+    template=r"bonken:play:(?P<table>\d+):(?P<turn>\d+):(?P<card>(?:P:)?[2-9TJQKA][CDHS])",
 ):
     def __init__(
         self, table_id: int, turn: int, card: Card, *, enabled: bool = True, row: int | None = None
@@ -165,7 +182,7 @@ class PlayButton(
                 label=card.label,
                 style=discord.ButtonStyle.primary if enabled else discord.ButtonStyle.secondary,
                 disabled=not enabled,
-                custom_id=f"bonken:play:{table_id}:{turn}:{card.code}",
+                custom_id=f"bonken:play:{table_id}:{turn}:{Play(card).code}",
                 row=row,
             )
         )
@@ -174,7 +191,7 @@ class PlayButton(
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PlayButton:
-        return cls(int(match["table"]), int(match["turn"]), Card.parse(match["card"]))
+        return cls(int(match["table"]), int(match["turn"]), _play_card(match["card"]))
 
     async def callback(self, interaction: Interaction) -> None:
         hands = _bot(interaction).hands
@@ -237,7 +254,7 @@ class ContractSelect(
 
 class DoubleToggle(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"bonken:dbl:(?P<table>\d+):(?P<turn>\d+):(?P<mask>\d+):(?P<seat>[0-3])",
+    template=rf"bonken:dbl:(?P<table>\d+):(?P<turn>\d+):(?:{DOUBLE_CODE}|{OLD_MASK}):(?P<seat>[0-3])",
 ):
     def __init__(
         self, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str = "Double"
@@ -248,7 +265,7 @@ class DoubleToggle(
             discord.ui.Button(
                 label=("✓ " if on else "") + label,
                 style=discord.ButtonStyle.danger if on else discord.ButtonStyle.secondary,
-                custom_id=f"bonken:dbl:{table_id}:{turn}:{_mask(chosen)}:{seat}",
+                custom_id=f"bonken:dbl:{table_id}:{turn}:{Double(chosen).code}:{seat}",
             )
         )
 
@@ -256,7 +273,7 @@ class DoubleToggle(
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DoubleToggle:
-        chosen = _seats(int(match["mask"]))
+        chosen = _double_seats(match)
         return cls(int(match["table"]), int(match["turn"]), chosen, int(match["seat"]))
 
     async def callback(self, interaction: Interaction) -> None:
@@ -269,7 +286,7 @@ class DoubleToggle(
 
 class DoubleConfirm(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"bonken:dblok:(?P<table>\d+):(?P<turn>\d+):(?P<mask>\d+)(?P<pass>:pass)?",
+    template=rf"bonken:dblok:(?P<table>\d+):(?P<turn>\d+):(?:{DOUBLE_CODE}|{OLD_MASK})(?P<pass>:pass)?",
 ):
     def __init__(
         self, table_id: int, turn: int, chosen: frozenset[int], *, is_pass: bool = False
@@ -280,7 +297,7 @@ class DoubleConfirm(
                 label="Pass" if is_pass else "Confirm",
                 style=discord.ButtonStyle.secondary if is_pass else discord.ButtonStyle.primary,
                 disabled=not is_pass and not chosen,
-                custom_id=f"bonken:dblok:{table_id}:{turn}:{_mask(chosen)}"
+                custom_id=f"bonken:dblok:{table_id}:{turn}:{Double(chosen).code}"
                 + (":pass" if is_pass else ""),
             )
         )
@@ -295,7 +312,7 @@ class DoubleConfirm(
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DoubleConfirm:
-        chosen = _seats(int(match["mask"]))
+        chosen = _double_seats(match)
         is_pass = match["pass"] is not None
         return cls(int(match["table"]), int(match["turn"]), chosen, is_pass=is_pass)
 
@@ -306,7 +323,8 @@ class DoubleConfirm(
 
 
 def _selected(interaction: Interaction) -> str:
-    values = (interaction.data or {}).get("values") or []
+    data: Mapping[str, Any] = interaction.data or {}
+    values = data.get("values") or []
     if not values:
         raise Refusal("nothing was selected")
     return str(values[0])
@@ -338,7 +356,8 @@ async def answer_unclaimed(interaction: Interaction) -> None:
     are strict, so a claimed custom_id always parses and its callback (guarded) answers."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = (interaction.data or {}).get("custom_id")
+    data: Mapping[str, Any] = interaction.data or {}
+    custom_id = data.get("custom_id")
     if isinstance(custom_id, str) and claimed(custom_id):
         return
     log.info("unclaimed component click: user=%s custom_id=%r", interaction.user.id, custom_id)

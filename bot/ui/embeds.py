@@ -10,11 +10,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine import CONTRACTS, DEALS_PER_MATCH
+from bot.engine import CONTRACTS, DEALS_PER_MATCH, Phase
 from bot.render import text
 from bot.store import TableStatus
 from bot.tables import SeatInfo, TableView
-from bot.tables.events import TurnKind
 from bot.tables.table import SEAT_NAMES
 
 from .replies import literal
@@ -23,9 +22,9 @@ GREEN = discord.Colour.from_rgb(31, 122, 76)
 GREY = discord.Colour.light_grey()
 
 TURN_WORDS = {
-    TurnKind.CHOOSE: "to choose the contract",
-    TurnKind.DOUBLE: "to double or pass",
-    TurnKind.PLAY: "to play",
+    Phase.CHOOSING: "to choose the contract",
+    Phase.DOUBLING: "to double or pass",
+    Phase.PLAYING: "to play",
 }
 COMPUTER_MARK = "🤖"
 
@@ -34,10 +33,10 @@ def seat_name(seat: SeatInfo) -> str:
     """A seat's name as the channel shows it everywhere: the player's display name in
     bold, escaped for Markdown, a computer's with a small marker (a seat left during the
     match keeps its player's name). No mention: nobody is pinged by a name."""
+    if seat.user_id is not None and seat.name in ("", f"<@{seat.user_id}>"):
+        return f"<@{seat.user_id}>"  # no display name was stored: the mention names them
     if not seat.name:
         return "*empty seat*"
-    if seat.user_id is not None and seat.name == f"<@{seat.user_id}>":
-        return seat.name  # no display name was stored: the mention names them
     marker = f" {COMPUTER_MARK}" if seat.user_id is None else ""
     return f"**{literal(seat.name)}**{marker}"
 

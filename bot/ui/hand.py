@@ -7,6 +7,7 @@ cards. A card button is enabled exactly when the engine lists it in ``view.legal
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -56,13 +57,13 @@ def hand_message(
 
 def doubling_items(
     table_id: int, turn: int, view: SeatView, names: list[str], chosen: frozenset[int]
-) -> list[discord.ui.Item[discord.ui.View]]:
+) -> list[discord.ui.Item[Any]]:
     """Toggle buttons for the seats this player may name, then Confirm and Pass."""
     targets = sorted(
         {seat for action in view.legal if isinstance(action, Double) for seat in action.targets}
     )
     doubled_me = {j for j in range(4) if view.multipliers[view.seat][j] == 1}
-    items: list[discord.ui.Item[discord.ui.View]] = []
+    items: list[discord.ui.Item[Any]] = []
     for seat in targets:
         verb = "Redouble" if seat in doubled_me else "Double"
         items.append(c.DoubleToggle(table_id, turn, chosen, seat, f"{verb} {names[seat]}"[:80]))

@@ -24,7 +24,7 @@ from discord.webhook.async_ import async_context
 
 from bot.engine import Action, MatchPhase, SeatView
 from bot.store import HandLink, StoreError
-from bot.tables import Refusal
+from bot.tables import Refusal, TableReason
 
 from . import components as c
 from .hand import doubling_items, hand_message, trump_choices
@@ -149,9 +149,9 @@ class HandController:
     def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> SeatView:
         seat_view, now = self.bot.service.hand(table_id, user_id)
         if now != turn:
-            raise Refusal("that was for an earlier turn")
+            raise Refusal("that was for an earlier turn", TableReason.STALE_TURN)
         if not seat_view.my_turn or seat_view.phase is not phase:
-            raise Refusal("it is not your turn for that")
+            raise Refusal("it is not your turn for that", TableReason.NOT_YOUR_TURN)
         return seat_view
 
     async def offer_trumps(self, interaction: Interaction, table_id: int, turn: int) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.store import TablePlace, TableSettings
-from bot.tables import LEVELS, Refusal, TableService, TableView
+from bot.tables import LEVELS, Refusal, TableReason, TableService, TableView
 from bot.tables.lobby import Left
 from bot.tables.table import SEAT_NAMES
 
@@ -67,7 +67,7 @@ class LobbyController:
     def table_here(self, interaction: Interaction) -> TableView:
         view = self.service.table_in_channel(channel_id(interaction))
         if view is None:
-            raise Refusal("there is no Bonken table in this channel; open one with /bonken new")
+            raise Refusal("there is no Bonken table in this channel", TableReason.NO_TABLE)
         return view
 
     async def open(
@@ -87,6 +87,7 @@ class LobbyController:
         settings = TableSettings(
             turn_seconds or defaults.turn_seconds, level or defaults.computer_level
         )
+        assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(
             interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
         )
@@ -141,7 +142,7 @@ class LobbyController:
         """A lobby button: only for the table that is open in this channel now."""
         view = self.service.table_in_channel(channel_id(interaction))
         if view is None or view.table_id != table_id:
-            raise Refusal("this table is closed")
+            raise Refusal("this table is closed", TableReason.TABLE_CLOSED)
         actions = {
             "join": lambda: self.join(interaction),
             "leave": lambda: self.leave(interaction),

@@ -27,7 +27,7 @@ import io
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -63,7 +63,7 @@ THREAD_WANTED = 0
 """Stored as the thread before the match starts: open one then (none: play in the channel)."""
 SUMMARY = "summary"
 """The role of the lobby message kept in the channel as the summary of a threaded match."""
-AUTO_ARCHIVE_MINUTES = 60
+AUTO_ARCHIVE_MINUTES: Literal[60] = 60
 """Discord archives the thread after this long without posts (the shortest it allows),
 should the bot be down when it would have archived it itself."""
 ARCHIVE_AFTER = 300.0

@@ -64,9 +64,10 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
             view = await service.add_computer(channel, interaction.user.id, occupant.level)
     if THREAD in old.messages:  # the match played in a thread of its own: so does this one
         await bot.presenter.play_in_thread(view.table_id)
-    lobby = {"embed": lobby_embed(view), "view": lobby_view(view.table_id)}
+    embed, buttons = lobby_embed(view), lobby_view(view.table_id)
+    message: discord.Message
     if interaction.channel_id == channel:
-        await interaction.response.send_message(**lobby)
+        await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
     else:
         # Clicked in the finished match's thread: the new lobby belongs in the channel.
@@ -74,7 +75,7 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
             f"A new table is open in <#{channel}>: its lobby message is there.", ephemeral=True
         )
         message = await bot.get_partial_messageable(channel).send(
-            **lobby, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed, view=buttons, allowed_mentions=discord.AllowedMentions.none()
         )
     await service.remember_message(view.table_id, "table", message.id)
     bot.presenter.adopt_message(channel, view.table_id, message.id)

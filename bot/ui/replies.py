@@ -3,7 +3,8 @@
 Every command and component handler runs its work through :func:`guarded`, so a
 :class:`~bot.tables.Refusal` becomes an ephemeral reply to the person who caused it and
 an unexpected error becomes a logged traceback plus an apology, never Discord's
-"This interaction failed".
+"This interaction failed". :func:`worded` adds Discord's words (a command, a permission)
+to the refusals whose reason needs them; the table service never speaks Discord.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.tables import Refusal
+from bot.tables import Refusal, TableReason
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,16 @@ async def say_privately(interaction: discord.Interaction[Any], text: str) -> Non
         await interaction.response.send_message(text, ephemeral=True)
 
 
+def worded(refusal: Refusal) -> str:
+    """The refusal as this front end says it: by its reason where Discord has its own
+    words for it, else the service's sentence."""
+    if refusal.reason is TableReason.NO_TABLE:
+        return "there is no Bonken table in this channel; open one with /bonken new"
+    if refusal.reason is TableReason.NOT_HOST:
+        return f"only the host or a member with Manage Server can {refusal.subject}"
+    return str(refusal)
+
+
 async def guarded(
     interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
 ) -> None:
@@ -44,7 +55,7 @@ async def guarded(
     try:
         await work()
     except Refusal as refusal:  # plain words, which may quote a name someone chose
-        await say_privately(interaction, f"⚠️ {literal(str(refusal))}")
+        await say_privately(interaction, f"⚠️ {literal(worded(refusal))}")
     except Exception:
         log.exception(
             "interaction failed: user=%s guild=%s channel=%s data=%s",

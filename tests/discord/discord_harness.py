@@ -1017,7 +1017,7 @@ async def act_by_buttons(h: Harness, user: User) -> Interaction:
             trumps = next(c for c in components(hand) if c["custom_id"].startswith("bonken:trump:"))
             done = await h.select(user, trumps["custom_id"], [trumps["options"][0]["value"]])
     elif view.phase is MatchPhase.DOUBLING:
-        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:D:-:pass", message=hand)
     else:
         card = custom_ids(hand, enabled_only=True)[0]
         done = await h.click(user, card, message=hand)

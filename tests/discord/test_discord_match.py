@@ -43,9 +43,8 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
             targets = sorted({t for a in view.legal if isinstance(a, Double) for t in a.targets})
             way = view.deal_number % 4
             if way == 0 and targets:
-                await h.click(ann, f"bonken:dbl:{tid}:{turn}:0:{targets[0]}", message=hand)
-                mask = 1 << targets[0]
-                await h.click(ann, f"bonken:dblok:{tid}:{turn}:{mask}", message=hand)
+                await h.click(ann, f"bonken:dbl:{tid}:{turn}:D:-:{targets[0]}", message=hand)
+                await h.click(ann, f"bonken:dblok:{tid}:{turn}:D:{targets[0]}", message=hand)
                 used["toggle"] += 1
             elif way == 1 and targets:
                 doubled = await h.slash(ann, "double", player=str(targets[-1]))
@@ -56,7 +55,7 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
                 assert passed.ephemeral and passed.text == "You passed."
                 used["pass"] += 1
             else:
-                await h.click(ann, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+                await h.click(ann, f"bonken:dblok:{tid}:{turn}:D:-:pass", message=hand)
                 used["pass button"] += 1
         else:
             await h.click(ann, custom_ids(hand, enabled_only=True)[0], message=hand)

@@ -227,20 +227,20 @@ async def test_doubling_toggles_confirm_and_the_command_autocomplete(harness):
     assert [c["value"] for c in offered] == [str(t) for t in targets]
     hand = h.hand_message(await show_hand(h, ann))
     assert custom_ids(hand) == [
-        *(f"bonken:dbl:{tid}:{turn}:0:{t}" for t in targets),
-        f"bonken:dblok:{tid}:{turn}:0",
-        f"bonken:dblok:{tid}:{turn}:0:pass",
+        *(f"bonken:dbl:{tid}:{turn}:D:-:{t}" for t in targets),
+        f"bonken:dblok:{tid}:{turn}:D:-",
+        f"bonken:dblok:{tid}:{turn}:D:-:pass",
     ]
-    assert f"bonken:dblok:{tid}:{turn}:0" not in custom_ids(hand, enabled_only=True)
+    assert f"bonken:dblok:{tid}:{turn}:D:-" not in custom_ids(hand, enabled_only=True)
     target = targets[0]
-    toggled = await h.click(ann, f"bonken:dbl:{tid}:{turn}:0:{target}", message=hand)
+    toggled = await h.click(ann, f"bonken:dbl:{tid}:{turn}:D:-:{target}", message=hand)
     assert toggled.callback_type == 7
     assert seat_state(h, ann)[1] == turn  # a toggle sends nothing to the table
-    mask = 1 << target
-    assert f"bonken:dblok:{tid}:{turn}:{mask}" in custom_ids(hand, enabled_only=True)
-    on = next(c for c in components(hand) if c["custom_id"].endswith(f":{mask}:{target}"))
+    code = Double.of(target).code
+    assert f"bonken:dblok:{tid}:{turn}:{code}" in custom_ids(hand, enabled_only=True)
+    on = next(c for c in components(hand) if c["custom_id"].endswith(f":{code}:{target}"))
     assert on["label"].startswith("✓ ")
-    confirmed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:{mask}", message=hand)
+    confirmed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:{code}", message=hand)
     assert confirmed.callback_type == 7
     record = h.bot.service.record(tid, full=True)
     assert record["deals"][-1]["doubling"][view.doubling_order.index(0)] == [target]
@@ -271,7 +271,7 @@ async def test_the_pass_button(harness):
     _, turn = seat_state(h, ann)
     tid = h.table().table_id
     hand = h.hand_message(await show_hand(h, ann))
-    passed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+    passed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:D:-:pass", message=hand)
     assert passed.callback_type == 7
     assert seat_state(h, ann)[1] > turn
 
@@ -310,7 +310,7 @@ async def test_an_illegal_card_is_refused_with_the_rule(harness):
     led = view.trick[0][1].suit
     off_suit = next(c for c in view.hand if c.suit is not led)
     hand = h.hand_message(await show_hand(h, ann))
-    cid = f"bonken:play:{h.table().table_id}:{turn}:{off_suit.code}"
+    cid = f"bonken:play:{h.table().table_id}:{turn}:P:{off_suit.code}"
     assert cid in custom_ids(hand) and cid not in custom_ids(hand, enabled_only=True)
     forged = copy.deepcopy(hand)
     for c in components(forged):

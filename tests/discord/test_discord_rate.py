@@ -142,7 +142,7 @@ async def _act_on_hand(h: Harness, user: User, hand: dict) -> None:
             trump = next(c for c in components(hand) if c["custom_id"].startswith("bonken:trump:"))
             done = await h.select(user, trump["custom_id"], [trump["options"][0]["value"]])
     elif view.phase is MatchPhase.DOUBLING:
-        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+        done = await h.click(user, f"bonken:dblok:{tid}:{turn}:D:-:pass", message=hand)
     else:
         done = await h.click(user, custom_ids(hand, enabled_only=True)[0], message=hand)
     assert done.callback_type == 7 and not done.text.startswith("⚠️"), done.text

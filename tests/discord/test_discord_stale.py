@@ -29,6 +29,9 @@ async def _started(h):
         "bonken:play:{table}:{turn}:1C",
         "bonken:lobby:{table}:explode",
         "bonken:dbl:{table}:{turn}:0:7",  # no seat 7
+        "bonken:dbl:{table}:{turn}:D:31:1",  # not an action code (seats unsorted)
+        "bonken:dblok:{table}:{turn}:D:",
+        "bonken:play:{table}:{turn}:C:QS",
         "bonken:lb:1:2:loudest:0:3:next",
         "bonken:hand:",
         "x" * 100,
@@ -75,3 +78,20 @@ async def test_a_button_of_the_bot_is_answered_once(harness):
     shown = await show_hand(h, ann)
     assert shown.ephemeral and STALE not in shown.text
     assert len([c for c in shown.answers if c.path.endswith("/callback")]) == 1
+
+
+@pytest.mark.parametrize("phase", [MatchPhase.DOUBLING, MatchPhase.PLAYING])
+async def test_a_button_posted_before_the_action_codes_still_acts(harness, phase):
+    """Buttons now carry the engine's action code (``P:QS``, ``D:13``, ``D:-``); one
+    posted before (a bare card code, a seat bit mask) is still read the same way."""
+    h = harness
+    ann, table, _ = await _started(h)
+    await play_until(h, ann, lambda view: view.phase is phase)
+    view, turn = seat_state(h, ann)
+    if phase is MatchPhase.DOUBLING:
+        custom_id = f"bonken:dblok:{table}:{turn}:0:pass"
+    else:
+        custom_id = f"bonken:play:{table}:{turn}:{view.legal[0].card.code}"
+    answer = await h.click(ann, custom_id, message=h.old_message(custom_id))
+    assert not answer.text.startswith("⚠️"), answer.text
+    assert seat_state(h, ann)[1] > turn  # the action was taken

@@ -86,7 +86,7 @@ async def play_out(h: Harness, ann: User) -> None:
                 trump = next(c for c in components(hand) if c["type"] == 3)
                 await h.select(ann, trump["custom_id"], [trump["options"][0]["value"]])
         elif view.phase is MatchPhase.DOUBLING:
-            await h.click(ann, f"bonken:dblok:{tid}:{turn}:0:pass", message=hand)
+            await h.click(ann, f"bonken:dblok:{tid}:{turn}:D:-:pass", message=hand)
         else:
             await h.click(ann, custom_ids(hand, enabled_only=True)[0], message=hand)
     await h.idle()

@@ -10,6 +10,7 @@ import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Store
 from bot.tables import TableService
@@ -18,6 +19,13 @@ from bot.tables import events as ev
 GUILD = 1
 CHANNEL = 10
 ANN, BOB, CAS, DIRK = 101, 102, 103, 104
+
+
+def actions_taken(match: Match) -> int:
+    """How many actions ``match`` has had: the number its next action is stored under."""
+    return sum(
+        (deal.contract is not None) + len(deal.doubling) + len(deal.plays) for deal in match.deals
+    )
 
 
 class Recorder:

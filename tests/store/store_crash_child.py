@@ -21,6 +21,8 @@ import random
 import sys
 from collections.abc import Sequence
 
+from store_helpers import actions_taken
+
 from bot.engine import Match, from_record
 from bot.store import (
     Computer,
@@ -30,7 +32,6 @@ from bot.store import (
     SeatOccupant,
     Store,
     TableStatus,
-    actions_taken,
     open_store,
 )
 

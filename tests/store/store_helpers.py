@@ -6,10 +6,17 @@ import random
 from collections.abc import Callable, Sequence
 
 from bot.engine import Match
-from bot.store import Human, SeatOccupant, Store, TableRecord, TableStatus, actions_taken
+from bot.store import Human, SeatOccupant, Store, TableRecord, TableStatus
 
 NAMES = ("Ann", "Bob", "Cas", "Dirk")
 FOUR_HUMANS: tuple[SeatOccupant, ...] = (Human(1), Human(2), Human(3), Human(4))
+
+
+def actions_taken(match: Match) -> int:
+    """How many actions ``match`` has had: the number its next action is stored under."""
+    return sum(
+        (deal.contract is not None) + len(deal.doubling) + len(deal.plays) for deal in match.deals
+    )
 
 
 async def seated_table(

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from store_helpers import NAMES, fill_disk, free_disk, seated_table
+from store_helpers import NAMES, actions_taken, fill_disk, free_disk, seated_table
 
 from bot.engine import Match
-from bot.store import AlreadyStored, StorageFailed, Store, actions_taken
+from bot.store import AlreadyStored, StorageFailed, Store
 
 
 async def test_a_failed_transaction_is_rolled_back_and_the_connection_stays_usable(

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from store_helpers import NAMES, play, seated_table
+from store_helpers import NAMES, actions_taken, play, seated_table
 
 from bot.engine import PASS, Card, Choose, Match, Play, from_record, to_record
 from bot.store import (
@@ -18,7 +18,6 @@ from bot.store import (
     MatchStatus,
     NotFound,
     Store,
-    actions_taken,
 )
 
 

@@ -19,6 +19,7 @@ from bot.engine import (
     Choose,
     Double,
     IllegalAction,
+    Phase,
     Play,
     SeatView,
     from_record,
@@ -27,7 +28,6 @@ from bot.store import MatchStatus, StoreError, TableSettings
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
-from bot.tables.events import TurnKind
 from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
 
 FOUR = (HOST, ANN, BOB, CAS)
@@ -152,13 +152,13 @@ async def test_a_human_match_runs_to_the_end_in_order(h: Harness) -> None:
 
 async def test_turn_times_are_60_s_for_a_card_and_90_s_to_choose_or_double(h: Harness) -> None:
     view = await h.open_with_humans(FOUR)
-    seen: dict[TurnKind, set[float | None]] = {}
+    seen: dict[Phase, set[float | None]] = {}
     while len(seen) < 3:
         user, turn, legal = await h.human_turn(view.table_id)
         await h.service.act(view.table_id, user, turn, legal[0])
         for event in h.events.of(ev.TurnStarted):
             seen.setdefault(event.kind, set()).add(event.seconds)
-    assert seen == {TurnKind.CHOOSE: {90.0}, TurnKind.DOUBLE: {90.0}, TurnKind.PLAY: {60.0}}
+    assert seen == {Phase.CHOOSING: {90.0}, Phase.DOUBLING: {90.0}, Phase.PLAYING: {60.0}}
 
 
 async def test_acting_before_the_start_is_refused(h: Harness) -> None:
@@ -391,7 +391,7 @@ async def test_a_locked_table_does_not_block_another(h: Harness) -> None:
     one = await h.open_with_humans(FOUR, channel=1)
     two = await h.open_with_humans(FOUR, channel=2)
     user, turn, legal = await h.human_turn(two.table_id)
-    async with h.service._tables[one.table_id].lock:  # table one is busy (held forever)
+    async with h.service.registry.table(one.table_id).lock:  # table one is busy (held forever)
         await asyncio.wait_for(h.service.act(two.table_id, user, turn, legal[0]), timeout=5)
         assert h.service.view(two.table_id).turn == turn + 1
         blocked = asyncio.create_task(h.service.act(one.table_id, HOST, 0, legal[0]))
@@ -413,7 +413,7 @@ async def test_a_failed_write_at_expiry_announces_nothing_and_tries_again(store:
         await service.settle()
         turn = service.view(view.table_id).turn
         flaky.matches.fail = True
-        service._time_scale = 1e-3  # the timer set after the failure fires within 90 ms
+        service.context.time_scale = 1e-3  # the timer set after the failure fires within 90 ms
         with pytest.raises(Refusal, match="could not be saved"):
             await service.expire_turn(view.table_id, turn)
         assert not events.of(ev.TimedOut) and not events.of(ev.SeatAway)

@@ -140,7 +140,7 @@ async def test_turn_timers_resume_after_a_restart(tmp_path: Path) -> None:
     node = Restartable(tmp_path / "db.sqlite3", time_scale=1e-3)
     h = await node.start()
     try:
-        node.h.service._time_scale = 1.0  # type: ignore[union-attr]  # no timeouts before
+        node.h.service.context.time_scale = 1.0  # type: ignore[union-attr]  # no timeouts before
         view = await h.open_with_humans((HOST,))
         h = await node.restart()
         await wait_for(lambda: h.events.of(ev.TimedOut))
@@ -200,7 +200,7 @@ async def test_a_crash_before_the_results_finishes_the_match(store: Store) -> No
 async def test_every_accepted_action_is_stored_before_it_is_announced(h: Harness) -> None:
     """When an action's event comes out, the store already holds it."""
     counts: list[tuple[int, int]] = []
-    inner = h.service._publish
+    inner = h.service.context.publish
 
     async def publish(event: ev.Event) -> None:
         if isinstance(event, ev.ContractChosen | ev.Doubled | ev.CardPlayed):
@@ -209,7 +209,7 @@ async def test_every_accepted_action_is_stored_before_it_is_announced(h: Harness
             counts.append((info.actions, view.turn))
         await inner(event)
 
-    h.service._publish = publish
+    h.service.context.publish = publish
     view = await h.open_with_humans((HOST, ANN))
     await h.play_random(view.table_id, actions=20)
     assert counts and all(stored == turn for stored, turn in counts)

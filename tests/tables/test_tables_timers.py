@@ -218,11 +218,11 @@ async def test_a_failed_write_keeps_an_away_seat_away(store: Any) -> None:
                 await h.service.act(table_id, ANN, turn, seat_view.legal[0])
             await asyncio.sleep(0.001)
         seat_view, turn = h.service.hand(table_id, HOST)
-        original = h.service._store
-        h.service._store = FailingStore(original)  # type: ignore[assignment]
+        original = h.service.context.store
+        h.service.context.store = FailingStore(original)  # type: ignore[assignment]
         with pytest.raises(Refusal, match="could not be saved"):
             await h.service.act(table_id, HOST, turn, seat_view.legal[0])
-        h.service._store = original
+        h.service.context.store = original
         assert h.service.view(table_id).seats[0].away and not h.events.of(ev.SeatBack)
         gate.opened.set()  # the computer, still in charge, makes the move
         await h.service.settle()
