@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.store import TablePlace, TableSettings
+from bot.store import TablePlace, TableSettings, TableStatus
 from bot.tables import LEVELS, Refusal, TableReason, TableService, TableView
 from bot.tables.lobby import Left
 from bot.tables.table import SEAT_NAMES
@@ -127,10 +127,18 @@ class LobbyController:
         )
 
     async def kick(self, interaction: Interaction, seat: int) -> None:
-        await self.service.kick(
+        view = await self.service.kick(
             channel_id(interaction), interaction.user.id, seat, is_admin=is_admin(interaction)
         )
-        await _confirm(interaction, f"{SEAT_NAMES[seat]}'s seat is freed.")
+        if view.status is TableStatus.CANCELLED:  # that was the last person in the match
+            words = "nobody else played in the match, so it is cancelled and counts for nobody"
+            await _confirm(interaction, f"{SEAT_NAMES[seat]} was removed; {words}.")
+        elif view.match_id is not None:
+            await _confirm(
+                interaction, f"{SEAT_NAMES[seat]} was removed; a computer plays the seat."
+            )
+        else:
+            await _confirm(interaction, f"{SEAT_NAMES[seat]}'s seat is freed.")
 
     async def cancel(self, interaction: Interaction) -> None:
         await self.service.cancel(

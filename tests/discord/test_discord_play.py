@@ -416,6 +416,17 @@ async def test_the_last_person_leaving_the_match_is_told_it_is_cancelled(harness
     assert "a computer plays" not in posts
 
 
+async def test_removing_the_last_person_from_the_match_says_it_is_cancelled(harness):
+    h = harness
+    await start(h, "Ann")
+    mod = h.user("Mod", admin=True)
+    kicked = await h.slash(mod, "kick", player="0")
+    assert kicked.ephemeral and "it is cancelled and counts for nobody" in kicked.text
+    assert "seat is freed" not in kicked.text
+    await h.idle()
+    assert h.table() is None
+
+
 async def test_back_after_timing_out_twice(harness):
     h = harness
     (ann,) = await start(h, "Ann")
@@ -466,7 +477,7 @@ async def test_kick_during_the_match_gives_the_seat_to_a_computer(harness):
     h = harness
     ann, bob = await start(h, "Ann", "Bob")
     kicked = await h.slash(ann, "kick", player="east")
-    assert kicked.ephemeral and kicked.text == "East's seat is freed."
+    assert kicked.ephemeral and kicked.text == "East was removed; a computer plays the seat."
     await h.idle()
     assert h.table().seats[1].vacated
     again = await h.slash(ann, "kick", player="east")
