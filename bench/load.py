@@ -197,7 +197,7 @@ async def memory_run(tables: int, folder: Path) -> float:
             await forever.wait()
         return await random_decider(level, view, seed)
 
-    async def publish(event: ev.Event) -> None:
+    async def publish(event: ev.Event, view: object) -> None:
         pass
 
     store = await open_store(folder / "memory.sqlite3")

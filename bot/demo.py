@@ -17,7 +17,7 @@ from bot.engine import Action, SeatView
 from bot.players.pool import decide_sync
 from bot.render import text
 from bot.store import TableSettings, open_store
-from bot.tables import TableService
+from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.tables.computers import Decider, random_decider
 
@@ -33,7 +33,7 @@ class Transcript:
         self.reader_gone = asyncio.Event()
         """Set when standard output is a pipe whose reader quit (``| head``)."""
 
-    async def __call__(self, event: ev.Event) -> None:
+    async def __call__(self, event: ev.Event, view: TableView | None) -> None:
         line = self.describe(event)
         if line:
             self.lines.append(line)

@@ -16,11 +16,14 @@ from bot.store import Store
 
 from . import events as ev
 from .errors import Refusal, TableReason
-from .table import Table
+from .table import Table, TableView, view_of
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[ev.Event], Awaitable[None]]
+Publish = Callable[[ev.Event, TableView | None], Awaitable[None]]
+"""A front end's way in: each event with the table's public view as it was when the
+event happened (None once the table is closed), so rendering never calls back into the
+service or races the next change."""
 
 
 class Registry:
@@ -83,8 +86,10 @@ class Context:
     registry: Registry = field(default_factory=Registry)
 
     async def emit(self, event: ev.Event) -> None:
-        """Publish ``event``; a front end's failure is logged, never the table's problem."""
+        """Publish ``event`` with its table's view; a front end's failure is logged, never
+        the table's problem."""
+        table = self.registry.get(event.table_id)
         try:
-            await self.publish(event)
+            await self.publish(event, None if table is None else view_of(table))
         except Exception:
             log.exception("publishing %s failed", type(event).__name__)

@@ -399,16 +399,14 @@ class Presenter:
         """Thread id -> the channel of the table playing in it."""
         self._archiving: set[asyncio.Task[None]] = set()
 
-    async def publish(self, event: ev.Event) -> None:
+    async def publish(self, event: ev.Event, view: TableView | None) -> None:
         feed = self._feeds.get(event.channel_id)
         if feed is None:
             feed = self._feeds[event.channel_id] = ChannelFeed(self, event.channel_id)
-            view = self._view(event.table_id)
             if view is not None:
                 feed.message_id = view.messages.get(TABLE_MESSAGE)
                 feed.lobby = view.match_id is None
                 self._find_thread(feed, view)
-        view = self._view(event.table_id)
         if isinstance(event, ev.TableRestored):
             await self.bot.hands.restore(event.table_id)
         feed.queue.put_nowait((event, view))

@@ -32,7 +32,7 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[ev.Event] = []
 
-    async def __call__(self, event: ev.Event) -> None:
+    async def __call__(self, event: ev.Event, view: object) -> None:
         self.events.append(event)
 
     def ended(self) -> list[ev.MatchEnded]:

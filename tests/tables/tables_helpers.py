@@ -24,10 +24,12 @@ class Recorder:
 
     def __init__(self) -> None:
         self.events: list[ev.Event] = []
+        self.views: list[TableView | None] = []  # the table as each event left it
         self.times: list[float] = []  # the loop's clock when each event came
 
-    async def __call__(self, event: ev.Event) -> None:
+    async def __call__(self, event: ev.Event, view: TableView | None) -> None:
         self.events.append(event)
+        self.views.append(view)
         self.times.append(asyncio.get_running_loop().time())
 
     def time_of(self, event: ev.Event) -> float:

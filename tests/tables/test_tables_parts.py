@@ -23,14 +23,14 @@ from bot.tables import events as ev
 from bot.tables.closing import Closing
 from bot.tables.context import Context
 from bot.tables.play import Next, Play
-from bot.tables.table import Seat, table_from_record
+from bot.tables.table import Seat, Table, table_from_record
 
 TABLES = Path(__file__).resolve().parents[2] / "bot" / "tables"
 
 
-async def test_play_alone_plays_a_whole_match_and_closes_the_table(store: Store) -> None:
-    """Play needs only a context and the closing: no lobby, timers or computers."""
-    events = Recorder()
+async def _computers_playing(store: Store, events: Recorder) -> tuple[Context, Play, Table]:
+    """Four computers at a table whose match has its first deal: only a context, the
+    closing and play, no lobby, timers or computers' driver."""
     context = Context(store, events)
     play = Play(context, Closing(context), rater=None)
     record = await store.tables.create_table(GUILD, CHANNEL, HOST)
@@ -45,6 +45,13 @@ async def test_play_alone_plays_a_whole_match_and_closes_the_table(store: Store)
     table.match = Match(names, first_dealer=info.first_dealer)
     context.registry.add(table)
     await play.next_deal(table)
+    return context, play, table
+
+
+async def test_play_alone_plays_a_whole_match_and_closes_the_table(store: Store) -> None:
+    """Play needs only a context and the closing: no lobby, timers or computers."""
+    events = Recorder()
+    context, play, table = await _computers_playing(store, events)
     rng = random.Random(3)
     after = Next.PLAY_ON
     while after is Next.PLAY_ON:
@@ -55,6 +62,28 @@ async def test_play_alone_plays_a_whole_match_and_closes_the_table(store: Store)
     assert len(events.of(ev.DealScored)) == 11
     assert isinstance(events.events[-1], ev.TableClosed) and events.events[-1].finished
     assert context.registry.get(table.table_id) is None
+
+
+async def test_every_event_comes_with_the_view_of_its_table_as_it_left_it(store: Store) -> None:
+    """The front end renders the view it is given: it never calls back into the service."""
+    events = Recorder()
+    _, play, table = await _computers_playing(store, events)
+    rng = random.Random(4)
+    for _ in range(40):  # the contract, the doubling and a few tricks
+        assert table.match.to_act is not None
+        action = rng.choice(seat_view(table.match, table.match.to_act).legal)
+        await play.accept(table, table.match.to_act, action, by_computer=True)
+    played = [
+        (event, view)
+        for event, view in zip(events.events, events.views, strict=True)
+        if isinstance(event, ev.CardPlayed)
+    ]
+    assert played
+    for event, view in played:
+        assert view is not None and view.table_id == table.table_id
+        trick = dict(view.trick)
+        # The card is on the table, or its trick was just taken (then none is).
+        assert trick.get(event.seat) == event.card or not view.trick
 
 
 async def test_redoubles_come_from_the_engine_outcome(h: Harness) -> None:

@@ -11,6 +11,7 @@ from tables_helpers import ANN, BOB, CHANNEL, GUILD, HOST, Harness, make_harness
 
 from bot.engine import Match, deal_hands, from_record
 from bot.store import Computer, Human, Store, TableSettings, TableStatus, open_store
+from bot.tables import TableView
 from bot.tables import events as ev
 
 
@@ -202,12 +203,12 @@ async def test_every_accepted_action_is_stored_before_it_is_announced(h: Harness
     counts: list[tuple[int, int]] = []
     inner = h.service.context.publish
 
-    async def publish(event: ev.Event) -> None:
+    async def publish(event: ev.Event, view: TableView | None) -> None:
         if isinstance(event, ev.ContractChosen | ev.Doubled | ev.CardPlayed):
             view = h.service.view(event.table_id)
             info = await h.store.matches.get_match(view.match_id)  # type: ignore[arg-type]
             counts.append((info.actions, view.turn))
-        await inner(event)
+        await inner(event, view)
 
     h.service.context.publish = publish
     view = await h.open_with_humans((HOST, ANN))
