@@ -8,7 +8,7 @@ part from the engine's :func:`~bot.engine.public_view`), so rendering never race
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.engine import STANDARD, Card, Match, Phase, Rules, public_view
 from bot.store import Computer, Human, SeatOccupant, TableRecord, TableSettings, TableStatus
@@ -178,23 +178,7 @@ def view_of(table: Table) -> TableView:
         )
         for seat in table.seats
     )
-    match = table.match
-    if match is None or match.deal is None:
-        return TableView(
-            table_id=table.table_id,
-            guild_id=table.guild_id,
-            channel_id=table.channel_id,
-            host_id=table.host_id,
-            status=table.status,
-            settings=table.settings,
-            seats=seats,
-            turn=table.turn,
-            match_id=table.match_id,
-            messages=dict(table.messages),
-            rules=table.rules,
-        )
-    public = public_view(match)
-    return TableView(
+    lobby = TableView(
         table_id=table.table_id,
         guild_id=table.guild_id,
         channel_id=table.channel_id,
@@ -205,6 +189,14 @@ def view_of(table: Table) -> TableView:
         turn=table.turn,
         match_id=table.match_id,
         messages=dict(table.messages),
+        rules=table.rules,
+    )
+    match = table.match
+    if match is None or match.deal is None:
+        return lobby
+    public = public_view(match)
+    return replace(
+        lobby,
         rules=public.rules,
         totals=public.totals,
         played_contracts=public.played_contracts,
