@@ -63,7 +63,7 @@ class Load:
         self.turn_for: dict[int, asyncio.Event] = {c: asyncio.Event() for c in probes}
         self.reopen: asyncio.Queue[int] = asyncio.Queue()
 
-    async def __call__(self, event: ev.Event) -> None:
+    async def __call__(self, event: ev.Event, view: object) -> None:
         if isinstance(event, ev.ContractChosen | ev.Doubled | ev.CardPlayed):
             self.actions += 1
         elif isinstance(event, ev.TurnStarted):
