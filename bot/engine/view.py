@@ -10,7 +10,7 @@ shows. Front ends build from it instead of reaching into the deal's attributes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action
 from .cards import Card, Suit
@@ -63,22 +63,18 @@ def seat_view(match: Match, seat: int) -> SeatView:
     deal = match.deal
     totals = tuple(match.totals())
     choices = match.rules.choices_per_seat(match.first_dealer)
-    if deal is None:
-        return SeatView(
-            seat=seat,
-            phase=match.phase,
-            totals=totals,
-            chosen_by=dict(match.chosen_by),
-            choices_per_seat=choices,
-            rules=match.rules,
-        )
-    return SeatView(
+    between_deals = SeatView(
         seat=seat,
         phase=match.phase,
         totals=totals,
         chosen_by=dict(match.chosen_by),
         choices_per_seat=choices,
         rules=match.rules,
+    )
+    if deal is None:
+        return between_deals
+    return replace(
+        between_deals,
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
