@@ -8,27 +8,42 @@ played; ``bot.engine.record`` reads and writes the ``bonken-record/1`` interchan
 
 from .actions import PASS, Action, Choose, Double, IllegalAction, Play, Reason, parse_action
 from .cards import CARDS, Card, Suit, deal_hands
-from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract
+from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract, HeartLead
 from .deal import Deal, Outcome, Phase, Trick, settle, settle_seat
 from .match import DEALS_PER_MATCH, Match, MatchPhase
 from .record import RecordError, from_record, public_record, to_record
-from .rules import STANDARD, Rules, RulesError, rules_for
+from .rules import (
+    HOUSE_RULES,
+    STANDARD,
+    TWELVE,
+    VARIANTS,
+    DominoDoubling,
+    Rules,
+    RulesError,
+    contract_name,
+    rules_for,
+)
 from .view import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
     "CARDS",
     "CONTRACTS",
     "DEALS_PER_MATCH",
+    "HOUSE_RULES",
     "NEGATIVE_IDS",
     "PASS",
     "STANDARD",
     "TRUMP_IDS",
+    "TWELVE",
+    "VARIANTS",
     "Action",
     "Card",
     "Choose",
     "Contract",
     "Deal",
+    "DominoDoubling",
     "Double",
+    "HeartLead",
     "IllegalAction",
     "Match",
     "MatchPhase",
@@ -43,6 +58,7 @@ __all__ = [
     "SeatView",
     "Suit",
     "Trick",
+    "contract_name",
     "deal_hands",
     "from_record",
     "parse_action",

@@ -1,4 +1,5 @@
-"""``python -m bot.engine verify FILE|-`` and ``python -m bot.engine random --seed N``."""
+"""``python -m bot.engine verify FILE|-`` and ``python -m bot.engine random --seed N``
+(``--variant twelve --house-rules '{"heart_lead": "broken"}'`` for another game)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 import sys
 
 from .record import RecordError, loads, summary, to_record
+from .rules import Rules, RulesError, rules_for
 from .simulate import random_match
 
 
@@ -18,10 +20,19 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file", help="the record file, or - for standard input")
     rand = commands.add_parser("random", help="print a random legal complete record")
     rand.add_argument("--seed", type=int, default=0)
+    rand.add_argument("--variant", default="standard", help="standard (default) or twelve")
+    rand.add_argument(
+        "--house-rules", default="{}", help='a JSON object, e.g. \'{"heart_lead": "broken"}\''
+    )
     args = parser.parse_args(argv)
 
     if args.command == "random":
-        match = random_match(random.Random(args.seed))
+        try:
+            rules = _rules(args.variant, args.house_rules)
+        except RulesError as error:
+            print(str(error), file=sys.stderr)
+            return 2
+        match = random_match(random.Random(args.seed), rules=rules)
         print(json.dumps(to_record(match, seed=args.seed)))
         return 0
 
@@ -46,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(json.dumps(summary(match)))
     return 0
+
+
+def _rules(variant: str, house_rules: str) -> Rules:
+    try:
+        chosen = json.loads(house_rules)
+    except json.JSONDecodeError:
+        raise RulesError(f"--house-rules must be a JSON object, not {house_rules!r}") from None
+    return rules_for(variant, chosen)
 
 
 if __name__ == "__main__":

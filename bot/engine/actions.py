@@ -103,6 +103,7 @@ class Reason(Enum):
     MUST_FOLLOW_SUIT = "must_follow_suit"
     HEART_LEAD = "heart_lead"
     DOMINO_NOT_CONNECTED = "domino_not_connected"
+    DOMINO_NO_ACE_OR_TWO = "domino_no_ace_or_two"
 
 
 class IllegalAction(Exception):

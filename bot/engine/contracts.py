@@ -1,14 +1,15 @@
-"""The twelve contracts as data: what scores, what is trump, when a deal ends early.
+"""The contracts as data: what scores, what is trump, when a deal ends early.
 
 Scoring is described, not coded: a contract gives points per trick, points per card taken
-and points for the last trick; Domino is its own kind. Everything else (the deal's total,
-whether it can end early, which cards still matter) is derived from those numbers, so a
-new variant is a new table row rather than a new ``if``.
+and points for given tricks (the 13th; the 7th and the 13th); Domino is its own kind.
+Everything else (the deal's total, whether it can end early, which cards still matter) is
+derived from those numbers, so a variant is a points sheet rather than a new ``if``:
+:func:`contract_table` builds a variant's contracts from its :class:`Points`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -18,6 +19,16 @@ from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
 class Kind(Enum):
     NEGATIVE = "negative"
     TRUMP = "trump"
+
+
+class HeartLead(Enum):
+    """When a heart may be led in a contract that restricts it (house rule ``heart_lead``).
+
+    Either way a leader who holds only hearts may lead one."""
+
+    NEVER = "never"
+    BROKEN = "broken"
+    """Also once a heart has been played (followed or discarded) to an earlier trick."""
 
 
 @dataclass(frozen=True)
@@ -31,19 +42,29 @@ class Contract:
     trump: Suit | None = None
     per_trick: int = 0
     card_points: dict[Card, int] = field(default_factory=dict)
-    last_trick: int = 0
+    trick_points: dict[int, int] = field(default_factory=dict)
+    """Points for taking a given trick, by its number (1-13): ``{13: -50}`` is Last trick."""
     domino: bool = False
     last_holder: int = 0
     """Domino: the points of the last seat still holding cards."""
-    no_heart_lead: bool = False
+    heart_lead: HeartLead | None = None
+    """None: any card may be led; otherwise when a heart may be led (see :class:`HeartLead`)."""
     point_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """``card_points`` by :attr:`Card.index` (52 entries), for the playout loops."""
+    trick_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """``trick_points`` by trick number (14 entries, index 0 unused), for the playout loops."""
 
     def __post_init__(self) -> None:
         table = [0] * len(CARDS)
         for card, value in self.card_points.items():
             table[card.index] = value
         object.__setattr__(self, "point_table", tuple(table))
+        if not all(1 <= number <= 13 for number in self.trick_points):
+            raise ValueError("trick_points are keyed by trick numbers 1-13")
+        tricks = [0] * 14
+        for number, value in self.trick_points.items():
+            tricks[number] = value
+        object.__setattr__(self, "trick_table", tuple(tricks))
 
     @property
     def is_trump_option(self) -> bool:
@@ -54,92 +75,150 @@ class Contract:
         """What the deal's base scores add up to."""
         if self.domino:
             return self.last_holder
-        return 13 * self.per_trick + sum(self.card_points.values()) + self.last_trick
+        return (
+            13 * self.per_trick + sum(self.card_points.values()) + sum(self.trick_points.values())
+        )
 
     @property
     def ends_when_cards_taken(self) -> bool:
         """True if the deal ends once every card that scores has been taken."""
-        return bool(self.card_points) and not self.per_trick and not self.last_trick
+        return bool(self.card_points) and not self.per_trick and not self.trick_points
 
 
-DOMINO_LOSS = -50
+@dataclass(frozen=True)
+class Points:
+    """A variant's points sheet: what each contract scores (negatives are negative)."""
+
+    per_trick: int
+    """Ducking: per trick taken."""
+    heart: int
+    king: int
+    jack: int
+    queen: int
+    king_of_hearts: int
+    last_trick: int
+    domino: int
+    trump_trick: int
+    """Every trump option: per trick taken."""
+    seventh_and_thirteenth: int | None = None
+    """Each of tricks 7 and 13 in ``seventhirteenth``; None where that contract is not played."""
+
+
+STANDARD_POINTS = Points(
+    per_trick=-5,
+    heart=-5,
+    king=-20,
+    jack=-10,
+    queen=-30,
+    king_of_hearts=-50,
+    last_trick=-50,
+    domino=-50,
+    trump_trick=10,
+)
 
 
 def _points(predicate: Callable[[Card], bool], value: int) -> dict[Card, int]:
     return {card: value for card in CARDS if predicate(card)}
 
 
-def _trump(suit: Suit | None) -> Contract:
+def _trump(suit: Suit | None, per_trick: int) -> Contract:
     name = "No Trump" if suit is None else f"{suit.name.title()} trumps"
     cid = "trump-notrump" if suit is None else f"trump-{suit.name.lower()}"
     return Contract(
         id=cid,
         name=name,
         kind=Kind.TRUMP,
-        description="+10 per trick taken"
+        description=f"{per_trick:+d} per trick taken"
         + ("" if suit is None else f"; {suit.name.lower()} are trump"),
         trump=suit,
-        per_trick=10,
+        per_trick=per_trick,
     )
 
 
-CONTRACTS: dict[str, Contract] = {
-    c.id: c
-    for c in (
+def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> tuple[Contract, ...]:
+    """The contracts of a variant with ``points``, in table order: the negatives, then the
+    five trump options. ``heart_lead`` is when Heartshunting and King of Hearts let a heart
+    be led (the house rule)."""
+    no_lead = "no heart lead unless you hold only hearts"
+    if heart_lead is HeartLead.BROKEN:
+        no_lead = "no heart lead until a heart has been played, unless you hold only hearts"
+    p = points
+    negatives = [
         Contract(
-            "ducking", "Ducking", Kind.NEGATIVE, "-5 per trick taken; no trumps", per_trick=-5
+            "ducking",
+            "Ducking",
+            Kind.NEGATIVE,
+            f"{p.per_trick} per trick taken; no trumps",
+            per_trick=p.per_trick,
         ),
         Contract(
             "hearts",
             "Heartshunting",
             Kind.NEGATIVE,
-            "-5 per heart taken; no heart lead unless you hold only hearts",
-            card_points=_points(lambda c: c.suit is Suit.HEARTS, -5),
-            no_heart_lead=True,
+            f"{p.heart} per heart taken; {no_lead}",
+            card_points=_points(lambda c: c.suit is Suit.HEARTS, p.heart),
+            heart_lead=heart_lead,
         ),
         Contract(
             "kingjacks",
             "Kingjacks",
             Kind.NEGATIVE,
-            "-20 per king and -10 per jack taken",
+            f"{p.king} per king and {p.jack} per jack taken",
             card_points={
-                **_points(lambda c: c.rank == KING, -20),
-                **_points(lambda c: c.rank == JACK, -10),
+                **_points(lambda c: c.rank == KING, p.king),
+                **_points(lambda c: c.rank == JACK, p.jack),
             },
         ),
         Contract(
             "queens",
             "Queens",
             Kind.NEGATIVE,
-            "-30 per queen taken",
-            card_points=_points(lambda c: c.rank == QUEEN, -30),
+            f"{p.queen} per queen taken",
+            card_points=_points(lambda c: c.rank == QUEEN, p.queen),
         ),
         Contract(
             "kingofhearts",
             "King of Hearts",
             Kind.NEGATIVE,
-            "-50 to who takes the K♥; no heart lead unless you hold only hearts",
-            card_points={Card.parse("KH"): -50},
-            no_heart_lead=True,
+            f"{p.king_of_hearts} to who takes the K♥; {no_lead}",
+            card_points={Card.parse("KH"): p.king_of_hearts},
+            heart_lead=heart_lead,
         ),
         Contract(
-            "lasttrick", "Last trick", Kind.NEGATIVE, "-50 to who takes trick 13", last_trick=-50
+            "lasttrick",
+            "Last trick",
+            Kind.NEGATIVE,
+            f"{p.last_trick} to who takes trick 13",
+            trick_points={13: p.last_trick},
         ),
+    ]
+    if p.seventh_and_thirteenth is not None:
+        each = p.seventh_and_thirteenth
+        negatives.append(
+            Contract(
+                "seventhirteenth",
+                "7th and 13th trick",
+                Kind.NEGATIVE,
+                f"{each} to who takes trick 7, {each} to who takes trick 13",
+                trick_points={7: each, 13: each},
+            )
+        )
+    negatives.append(
         Contract(
             "domino",
             "Domino",
             Kind.NEGATIVE,
-            "play an 8 or a card next to one on the table; -50 to the last holding cards",
+            f"play an 8 or a card next to one on the table; {p.domino} to the last holding cards",
             domino=True,
-            last_holder=DOMINO_LOSS,
-        ),
-        _trump(Suit.CLUBS),
-        _trump(Suit.DIAMONDS),
-        _trump(Suit.HEARTS),
-        _trump(Suit.SPADES),
-        _trump(None),
+            last_holder=p.domino,
+        )
     )
-}
+    trumps = [_trump(suit, p.trump_trick) for suit in (*Suit, None)]
+    return (*negatives, *trumps)
+
+
+CONTRACTS: Mapping[str, Contract] = {c.id: c for c in contract_table(STANDARD_POINTS)}
+"""The standard game's contracts by id; a match's own are ``match.rules.by_id``."""
 
 NEGATIVE_IDS: tuple[str, ...] = tuple(c.id for c in CONTRACTS.values() if not c.is_trump_option)
 TRUMP_IDS: tuple[str, ...] = tuple(c.id for c in CONTRACTS.values() if c.is_trump_option)

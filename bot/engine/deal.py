@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import Card, Suit
-from .contracts import Contract
-from .rules import STANDARD, Rules
+from .contracts import Contract, HeartLead
+from .rules import STANDARD, DominoDoubling, Rules
 
 SEATS = range(4)
 
@@ -145,6 +145,9 @@ class Deal:
         self.voids: list[set[Suit]] = [set() for _ in SEATS]
         self.out: list[int] = []
         self.domino_passes: list[tuple[int, int]] = []
+        self.hearts_played = False
+        """A heart has been played in this deal: before a lead, to an earlier trick (house
+        rule ``heart_lead: broken``)."""
         self._held = [list(h) for h in self.hands]
         self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
         self._open = [playable_ranks(None)] * 4  # Domino: the ranks that connect, by suit
@@ -187,7 +190,9 @@ class Deal:
             led = self.trick[0].suit
             following = [card for card in held if card.suit is led]
             return following or list(held), Reason.MUST_FOLLOW_SUIT
-        if contract.no_heart_lead:
+        if contract.heart_lead is HeartLead.NEVER or (
+            contract.heart_lead is HeartLead.BROKEN and not self.hearts_played
+        ):
             others = [card for card in held if card.suit is not Suit.HEARTS]
             return others or list(held), Reason.HEART_LEAD
         return list(held), None
@@ -201,16 +206,29 @@ class Deal:
             )
         if reason is Reason.MUST_FOLLOW_SUIT:
             return f"you must follow suit: you hold a {self.trick[0].suit.noun}"
-        assert reason is Reason.HEART_LEAD
+        assert reason is Reason.HEART_LEAD and self.contract is not None
+        if self.contract.heart_lead is HeartLead.BROKEN:
+            return (
+                "you may not lead a heart before one has been played, while you hold another suit"
+            )
         return "you may not lead a heart while you hold another suit"
 
     def _connects(self, card: Card) -> bool:
         return card.rank in self._open[card.suit]
 
     def _doubling_targets(self, seat: int) -> list[int]:
+        if not self._may_double(seat):
+            return []
         if seat == self.chooser:
             return [other for other in SEATS if self.multipliers[other][seat] == 1]
         return [other for other in SEATS if other != seat]
+
+    def _may_double(self, seat: int) -> bool:
+        """False where house rule ``domino_doubling: ace_or_two`` leaves ``seat`` only a pass."""
+        assert self.contract is not None
+        if self.rules.domino_doubling is DominoDoubling.ANY or not self.contract.domino:
+            return True
+        return any(card.rank in (2, 14) for card in self.hands[seat])
 
     def _doubling_subsets(self) -> Iterator[tuple[int, ...]]:
         assert self.to_act is not None
@@ -288,6 +306,11 @@ class Deal:
             raise self._phase_refusal("double")
         seat = self.to_act
         assert seat is not None
+        if targets and not self._may_double(seat):
+            raise IllegalAction(
+                "in Domino only a player holding an ace or a 2 may double; you can only pass",
+                Reason.DOMINO_NO_ACE_OR_TWO,
+            )
         for target in targets:
             if target not in SEATS:
                 raise IllegalAction(f"there is no seat {target}", Reason.NO_SUCH_SEAT)
@@ -352,15 +375,15 @@ class Deal:
         if self.trick and card.suit is not self.trick[0].suit:
             self.voids[seat].add(self.trick[0].suit)
         self.trick.append(card)
+        if card.suit is Suit.HEARTS:
+            self.hearts_played = True
         if len(self.trick) < 4:
             self.to_act = (seat + 1) % 4
             return
         winner = (self.leader + trick_winner(self.trick, self.contract.trump)) % 4
         number = len(self.tricks) + 1
         card_points = sum(self.contract.card_points.get(c, 0) for c in self.trick)
-        points = self.contract.per_trick + card_points
-        if number == 13:
-            points += self.contract.last_trick
+        points = self.contract.per_trick + card_points + self.contract.trick_points.get(number, 0)
         self.base[winner] += points
         self._points_left -= card_points
         self.tricks.append(Trick(number, self.leader, tuple(self.trick), winner, points))

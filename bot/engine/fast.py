@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
-from .contracts import Contract
+from .contracts import Contract, HeartLead
 from .deal import Deal, Phase
 from .view import SeatView
 
@@ -33,6 +33,7 @@ BITS: tuple[tuple[int, ...], ...] = tuple(
 )
 EIGHT = 6  # rank index of the 8
 HEARTS = 2
+FULL = (1 << 13) - 1
 
 #: One traced move: (seat, legal rank masks per suit, card index played).
 TraceEntry = tuple[int, tuple[int, int, int, int], int]
@@ -89,7 +90,8 @@ def position_from_deal(deal: Deal) -> FastPosition:
     if deal.phase is not Phase.PLAYING or deal.contract is None or deal.to_act is None:
         raise ValueError("only a deal whose cards are being played has a fast position")
     contract = deal.contract
-    taken = sum(t.points for t in deal.tricks) - contract.per_trick * len(deal.tricks)
+    table = contract.point_table
+    taken = sum(table[card.index] for trick in deal.tricks for card in trick.cards)
     rows = deal.domino_rows()
     return FastPosition(
         contract=contract,
@@ -140,8 +142,9 @@ def _trick_playout(
     bits = BITS
     trump = -1 if contract.trump is None else int(contract.trump)
     per_trick = contract.per_trick
-    last_trick = contract.last_trick
-    no_heart_lead = contract.no_heart_lead
+    trick_table = contract.trick_table
+    no_heart_lead = contract.heart_lead is not None
+    until_broken = contract.heart_lead is HeartLead.BROKEN
     card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
@@ -170,8 +173,12 @@ def _trick_playout(
                     trick.append(led * 13 + rank)
                     seat = (seat + 1) & 3
                     continue
-            elif no_heart_lead and (c0 | c1 | c3):
-                c2 = 0
+            elif (
+                no_heart_lead
+                and (c0 | c1 | c3)
+                and not (until_broken and h[2] | h[6] | h[10] | h[14] != FULL)
+            ):
+                c2 = 0  # no heart lead (unless a heart has been played, when until_broken)
             # A uniform pick among four suits' ranks. The Domino loop repeats these lines on
             # purpose: a function call per card costs more than a tenth of a playout.
             r0, r1, r2, r3 = bits[c0], bits[c1], bits[c2], bits[c3]
@@ -214,8 +221,7 @@ def _trick_playout(
             )
             points += taken
             points_left -= taken
-        if number == 13:
-            points += last_trick
+        points += trick_table[number]
         base[winner] += points
         trick.clear()
         leader = seat = winner
@@ -319,9 +325,18 @@ def legal_masks(pos: FastPosition) -> tuple[int, int, int, int]:
             legal = [0, 0, 0, 0]
             legal[led] = h[b + led]
             return (legal[0], legal[1], legal[2], legal[3])
-    elif pos.contract.no_heart_lead and (c0 | c1 | c3):
+    elif pos.contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(pos):
         c2 = 0
     return (c0, c1, c2, c3)
+
+
+def _hearts_broken(pos: FastPosition) -> bool:
+    """Whether ``heart_lead: broken`` lets a heart be led now: one has been played, so
+    the four hands no longer hold all thirteen (asked before a lead, the trick empty)."""
+    if pos.contract.heart_lead is not HeartLead.BROKEN:
+        return False
+    h = pos.hands
+    return h[2] | h[6] | h[10] | h[14] != FULL
 
 
 def play_card(pos: FastPosition, card: int) -> None:
@@ -368,8 +383,7 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
         taken = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
         points += taken
         pos.points_left -= taken
-    if pos.tricks_done == 13:
-        points += contract.last_trick
+    points += contract.trick_table[pos.tricks_done]
     pos.base[winner] += points
     trick.clear()
     pos.leader = pos.to_act = winner

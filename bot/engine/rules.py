@@ -2,10 +2,11 @@
 
 Everything a house rule or a variant may change lives here as data: how many deals a
 match has, the contracts and what they score, where the chooser, the doubling order and
-the first lead sit relative to the dealer, the chooser's quota and the heart-lead rule.
-A :class:`~bot.engine.match.Match` is given a :class:`Rules` and every deal carries it,
-so the engine, the fast playouts, the players, the renderer and the record all read the
-same numbers. ``rules_for(variant, house_rules)`` builds it from the record's header.
+the first lead sit relative to the dealer, the chooser's quota, when a heart may be led
+and who may double in Domino. A :class:`~bot.engine.match.Match` is given a
+:class:`Rules` and every deal carries it, so the engine, the fast playouts, the players,
+the renderer and the record all read the same numbers. ``rules_for(variant,
+house_rules)`` builds it from the record's header (RULES.md, "House rules").
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from typing import Any
 
-from .contracts import CONTRACTS, Contract
+from .contracts import STANDARD_POINTS, Contract, HeartLead, Points, contract_table
 
 
-class HeartLead(Enum):
-    """When a contract with ``no_heart_lead`` lets a heart be led (house rule
-    ``heart_lead``; only ``never`` is played so far)."""
+class DominoDoubling(Enum):
+    """Who may double in a Domino deal (house rule ``domino_doubling``)."""
 
-    NEVER = "never"
+    ANY = "any"
+    ACE_OR_TWO = "ace_or_two"
+    """Only a player holding an ace or a 2 may name anyone; the others can only pass."""
 
 
 class RulesError(ValueError):
@@ -41,9 +44,10 @@ class Rules:
     first_lead_offset: int
     trumps_per_seat: int = 1
     """The quota: each seat picks exactly this many trump options over the match."""
-    heart_lead: HeartLead = HeartLead.NEVER
+    domino_doubling: DominoDoubling = DominoDoubling.ANY
     house_rules: tuple[tuple[str, str], ...] = ()
-    """The house rules as written in a record, ``(name, value)`` pairs, sorted by name."""
+    """The house rules that differ from their default, ``(name, value)`` pairs sorted by
+    name, as a record writes them."""
     by_id: Mapping[str, Contract] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -59,16 +63,20 @@ class Rules:
         object.__setattr__(self, "by_id", by_id)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        # A known variant crosses a process pool (in every SeatView) as its name and
-        # unpickles to the shared instance; other rules pickle field by field.
-        if VARIANTS.get(self.variant) is self:
-            return (rules_for, (self.variant,))
+        # Rules built by rules_for cross a process pool (in every SeatView) as their header
+        # and unpickle to the shared instance; other rules pickle field by field.
+        if self.variant in VARIANTS and _build(self.variant, self.house_rules) is self:
+            return (rules_for, (self.variant, dict(self.house_rules)))
         return object.__reduce_ex__(self, protocol)
 
     @classmethod
     def standard(cls) -> Rules:
         """The seed text's game: 11 deals, the twelve contracts of :data:`CONTRACTS`."""
         return STANDARD
+
+    def house_rule(self, name: str) -> str:
+        """The value of house rule ``name`` in these rules (its default if not set)."""
+        return dict(self.house_rules).get(name, HOUSE_RULES[name][0])
 
     # -- contracts ----------------------------------------------------------------------
 
@@ -124,23 +132,61 @@ class Rules:
         return header
 
 
-STANDARD = Rules(
-    variant="standard",
-    deals=11,
-    contracts=tuple(CONTRACTS.values()),
-    chooser_offset=2,
-    doubling_offsets=(3, 0, 1, 2),
-    first_lead_offset=1,
-)
+@dataclass(frozen=True)
+class Variant:
+    """What a variant fixes before any house rule: its deals, points and seat roles."""
 
-VARIANTS: dict[str, Rules] = {STANDARD.variant: STANDARD}
-"""The variants this engine plays, by the record's ``"variant"`` name."""
+    deals: int
+    points: Points
+    chooser_offset: int
+    doubling_offsets: tuple[int, int, int, int]
+    first_lead_offset: int
+
+
+VARIANTS: dict[str, Variant] = {
+    "standard": Variant(
+        deals=11,
+        points=STANDARD_POINTS,
+        chooser_offset=2,
+        doubling_offsets=(3, 0, 1, 2),
+        first_lead_offset=1,
+    ),
+    "twelve": Variant(
+        deals=12,
+        points=Points(
+            per_trick=-10,
+            heart=-10,
+            king=-25,
+            jack=-25,
+            queen=-45,
+            king_of_hearts=-100,
+            last_trick=-100,
+            domino=-100,
+            trump_trick=20,
+            seventh_and_thirteenth=-50,
+        ),
+        chooser_offset=1,
+        doubling_offsets=(2, 3, 0, 1),
+        first_lead_offset=0,
+    ),
+}
+"""The variants this engine plays, by the record's ``"variant"`` name (RULES.md)."""
+
+HOUSE_RULES: dict[str, tuple[str, ...]] = {
+    "heart_lead": tuple(value.value for value in HeartLead),
+    "first_lead": ("variant", "left", "dealer"),
+    "domino_doubling": tuple(value.value for value in DominoDoubling),
+}
+"""Each house rule's values, the default first (RULES.md, "House rules")."""
+
+_FIRST_LEAD_OFFSETS = {"left": 1, "dealer": 0}
 
 
 def rules_for(variant: str = "standard", house_rules: Mapping[str, str] | None = None) -> Rules:
     """The rules of ``variant`` with ``house_rules`` applied; :class:`RulesError` otherwise.
 
-    No house rule is played yet, so any name is unknown; an empty mapping is the variant.
+    A house rule left out has its default, so ``{"heart_lead": "never"}`` is the same
+    rules (the same instance) as ``{}``. Names and values are exact and lower case.
     """
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise RulesError(f"unknown variant {_short(variant)}; known: {_known(VARIANTS)}")
@@ -148,9 +194,51 @@ def rules_for(variant: str = "standard", house_rules: Mapping[str, str] | None =
         house_rules = {}
     if not isinstance(house_rules, Mapping):
         raise RulesError(f"house_rules must be an object, not {_short(house_rules)}")
-    if house_rules:
-        raise RulesError(f"unknown house rule {_short(next(iter(house_rules)))}")
-    return VARIANTS[variant]
+    chosen: list[tuple[str, str]] = []
+    for name, value in house_rules.items():
+        if not isinstance(name, str) or name not in HOUSE_RULES:
+            raise RulesError(f"unknown house rule {_short(name)}; known: {_known(HOUSE_RULES)}")
+        values = HOUSE_RULES[name]
+        if not isinstance(value, str) or value not in values:
+            raise RulesError(
+                f"unknown value {_short(value)} for house rule {name}; known: {', '.join(values)}"
+            )
+        if value != values[0]:
+            chosen.append((name, value))
+    return _build(variant, tuple(sorted(chosen)))
+
+
+@cache
+def _build(variant: str, house_rules: tuple[tuple[str, str], ...]) -> Rules:
+    """One shared :class:`Rules` per variant and set of house rules (checked by the caller)."""
+    base = VARIANTS[variant]
+    chosen = dict(house_rules)
+    first_lead = chosen.get("first_lead", "variant")
+    return Rules(
+        variant=variant,
+        deals=base.deals,
+        contracts=contract_table(base.points, HeartLead(chosen.get("heart_lead", "never"))),
+        chooser_offset=base.chooser_offset,
+        doubling_offsets=base.doubling_offsets,
+        first_lead_offset=_FIRST_LEAD_OFFSETS.get(first_lead, base.first_lead_offset),
+        domino_doubling=DominoDoubling(chosen.get("domino_doubling", "any")),
+        house_rules=house_rules,
+    )
+
+
+STANDARD = rules_for("standard")
+"""The seed text's game: every rule of RULES.md before its "House rules" section."""
+TWELVE = rules_for("twelve")
+
+
+def contract_name(contract_id: str) -> str:
+    """A contract's name in whichever variant has it (for stored results, which keep only
+    the id); an unknown id is its own name."""
+    for variant in VARIANTS:
+        contract = rules_for(variant).contract(contract_id)
+        if contract is not None:
+            return contract.name
+    return contract_id
 
 
 def _known(names: Iterable[str]) -> str:

@@ -127,13 +127,14 @@ def expected_base(hand: Sequence[Card], contract: Contract) -> float:
     suits = _suits(hand)
     strength = 0.25 * (_honours(hand) - 10) - 0.15 * (_exits(hand) - 5)
     points = contract.card_points
+    tricks = sum(contract.trick_points.values())
     if not points:
-        if contract.per_trick < 0 and not contract.last_trick:  # every trick costs
+        if contract.per_trick < 0 and not tricks:  # every trick costs
             return contract.per_trick * max(0.0, 3.25 + strength)
-        if contract.last_trick and not contract.per_trick:  # only the last trick costs
-            return contract.last_trick * min(max(0.25 + 0.1 * strength, 0.03), 0.9)
+        if tricks and not contract.per_trick:  # given tricks cost (the 13th; 7th and 13th)
+            return tricks * min(max(0.25 + 0.1 * strength, 0.03), 0.9)
         return contract.total / 4
-    if contract.per_trick or contract.last_trick:
+    if contract.per_trick or tricks:
         return contract.total / 4
     cards = frozenset(points)
     if cards == _HEARTS:

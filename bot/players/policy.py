@@ -49,18 +49,20 @@ def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[in
     contract = pos.contract
     pts = contract.point_table
     trick = pos.trick
-    last_trick = contract.last_trick != 0
-    # In Last trick only the final trick counts: early on, shed high cards freely.
-    early_last = last_trick and pos.tricks_done < 9
+    # Where only given tricks count (the 13th; the 7th and the 13th), a trick that counts
+    # nothing and is far from the next that does is the time to shed high cards freely.
+    only_given = any(contract.trick_points.values()) and not (
+        contract.per_trick or contract.card_points
+    )
     if not trick:
-        if last_trick:
+        if only_given and not contract.trick_table[pos.tricks_done + 1]:
             return _discard(pos, seat, legal, out, pts)  # lead the card least safe to keep
         return _lead_low(pos, seat, legal, out, pts)
     led = trick[0] // 13
     follow = legal[led]
     if not follow:
         return _discard(pos, seat, legal, out, pts)
-    if early_last:
+    if only_given and _far_from_a_costly_trick(contract.trick_table, pos.tricks_done + 1):
         return led * 13 + _high(follow)
     base = led * 13
     win = max(c - base for c in trick if c // 13 == led)
@@ -76,6 +78,11 @@ def _negative(pos: FastPosition, seat: int, legal: tuple[int, ...], out: list[in
     if out[led] >> (safe[0] + 1):
         return base + safe[0]  # someone may still go over: stay low
     return base + safe[-1]  # I take it anyway: shed my highest
+
+
+def _far_from_a_costly_trick(trick_table: Sequence[int], number: int) -> bool:
+    """Trick ``number`` costs nothing, nor do the next three (Last trick: tricks 1-9)."""
+    return not any(trick_table[number : number + 4])
 
 
 def _danger(

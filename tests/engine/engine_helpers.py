@@ -8,21 +8,40 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import product
 from typing import Any
 
 from bot.engine import (
     CARDS,
-    CONTRACTS,
     PASS,
+    STANDARD,
     Card,
     Choose,
     Deal,
     Double,
     Match,
     Play,
+    Rules,
     Suit,
     deal_hands,
+    rules_for,
 )
+from bot.engine.rules import HOUSE_RULES, VARIANTS
+
+#: Every variant with every combination of house rules (2 x 2 x 3 x 2 = 24 rule sets).
+ALL_RULES: tuple[Rules, ...] = tuple(
+    rules_for(variant, dict(zip(HOUSE_RULES, values, strict=True)))
+    for variant in VARIANTS
+    for values in product(*HOUSE_RULES.values())
+)
+
+
+def rules_id(value: object) -> str | None:
+    """A test id for a rule set: ``twelve`` or ``standard+heart_lead=broken``."""
+    if not isinstance(value, Rules):
+        return None
+    return "+".join([value.variant, *(f"{name}={v}" for name, v in value.house_rules)])
+
 
 # Layout L: each suit is split high/low between two seats across the table, so with no
 # trumps a diamond or spade lead is always won by whichever of seats 1 and 3 holds the
@@ -199,11 +218,11 @@ def snapshot(match: Match) -> Any:
     )
 
 
-def dealt_for_play(contract_id: str, seed: int) -> Deal:
+def dealt_for_play(contract_id: str, seed: int, rules: Rules = STANDARD) -> Deal:
     """A freshly dealt deal in ``contract_id`` with the doubling passed: cards come next."""
     rng = random.Random(seed)
-    deal = Deal(rng.randrange(4), deal_hands(rng))
-    deal.set_contract(CONTRACTS[contract_id])
+    deal = Deal(rng.randrange(4), deal_hands(rng), rules)
+    deal.set_contract(rules.by_id[contract_id])
     for _ in range(4):
         deal.apply(PASS)
     return deal

@@ -29,7 +29,7 @@ from bot.engine import (
     to_record,
 )
 from bot.engine.cards import CARDS, Suit
-from bot.engine.contracts import Kind
+from bot.engine.contracts import HeartLead, Kind
 from bot.engine.deal import Deal
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 from bot.engine.simulate import random_match
@@ -45,7 +45,7 @@ def _scaled(contract: Contract) -> Contract:
         "kingjacks": {"card_points": {c: -25 for c in CARDS if c.rank in (11, 13)}},
         "queens": {"card_points": {c: -45 for c in CARDS if c.rank == 12}},
         "kingofhearts": {"card_points": {c: -100 for c in CARDS if c.code == "KH"}},
-        "lasttrick": {"last_trick": -100},
+        "lasttrick": {"trick_points": {13: -100}},
         "domino": {"last_holder": -100},
     }.get(contract.id, {"per_trick": 20})
     return dataclasses.replace(contract, **points)
@@ -57,7 +57,7 @@ SPADES = Contract(
     Kind.NEGATIVE,
     "-10 per spade taken; no heart lead",
     card_points={c: -10 for c in CARDS if c.suit is Suit.SPADES},
-    no_heart_lead=True,
+    heart_lead=HeartLead.NEVER,
 )
 
 #: 12 deals, another points table, an eighth negative contract, and the twelve variant's
@@ -84,10 +84,12 @@ def test_the_standard_rules_are_the_documented_game() -> None:
 
 
 def test_unknown_variants_and_house_rules_are_refused_by_name() -> None:
-    with pytest.raises(RulesError, match="unknown variant 'twelve'; known: standard"):
-        rules_for("twelve")
-    with pytest.raises(RulesError, match="unknown house rule 'heart_lead'"):
-        rules_for("standard", {"heart_lead": "never"})
+    with pytest.raises(RulesError, match="unknown variant 'Twelve'; known: standard, twelve"):
+        rules_for("Twelve")
+    with pytest.raises(RulesError, match="unknown house rule 'heart_leads'"):
+        rules_for("standard", {"heart_leads": "never"})
+    with pytest.raises(RulesError, match="unknown value 'Broken' for house rule heart_lead"):
+        rules_for("standard", {"heart_lead": "Broken"})
 
 
 def test_rules_that_cannot_be_played_are_refused() -> None:
@@ -159,18 +161,25 @@ def test_a_record_names_its_variant_and_another_variant_is_not_replayed_as_stand
     assert other["variant"] == "test-twelve" and len(other["deals"]) == 12
     with pytest.raises(RecordError) as refused:
         from_record(other)
-    assert str(refused.value) == "unknown variant 'test-twelve'; known: standard"
+    assert str(refused.value) == "unknown variant 'test-twelve'; known: standard, twelve"
     assert refused.value.deal is None
 
 
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        ({"variant": "twelve"}, "unknown variant 'twelve'; known: standard"),
-        ({"variant": "Standard"}, "unknown variant 'Standard'; known: standard"),
+        ({"variant": "Twelve"}, "unknown variant 'Twelve'; known: standard, twelve"),
+        ({"variant": "Standard"}, "unknown variant 'Standard'; known: standard, twelve"),
         ({"variant": None}, "variant must be a variant name, not None"),
         ({"house_rules": None}, "house_rules must be an object, not None"),
-        ({"house_rules": {"first_lead": "dealer"}}, "unknown house rule 'first_lead'"),
+        (
+            {"house_rules": {"first_leads": "dealer"}},
+            "unknown house rule 'first_leads'; known: domino_doubling, first_lead, heart_lead",
+        ),
+        (
+            {"house_rules": {"first_lead": None}},
+            "unknown value None for house rule first_lead; known: variant, left, dealer",
+        ),
     ],
 )
 def test_a_record_of_unknown_rules_is_refused_in_one_line_without_a_deal(

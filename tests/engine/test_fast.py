@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import dealt_for_play, mask_codes
+from engine_helpers import ALL_RULES, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +13,7 @@ from bot.engine.actions import Play
 from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
+from bot.engine.rules import Rules
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 
 
@@ -42,6 +43,30 @@ def test_fast_playout_from_the_middle_of_a_deal_agrees(
     contract_id: str, seed: int, moves: int
 ) -> None:
     deal = dealt_for_play(contract_id, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if deal.phase is Phase.DONE:
+            return
+        deal.apply(rng.choice(deal.legal_actions()))
+    if deal.phase is Phase.DONE:
+        return
+    trace: list[TraceEntry] = []
+    scores = random_playout(position_from_deal(deal), rng, trace)
+    _replay(deal, trace)
+    assert scores == deal.base
+
+
+@pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
+    ids=rules_id,
+)
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 30))
+def test_fast_playout_agrees_under_every_variant_and_house_rule(
+    rules: Rules, contract_id: str, seed: int, moves: int
+) -> None:
+    deal = dealt_for_play(contract_id, seed, rules)
     rng = random.Random(seed)
     for _ in range(moves):
         if deal.phase is Phase.DONE:

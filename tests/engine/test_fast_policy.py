@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import dealt_for_play, mask_codes
+from engine_helpers import ALL_RULES, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +28,7 @@ from bot.engine.fast import (
     position_from_view,
 )
 from bot.engine.match import Match
+from bot.engine.rules import Rules
 from bot.engine.view import seat_view
 
 
@@ -99,6 +100,31 @@ def test_position_from_view_matches_the_deal(contract_id: str, seed: int, moves:
     view = seat_view(match, match.to_act)
     from_view = position_from_view(view, _masks(match))
     assert _state(from_view) == _state(position_from_deal(match.deal))
+
+
+@pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
+    ids=rules_id,
+)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_policy_playout_agrees_under_every_variant_and_house_rule(
+    rules: Rules, contract_id: str, seed: int
+) -> None:
+    deal = dealt_for_play(contract_id, seed, rules)
+    trace: list[TraceEntry] = []
+    start = position_from_deal(deal)
+    assert _state(start) == _state(
+        dealt_position(deal.contract, deal.first_leader, hand_masks(deal.hands))
+    )
+    scores = policy_playout(start, _random_policy(random.Random(seed)), trace)
+    for seat, legal, card in trace:
+        assert deal.to_act == seat
+        assert mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
+        deal.apply(Play(CARDS[card]))
+    assert deal.phase is Phase.DONE
+    assert scores == deal.base
 
 
 def _masks(match: Match) -> list[int]:

@@ -29,7 +29,7 @@ def _doubled(contract: Contract) -> Contract:
         contract,
         per_trick=2 * contract.per_trick,
         card_points={card: 2 * v for card, v in contract.card_points.items()},
-        last_trick=2 * contract.last_trick,
+        trick_points={n: 2 * v for n, v in contract.trick_points.items()},
         last_holder=2 * contract.last_holder,
     )
 

@@ -16,7 +16,7 @@ from test_tables_recovery import Restartable
 
 from bot.engine import CARDS, CONTRACTS, STANDARD, Contract, Rules, Suit, from_record
 from bot.engine import rules as engine_rules
-from bot.engine.contracts import Kind
+from bot.engine.contracts import HeartLead, Kind
 from bot.tables import events as ev
 
 SPADES = Contract(
@@ -25,7 +25,7 @@ SPADES = Contract(
     Kind.NEGATIVE,
     "-10 per spade taken; no heart lead",
     card_points={c: -10 for c in CARDS if c.suit is Suit.SPADES},
-    no_heart_lead=True,
+    heart_lead=HeartLead.NEVER,
 )
 
 
@@ -37,7 +37,7 @@ def _doubled(contract: Contract) -> Contract:
         contract,
         per_trick=2 * contract.per_trick,
         card_points={card: 2 * points for card, points in contract.card_points.items()},
-        last_trick=2 * contract.last_trick,
+        trick_points={n: 2 * v for n, v in contract.trick_points.items()},
     )
 
 
