@@ -13,8 +13,8 @@ from bot.engine.actions import Play
 from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
-from bot.engine.rules import Rules
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
+from bot.engine.rules import Rules
 
 
 def _replay(deal: Deal, trace: list[TraceEntry]) -> None:
