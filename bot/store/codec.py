@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import STANDARD, Action, Card, Rules
+from bot.engine import STANDARD, Action, Card, Rules, rules_for
 from bot.engine.record import FORMAT
 
 from .models import Computer, Human, SeatOccupant
@@ -74,6 +74,12 @@ def decode_occupant(user_id: int | None, level: str | None) -> SeatOccupant:
 
 def encode_rules(rules: Rules) -> str:
     return json.dumps(rules.header(), sort_keys=True)
+
+
+def rules_from_column(text: str | None) -> Rules:
+    """The rules a table or a server's defaults store (NULL: the standard game)."""
+    header = decode_rules(text)
+    return rules_for(header["variant"], header.get("house_rules"))
 
 
 def decode_rules(text: str | None) -> dict[str, Any]:

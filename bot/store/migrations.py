@@ -7,8 +7,8 @@ indexes, rows); nothing is ever dropped, so every earlier match stays readable.
 
 To change the schema, append a ``Migration`` with the next number; never edit one that has
 shipped, because files in the wild already ran it. A migration that must rebuild a table
-(SQLite's 12-step ``ALTER``) has to switch foreign keys off around its transaction; none
-needs to yet.
+(SQLite's 12-step ``ALTER``, to change a ``CHECK``) says ``rebuilds=True``: foreign keys are
+switched off around its transaction and checked before it commits.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ class Migration:
     version: int
     title: str
     statements: tuple[str, ...]
+    rebuilds: bool = False
+    """It drops and recreates a table that others reference (see the module's docstring)."""
 
 
 PLAY = Migration(
@@ -330,6 +332,51 @@ MATCH_RULES = Migration(
     ("ALTER TABLE matches ADD COLUMN rules TEXT",),
 )
 
+HOUSE_RULES = Migration(
+    8,
+    "the rules each table and each server's new tables play, and the 12 deals of twelve",
+    (
+        # The rules as the record's header (JSON); NULL is the standard game, which every
+        # table and server default was before this migration.
+        "ALTER TABLE tables ADD COLUMN rules TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN rules TEXT",
+        # deals: the same table with deal_index up to 11 (the twelve variant's 12 deals;
+        # which indexes a match may use is its rules', checked when a deal is stored).
+        """
+        CREATE TABLE deals_rebuilt (
+            match_id   INTEGER NOT NULL REFERENCES matches (match_id),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 11),
+            hands      TEXT    NOT NULL CHECK (length(hands) = 104),
+            dealt_at   INTEGER NOT NULL,
+            PRIMARY KEY (match_id, deal_index)
+        ) WITHOUT ROWID
+        """,
+        "INSERT INTO deals_rebuilt SELECT match_id, deal_index, hands, dealt_at FROM deals",
+        "DROP TABLE deals",
+        "ALTER TABLE deals_rebuilt RENAME TO deals",
+        # Dropping the table dropped its triggers: the same three again.
+        """
+        CREATE TRIGGER deals_append_in_order BEFORE INSERT ON deals
+        BEGIN
+            SELECT RAISE(ABORT, 'the match is not in play')
+            WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
+            SELECT RAISE(ABORT, 'deal out of order')
+            WHERE NEW.deal_index > coalesce(
+                (SELECT max(deal_index) FROM deals WHERE match_id = NEW.match_id) + 1, 0);
+        END
+        """,
+        """
+        CREATE TRIGGER deals_never_change BEFORE UPDATE ON deals
+        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+        """,
+        """
+        CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
+        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+        """,
+    ),
+    rebuilds=True,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -338,6 +385,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     DELIVERY,
     TABLE_PLACE,
     MATCH_RULES,
+    HOUSE_RULES,
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -368,17 +416,30 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
     for migration in MIGRATIONS:
         if not current < migration.version <= target:
             continue
-        conn.execute("BEGIN IMMEDIATE")
+        (foreign_keys,) = conn.execute("PRAGMA foreign_keys").fetchone()
+        if migration.rebuilds:
+            conn.execute("PRAGMA foreign_keys=OFF")  # only outside a transaction
         try:
-            for statement in migration.statements:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                (migration.version, now_ms()),
-            )
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+            _apply(conn, migration)
+        finally:
+            conn.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         applied.append(migration.version)
     return applied
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
+    """One migration and the row that records it, in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in migration.statements:
+            conn.execute(statement)
+        if migration.rebuilds and conn.execute("PRAGMA foreign_key_check").fetchone():
+            raise sqlite3.IntegrityError(f"migration {migration.version} broke a reference")
+        conn.execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+            (migration.version, now_ms()),
+        )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

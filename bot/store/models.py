@@ -12,6 +12,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from bot.engine import STANDARD, Rules
+
 SEATS = range(4)
 
 
@@ -53,6 +55,8 @@ class TableSettings:
 
     turn_seconds: int = 60
     computer_level: str = "normal"
+    rules: Rules = STANDARD
+    """The variant and house rules the table's matches are played by."""
 
     def __post_init__(self) -> None:
         if self.turn_seconds <= 0:

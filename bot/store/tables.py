@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .codec import decode_occupant, encode_occupant, now_ms, to_datetime
+from .codec import (
+    decode_occupant,
+    encode_occupant,
+    encode_rules,
+    now_ms,
+    rules_from_column,
+    to_datetime,
+)
 from .database import Database, Row, Session
 from .errors import Conflict, ConstraintFailed, NotFound
 from .models import (
@@ -25,7 +32,7 @@ from .models import (
 # match in play at the table. ``{where}`` is filled from constants in this module only.
 TABLE_QUERY = """
     SELECT t.table_id, t.guild_id, t.channel_id, t.host_id, t.status, t.turn_seconds,
-           t.computer_level, t.created_at, m.match_id
+           t.computer_level, t.created_at, m.match_id, t.rules
     FROM tables t LEFT JOIN matches m ON m.table_id = t.table_id AND m.status = 'playing'
     WHERE {where} ORDER BY t.table_id
 """
@@ -56,13 +63,19 @@ class TableStore:
         defaults = settings.table_defaults
         await self._db.write_one(
             """
-            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place)
-            VALUES (?, ?, ?, ?)
+            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules)
+            VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
-                place = excluded.place
+                place = excluded.place, rules = excluded.rules
             """,
-            (guild_id, defaults.turn_seconds, defaults.computer_level, settings.place),
+            (
+                guild_id,
+                defaults.turn_seconds,
+                defaults.computer_level,
+                settings.place,
+                encode_rules(defaults.rules),
+            ),
         )
 
     async def create_table(
@@ -84,8 +97,8 @@ class TableStore:
                 row = await session.fetchone(
                     """
                     INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,
-                                        computer_level, created_at, updated_at)
-                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING table_id
+                                        computer_level, created_at, updated_at, rules)
+                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING table_id
                     """,
                     (
                         guild_id,
@@ -95,6 +108,7 @@ class TableStore:
                         settings.computer_level,
                         now,
                         now,
+                        encode_rules(settings.rules),
                     ),
                 )
             except ConstraintFailed:
@@ -146,6 +160,7 @@ class TableStore:
             if settings is not None:
                 changes["turn_seconds"] = settings.turn_seconds
                 changes["computer_level"] = settings.computer_level
+                changes["rules"] = encode_rules(settings.rules)
             assignments = ", ".join(f"{column} = ?" for column in changes)
             try:
                 await session.execute(
@@ -163,12 +178,13 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place FROM guild_settings WHERE guild_id = ?",
+        "SELECT turn_seconds, computer_level, place, rules FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         return GuildSettings()
-    return GuildSettings(TableSettings(row[0], row[1]), TablePlace(row[2] or TablePlace.THREAD))
+    defaults = TableSettings(row[0], row[1], rules_from_column(row[3]))
+    return GuildSettings(defaults, TablePlace(row[2] or TablePlace.THREAD))
 
 
 async def _set_seat(
@@ -240,7 +256,8 @@ def _record(
     names: tuple[str | None, ...],
     messages: dict[str, int],
 ) -> TableRecord:
-    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created, match_id = row
+    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created = row[:8]
+    match_id, rules = row[8:]
     return TableRecord(
         table_id=table_id,
         guild_id=guild_id,
@@ -249,7 +266,7 @@ def _record(
         status=TableStatus(status),
         seats=seats,
         names=names,
-        settings=TableSettings(turn_seconds, level),
+        settings=TableSettings(turn_seconds, level, rules_from_column(rules)),
         messages=messages,
         match_id=match_id,
         created_at=to_datetime(created),

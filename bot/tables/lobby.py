@@ -12,7 +12,7 @@ import logging
 import random
 from enum import Enum
 
-from bot.engine import STANDARD, Match, Rules
+from bot.engine import Match
 from bot.store import Computer, Conflict, Human, StoreError, TableSettings, TableStatus
 
 from . import events as ev
@@ -83,10 +83,10 @@ class Lobby:
         settings: TableSettings | None = None,
         *,
         host_seated: bool = True,
-        rules: Rules = STANDARD,
     ) -> TableView:
         """Open a table in the channel, with the host in the first seat (unless the host
-        only hosts, as in the all-computer demo); its match is played by ``rules``."""
+        only hosts, as in the all-computer demo); its matches are played by the rules of
+        ``settings`` (the guild's defaults when None)."""
         registry, store = self._context.registry, self._context.store
         if registry.find_in_channel(channel_id) is not None:
             raise _channel_taken()
@@ -100,7 +100,7 @@ class Lobby:
                 )
         except Conflict:
             raise _channel_taken() from None
-        table = table_from_record(record, rules)
+        table = table_from_record(record)
         if host_seated:
             table.seats[0] = Seat(Human(host_id), host_name)
         registry.add(table)

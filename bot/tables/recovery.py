@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 
@@ -97,7 +98,8 @@ class Recovery:
         info = await store.matches.get_match(record.match_id)
         data = await store.matches.load_record(record.match_id)
         table.match = await asyncio.to_thread(from_record, data)
-        table.rules = table.match.rules
+        if table.match.rules is not table.rules:  # a table stored before its rules were
+            table.settings = dataclasses.replace(table.settings, rules=table.match.rules)
         table.match_id, table.seed, table.turn = info.match_id, info.seed or 0, info.actions
         for seat, occupant in enumerate(record.seats):
             original = info.seats[seat]

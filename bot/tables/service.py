@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import STANDARD, Action, Rules, SeatView, public_record, seat_view, to_record
+from bot.engine import Action, SeatView, public_record, seat_view, to_record
 from bot.store import Rater, Store, TableSettings
 
 from .closing import Closing
@@ -133,18 +133,12 @@ class TableService:
         settings: TableSettings | None = None,
         *,
         host_seated: bool = True,
-        rules: Rules = STANDARD,
     ) -> TableView:
         """Open a table in the channel, with the host in the first seat (unless the host
-        only hosts, as in the all-computer demo); ``rules`` are its match's rules."""
+        only hosts, as in the all-computer demo); its matches are played by the rules of
+        ``settings`` (the guild's defaults when None)."""
         return await self.lobby.open_table(
-            guild_id,
-            channel_id,
-            host_id,
-            host_name,
-            settings,
-            host_seated=host_seated,
-            rules=rules,
+            guild_id, channel_id, host_id, host_name, settings, host_seated=host_seated
         )
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableView:

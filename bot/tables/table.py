@@ -59,8 +59,6 @@ class Table:
     """Actions accepted in this match; a button for an earlier number is stale."""
     messages: dict[str, int] = field(default_factory=dict)
     """A front end's message ids by role (e.g. "table"), kept across restarts."""
-    rules: Rules = STANDARD
-    """The rules its match is played by."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
     """The human's turn timer."""
@@ -68,6 +66,11 @@ class Table:
     """The task making the computers' moves (or retrying a failed write between deals)."""
     lobby_timer: asyncio.Task[None] | None = None
     """Closes the lobby when nobody has done anything in it for a while."""
+
+    @property
+    def rules(self) -> Rules:
+        """The rules its match is played by: the table's setting, chosen when it opened."""
+        return self.settings.rules
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -105,7 +108,7 @@ class Table:
             task.cancel()
 
 
-def table_from_record(record: TableRecord, rules: Rules = STANDARD) -> Table:
+def table_from_record(record: TableRecord) -> Table:
     """A table as the store has it, before its seats and match are filled in."""
     table = Table(
         record.table_id,
@@ -114,7 +117,6 @@ def table_from_record(record: TableRecord, rules: Rules = STANDARD) -> Table:
         record.host_id,
         record.settings,
         record.status,
-        rules=rules,
     )
     table.messages.update(record.messages)
     return table

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from store_helpers import NAMES, play
 
-from bot.engine import Match, from_record, to_record
+from bot.engine import STANDARD, Match, from_record, to_record
 from bot.store import MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
 from bot.store.codec import encode_action, encode_hands
@@ -139,3 +139,51 @@ def test_a_failing_migration_leaves_the_file_at_the_previous_version(
         assert schema_version(conn) == LATEST
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         assert "half_done" not in tables
+
+
+async def test_the_house_rules_migration_keeps_old_tables_standard_and_deals_append_only(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    _schema_1_file(path)
+    async with await open_store(path) as store:
+        table = await store.tables.get_table(7)
+        assert table.settings.rules is STANDARD
+        assert (await store.tables.guild_settings(1)).table_defaults.rules is STANDARD
+        assert (await store.matches.load_record(4))["variant"] == "standard"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        # The rebuilt deals table kept its triggers and its references...
+        with pytest.raises(sqlite3.IntegrityError, match="deals are append-only"):
+            conn.execute("UPDATE deals SET dealt_at = 0")
+        with pytest.raises(sqlite3.IntegrityError, match="deals are append-only"):
+            conn.execute("DELETE FROM deals")
+        with pytest.raises(sqlite3.IntegrityError, match="the match is not in play"):
+            conn.execute("INSERT INTO deals VALUES (3, 0, ?, 1)", ("x" * 104,))
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        # ...and takes the twelfth deal of a twelve match, but no thirteenth.
+        assert conn.execute("SELECT max(deal_index) FROM deals WHERE match_id = 4").fetchone() == (
+            2,
+        )
+        for index in range(3, 12):
+            conn.execute("INSERT INTO deals VALUES (4, ?, ?, 1)", (index, "x" * 104))
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            conn.execute("INSERT INTO deals VALUES (4, 12, ?, 1)", ("x" * 104,))
+
+
+def test_a_rebuilding_migration_restores_foreign_keys_even_when_it_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = Migration(LATEST + 1, "broken rebuild", ("DROP TABLE matches",), rebuilds=True)
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", (*migrations_module.MIGRATIONS, broken))
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        migrate(conn)
+        conn.execute("INSERT INTO tables VALUES (1, 1, 1, 1, 'lobby', 60, 'normal', 1, 1, NULL)")
+        conn.execute("INSERT INTO matches (table_id, first_dealer, started_at) VALUES (1, 0, 1)")
+        conn.execute("INSERT INTO deals VALUES (1, 0, ?, 1)", ("x" * 104,))
+        with pytest.raises(sqlite3.IntegrityError, match="broke a reference"):
+            migrate(conn, target=LATEST + 1)
+        assert schema_version(conn) == LATEST
+        assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM matches").fetchone() == (1,)
