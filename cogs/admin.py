@@ -14,10 +14,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
 from bot.tables import LEVELS, Refusal
 from bot.ui.lobby import MAX_TURN, MIN_TURN
 from bot.ui.replies import apologise, guarded, is_admin, literal
+from bot.ui.rules_options import (
+    DESCRIPTIONS,
+    DOMINO_DOUBLING_CHOICES,
+    FIRST_LEAD_CHOICES,
+    HEART_LEAD_CHOICES,
+    VARIANT_CHOICES,
+    chosen_rules,
+)
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
 
 from .lobby import LEVEL_CHOICES
@@ -48,11 +57,12 @@ def settings_text(settings: GuildSettings, changed: list[str]) -> str:
     )
     return (
         f"{head}This server's defaults for new tables (`/bonken new` may still choose the "
-        "turn time and the level):\n"
+        "turn time, the level and the rules):\n"
         f"- Turn time: **{defaults.turn_seconds} s** per card (choosing and doubling get "
         "1.5×)\n"
         f"- Computer level: **{defaults.computer_level}**\n"
-        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**"
+        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**\n"
+        f"- Rules: **{rules_line(defaults.rules)}**"
     )
 
 
@@ -141,14 +151,26 @@ class BonkenAdmin(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
         computer_level="How strong the computer players are",
         where="Play each match in a thread of its table message, or in the channel",
+        **DESCRIPTIONS,
     )
-    @app_commands.choices(computer_level=LEVEL_CHOICES, where=PLACE_CHOICES)
+    @app_commands.choices(
+        computer_level=LEVEL_CHOICES,
+        where=PLACE_CHOICES,
+        variant=VARIANT_CHOICES,
+        heart_lead=HEART_LEAD_CHOICES,
+        first_lead=FIRST_LEAD_CHOICES,
+        domino_doubling=DOMINO_DOUBLING_CHOICES,
+    )
     async def settings(
         self,
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         computer_level: str | None = None,
         where: str | None = None,
+        variant: str | None = None,
+        heart_lead: str | None = None,
+        first_lead: str | None = None,
+        domino_doubling: str | None = None,
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, "change the server's Bonken settings")
@@ -165,10 +187,12 @@ class BonkenAdmin(
             tables = self.bot.store.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
+            rules = chosen_rules(defaults.rules, variant, heart_lead, first_lead, domino_doubling)
             new = GuildSettings(
                 TableSettings(
                     turn_seconds or defaults.turn_seconds,
                     computer_level or defaults.computer_level,
+                    rules,
                 ),
                 TablePlace(where) if where is not None else now.place,
             )
@@ -178,6 +202,10 @@ class BonkenAdmin(
                     ("turn time", turn_seconds),
                     ("computer level", computer_level),
                     ("where a match plays", where),
+                    ("variant", variant),
+                    ("heart lead", heart_lead),
+                    ("first lead", first_lead),
+                    ("Domino doubling", domino_doubling),
                 )
                 if given is not None
             ]

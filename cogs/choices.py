@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine import CONTRACTS, Choose, Double, SeatView
+from bot.engine import Choose, Double, SeatView
 from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
 
@@ -85,8 +85,12 @@ async def contract_autocomplete(
     found = _my_turn(interaction)
     if found is None:
         return []
+    seat = found[1]
+    names = {
+        a.contract: seat.rules.by_id[a.contract].name for a in seat.legal if isinstance(a, Choose)
+    }
     return [
-        app_commands.Choice(name=CONTRACTS[a.contract].name, value=a.contract)
-        for a in found[1].legal
-        if isinstance(a, Choose) and current.lower() in CONTRACTS[a.contract].name.lower()
+        app_commands.Choice(name=name, value=contract)
+        for contract, name in names.items()
+        if current.lower() in name.lower()
     ]

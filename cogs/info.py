@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import CONTRACTS, from_record, public_record
+from bot.engine import VARIANTS, Rules, from_record, public_record, rules_for
 from bot.render.rules import rules_text
 from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
@@ -31,7 +31,11 @@ RECORD_STOPPED = (
     "The last match here was not played to the end: its finished deals in full, without "
     "the hands of the deal it stopped in and without the seed."
 )
-CONTRACT_CHOICES = [app_commands.Choice(name=c.name, value=c.id) for c in CONTRACTS.values()]
+CONTRACT_CHOICES = [
+    app_commands.Choice(name=contract.name, value=contract.id)
+    for contract in {c.id: c for v in VARIANTS for c in rules_for(v).contracts}.values()
+]
+"""Every contract of every variant; ``/bonken rules`` answers for the table's own."""
 
 
 HELP = (
@@ -85,13 +89,14 @@ def scores_table(
     name, cut to fit), the deal in progress marked as such, then the totals."""
     in_play = table.deal_number if table.to_act is not None else None
     width = max(5, *(len(_cell_name(seat.name)) for seat in table.seats))
-    first = max(len(c.name) for c in CONTRACTS.values()) + 3  # room for " *"
+    contracts = table.rules.by_id
+    first = max(len(c.name) for c in contracts.values()) + 3  # room for " *"
     rows = [
         f"{'#':<3}{'contract':<{first}}"
         + "".join(f"{_cell_name(s.name):>{width + 1}}" for s in table.seats)
     ]
     for number, contract, _base, final in deals:
-        name = CONTRACTS[contract].name + (" *" if number == in_play else "")
+        name = contracts[contract].name + (" *" if number == in_play else "")
         rows.append(
             f"{number:<3}{name:<{first}}" + "".join(f"{score:>{width + 1}}" for score in final)
         )
@@ -130,15 +135,29 @@ class InfoCommands(commands.Cog):
         await guarded(interaction, work)
 
     @app_commands.command(
-        name="rules", description="How Bonken is played, or one contract (only you see it)"
+        name="rules", description="How this table's Bonken is played, or one contract (only you)"
     )
     @app_commands.describe(contract="One contract's rules")
     @app_commands.choices(contract=CONTRACT_CHOICES)
     async def rules(self, interaction: Interaction, contract: str | None = None) -> None:
         async def work() -> None:
-            await interaction.response.send_message(rules_text(contract), ephemeral=True)
+            rules = await self._rules_here(interaction)
+            text = rules_text(contract, rules)
+            if contract is None:  # the overview, with its contract table, is an embed's size
+                embed = discord.Embed(description=text)
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
 
         await guarded(interaction, work)
+
+    async def _rules_here(self, interaction: Interaction) -> Rules:
+        """The rules of this channel's table, else the server's defaults for new tables."""
+        table = self.bot.service.table_in_channel(channel_id(interaction))
+        if table is not None:
+            return table.rules
+        settings = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
+        return settings.table_defaults.rules
 
     @app_commands.command(name="help", description="How to play with this bot (only you see it)")
     async def help(self, interaction: Interaction) -> None:

@@ -10,6 +10,13 @@ from discord.ext import commands
 
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
+from bot.ui.rules_options import (
+    DESCRIPTIONS,
+    DOMINO_DOUBLING_CHOICES,
+    FIRST_LEAD_CHOICES,
+    HEART_LEAD_CHOICES,
+    VARIANT_CHOICES,
+)
 
 from .choices import parse_seat, seat_autocomplete
 
@@ -29,16 +36,30 @@ class LobbyCommands(commands.Cog):
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
         computer_level="How strong the computer players are; default normal",
+        **DESCRIPTIONS,
     )
-    @app_commands.choices(computer_level=LEVEL_CHOICES)
+    @app_commands.choices(
+        computer_level=LEVEL_CHOICES,
+        variant=VARIANT_CHOICES,
+        heart_lead=HEART_LEAD_CHOICES,
+        first_lead=FIRST_LEAD_CHOICES,
+        domino_doubling=DOMINO_DOUBLING_CHOICES,
+    )
     async def new(
         self,
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, 15, 600] | None = None,
         computer_level: str | None = None,
+        variant: str | None = None,
+        heart_lead: str | None = None,
+        first_lead: str | None = None,
+        domino_doubling: str | None = None,
     ) -> None:
+        """The rules default to the server's settings; each option given changes one."""
+        rules = (variant, heart_lead, first_lead, domino_doubling)
         await guarded(
-            interaction, lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level)
+            interaction,
+            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, rules),
         )
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import CONTRACTS, Choose, Double
+from bot.engine import Choose, Double
 from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import seat_labels
@@ -48,11 +48,12 @@ class PlayCommands(commands.Cog):
     @app_commands.autocomplete(contract=contract_autocomplete)
     async def choose(self, interaction: Interaction, contract: str) -> None:
         async def work() -> None:
+            rules = self.bot.lobby.table_here(interaction).rules
             await self.bot.service.act_in_channel(
                 channel_id(interaction), interaction.user.id, Choose(contract)
             )
             await interaction.response.send_message(
-                f"You chose **{CONTRACTS[contract].name}**.", ephemeral=True
+                f"You chose **{rules.by_id[contract].name}**.", ephemeral=True
             )
 
         await guarded(interaction, work)

@@ -74,6 +74,13 @@ class Rules:
         """The seed text's game: 11 deals, the twelve contracts of :data:`CONTRACTS`."""
         return STANDARD
 
+    def changed(self, variant: str | None = None, **house_rules: str | None) -> Rules:
+        """These rules with another variant and/or some house rules set (None keeps this
+        one's); :class:`RulesError` for an unknown name or value, as :func:`rules_for`."""
+        chosen = dict(self.house_rules)
+        chosen.update({name: value for name, value in house_rules.items() if value is not None})
+        return rules_for(variant or self.variant, chosen)
+
     def house_rule(self, name: str) -> str:
         """The value of house rule ``name`` in these rules (its default if not set)."""
         return dict(self.house_rules).get(name, HOUSE_RULES[name][0])

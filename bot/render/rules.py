@@ -99,15 +99,41 @@ def overview(rules: Rules) -> str:
         trumps=_number_word(rules.deals - negatives),
         first_doubler=SEATS[rules.doubling_offsets[0]],
         leader=SEATS[rules.first_lead_offset].capitalize(),
-        contracts="\n".join(f"• **{c.name}**: {c.description}" for c in rules.contracts),
+        contracts=contract_lines(rules),
         house_rules="\n**House rules**\n" + "\n".join(f"• {line}" for line in house)
         if house
         else "",
     )
 
 
+def contract_lines(rules: Rules) -> str:
+    """The contract table in this variant's points: each negative, then the trump options
+    in one line (they score alike)."""
+    lines = [f"• **{c.name}**: {c.description}" for c in rules.contracts if not c.is_trump_option]
+    per_trick = {rules.by_id[cid].per_trick for cid in rules.trump_ids}
+    points = ", ".join(f"{p:+d}" for p in sorted(per_trick))
+    lines.append(f"• **Trump options** (♣ ♦ ♥ ♠ or No Trump): {points} per trick taken")
+    return "\n".join(lines)
+
+
 def variant_title(rules: Rules) -> str:
     return TITLES.get(rules.variant, rules.variant)
+
+
+SHORT_HOUSE_RULES = {
+    ("heart_lead", "broken"): "hearts may be led once broken",
+    ("first_lead", "left"): "left of the dealer leads",
+    ("first_lead", "dealer"): "the dealer leads",
+    ("domino_doubling", "ace_or_two"): "Domino: double only with an ace or a 2",
+}
+"""Each house rule in a few words, for the one line the lobby and deal messages show."""
+
+
+def rules_line(rules: Rules) -> str:
+    """The table's rules in one line: ``12-deal game · the dealer leads``."""
+    words = [variant_title(rules).removeprefix("the ").capitalize()]
+    words += [text for pair, text in SHORT_HOUSE_RULES.items() if pair in rules.house_rules]
+    return " · ".join(words)
 
 
 def house_rule_lines(rules: Rules) -> list[str]:

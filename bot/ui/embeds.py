@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine import CONTRACTS, DEALS_PER_MATCH, Phase
+from bot.engine import Phase
 from bot.render import text
+from bot.render.rules import rules_line
 from bot.store import TableStatus
 from bot.tables import SeatInfo, TableView
 from bot.tables.table import SEAT_NAMES
@@ -72,6 +73,7 @@ def lobby_embed(view: TableView) -> discord.Embed:
         description=(
             f"Host: <@{view.host_id}> · {view.settings.turn_seconds} s per card · "
             f"computers: {view.settings.computer_level}\n"
+            f"Rules: {rules_line(view.rules)} (`/bonken rules` explains them)\n"
             "Join, or let the host add computers and start. Empty seats get computers."
         ),
     )
@@ -100,13 +102,13 @@ def deal_embed(
     deal's finished ``tricks`` (one line each, so the message shows the deal at a
     glance), and the scores."""
     names = seat_labels(view, short=True)
-    contract = CONTRACTS[view.contract] if view.contract else None
+    contract = view.rules.by_id[view.contract] if view.contract else None
     embed = discord.Embed(
-        title=f"Deal {view.deal_number} of {DEALS_PER_MATCH} · "
+        title=f"Deal {view.deal_number} of {view.rules.deals} · "
         + (contract.name if contract else "being chosen"),
         colour=GREEN if closed is None else GREY,
     )
-    lines = []
+    lines = [f"Rules: {rules_line(view.rules)}"]
     if view.dealer is not None and view.chooser is not None:
         lines.append(f"Dealer {names[view.dealer]} · chooser {names[view.chooser]}")
     if contract:

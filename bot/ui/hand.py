@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play, SeatView, Suit
+from bot.engine import Choose, Double, MatchPhase, Play, SeatView, Suit
 from bot.engine.cards import Card
 from bot.render import text
 from bot.tables import SeatInfo
@@ -73,29 +73,32 @@ def doubling_items(
 
 
 def trump_choices(view: SeatView) -> list[tuple[str, str, str]]:
+    return [choice for choice, trump in _choices(view) if trump]
+
+
+def _choices(view: SeatView) -> list[tuple[tuple[str, str, str], bool]]:
+    """Each contract ``view``'s seat may choose, as (value, label, description) for the
+    select, with whether it is a trump option; names and points are the table's rules'."""
+    contracts = view.rules.by_id
     return [
-        (a.contract, CONTRACTS[a.contract].name, CONTRACTS[a.contract].description)
-        for a in view.legal
-        if isinstance(a, Choose) and CONTRACTS[a.contract].is_trump_option
+        ((c.id, c.name, c.description), c.is_trump_option)
+        for c in (contracts[a.contract] for a in view.legal if isinstance(a, Choose))
     ]
 
 
 def _contract_choices(view: SeatView) -> list[tuple[str, str, str]]:
     """(value, label, description) for the select: negatives, then one Trumps entry."""
-    choices = [
-        (a.contract, CONTRACTS[a.contract].name, CONTRACTS[a.contract].description)
-        for a in view.legal
-        if isinstance(a, Choose) and not CONTRACTS[a.contract].is_trump_option
-    ]
+    choices = [choice for choice, trump in _choices(view) if not trump]
     trumps = trump_choices(view)
     if trumps:
         left = ", ".join(name for _, name, _ in trumps)
-        choices.append((c.TRUMPS, "Trumps…", f"+10 per trick; then pick from: {left}"))
+        per_trick = view.rules.by_id[trumps[0][0]].per_trick
+        choices.append((c.TRUMPS, "Trumps…", f"{per_trick:+d} per trick; then pick from: {left}"))
     return choices
 
 
 def _header(view: SeatView) -> str:
-    contract = CONTRACTS[view.contract.id].name if view.contract else "contract not chosen yet"
+    contract = view.contract.name if view.contract else "contract not chosen yet"
     return (
         f"**Deal {view.deal_number} · {contract}** · you are {SEAT_NAMES[view.seat]}"
         f" · match total {text.signed(view.totals[view.seat])}"

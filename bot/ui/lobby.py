@@ -15,6 +15,7 @@ from .components import lobby_view
 from .embeds import lobby_embed
 from .presenter import THREAD
 from .replies import display_name, is_admin
+from .rules_options import chosen_rules
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -71,8 +72,14 @@ class LobbyController:
         return view
 
     async def open(
-        self, interaction: Interaction, turn_seconds: int | None, level: str | None
+        self,
+        interaction: Interaction,
+        turn_seconds: int | None,
+        level: str | None,
+        rules: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None),
     ) -> None:
+        """Open a table; ``rules`` is (variant, heart_lead, first_lead, domino_doubling) as
+        chosen, each None for the server's default."""
         channel = channel_id(interaction)
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
@@ -85,7 +92,9 @@ class LobbyController:
         if level is not None and level not in LEVELS:
             raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
         settings = TableSettings(
-            turn_seconds or defaults.turn_seconds, level or defaults.computer_level
+            turn_seconds or defaults.turn_seconds,
+            level or defaults.computer_level,
+            chosen_rules(defaults.rules, *rules),
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import CONTRACTS
+from bot.engine import contract_name
 from bot.store import (
     ContractStat,
     LeaderboardPage,
@@ -237,7 +237,7 @@ def leaderboard_view(guild_id: int, page: LeaderboardPage, viewer: int) -> disco
 def contract_text(line: ContractStat | None) -> str:
     if line is None:
         return "—"
-    name = CONTRACTS[line.contract].name if line.contract in CONTRACTS else line.contract
+    name = contract_name(line.contract)
     deals = "deal" if line.deals == 1 else "deals"
     return f"{name}: {line.average:+.1f} a deal ({line.deals} {deals})"
 

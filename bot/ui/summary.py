@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import DEALS_PER_MATCH
 from bot.render import text
+from bot.render.rules import rules_line
 from bot.tables import TableView
 from bot.tables.table import SEAT_NAMES
 
@@ -61,14 +61,14 @@ def summary_embed(
     elif closed is not None:
         title = "Bonken · the table is closed"
     else:
-        title = f"Bonken · deal {max(view.deal_number, 1)} of {DEALS_PER_MATCH}"
+        title = f"Bonken · deal {max(view.deal_number, 1)} of {view.rules.deals}"
     embed = discord.Embed(
         title=title,
         colour=GREEN if standings is None and closed is None else GREY,
         description=(
             f"Played in <#{thread_id}> · host <@{view.host_id}> · "
             f"{view.settings.turn_seconds} s per card · computers: "
-            f"{view.settings.computer_level}"
+            f"{view.settings.computer_level}\nRules: {rules_line(view.rules)}"
         ),
     )
     totals = standings[0] if standings is not None else view.totals
