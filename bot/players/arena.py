@@ -1,7 +1,7 @@
 """Duplicate arena: how many points a level gains over another, with a confidence interval.
 
 ``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
-[--budget SECONDS] [--workers W]``
+[--budget SECONDS] [--workers W] [--variant twelve] [--house-rules '{"heart_lead": "broken"}']``
 
 Design. The deals are grouped into matches (of the rules' number of deals, 11 in the
 standard game; the last one may be cut short), dealt from the seed, and the players choose
@@ -27,6 +27,7 @@ is applied without asking), measured in the process that played (one core each w
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -36,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.engine.cards import deal_hands
-from bot.engine.rules import STANDARD, Rules
+from bot.engine.rules import STANDARD, Rules, RulesError, rules_for
 
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
@@ -124,7 +125,8 @@ def report(args: argparse.Namespace, results: list[MatchResult], rules: Rules = 
     n = rules.deals
     lines = [
         f"arena: {args.candidate} vs three {args.baseline}, {len(edges)} deals "
-        f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s",
+        f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s, "
+        f"rules {json.dumps(rules.header())}",
         f"edge per deal:  {mean:+.2f}  (95% CI {mean - half:+.2f} .. {mean + half:+.2f})",
         f"edge per match: {n * mean:+.1f}  (95% CI {n * (mean - half):+.1f} .. "
         f"{n * (mean + half):+.1f})",
@@ -172,14 +174,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.players.arena", description=__doc__)
     parser.add_argument("--candidate", choices=LEVELS, required=True)
     parser.add_argument("--baseline", choices=LEVELS, required=True)
-    parser.add_argument("--deals", type=int, default=STANDARD.deals)
+    parser.add_argument("--deals", type=int, help="default: one match of the variant")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--variant", default=STANDARD.variant, help="standard or twelve")
+    parser.add_argument(
+        "--house-rules", default="{}", help='a JSON object, e.g. \'{"heart_lead": "broken"}\''
+    )
     args = parser.parse_args(argv)
+    try:
+        rules = rules_for(args.variant, json.loads(args.house_rules))
+    except json.JSONDecodeError:
+        parser.error(f"--house-rules must be a JSON object, not {args.house_rules!r}")
+    except RulesError as error:
+        parser.error(str(error))
+    if args.deals is None:
+        args.deals = rules.deals
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    print(report(args, run_arena(args)), flush=True)
+    print(report(args, run_arena(args, rules), rules), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from bot.engine import CONTRACTS, Contract, Rules
+from bot.engine import CONTRACTS, TWELVE, Contract, Rules, rules_for
 from bot.engine.cards import CARDS, Card, Suit, deal_hands
 from bot.engine.contracts import Kind
 from bot.players import player_for
@@ -67,3 +67,32 @@ def test_every_level_plays_a_whole_match_of_other_rules(level: str, budget: floa
     assert {d.contract for d in played.deals} >= set(DOUBLED.negative_ids)
     for deal in played.deals:
         assert sum(deal.scores) == DOUBLED.by_id[deal.contract].total
+
+
+HOUSE = rules_for(
+    "twelve", {"heart_lead": "broken", "first_lead": "left", "domino_doubling": "ace_or_two"}
+)
+
+
+@pytest.mark.parametrize("rules", [TWELVE, HOUSE, rules_for("standard", {"first_lead": "dealer"})])
+@pytest.mark.parametrize(("level", "budget"), [("easy", 0.0), ("normal", 0.0), ("hard", 0.003)])
+def test_every_level_plays_every_variant_and_house_rule_legally(
+    rules: Rules, level: str, budget: float
+) -> None:
+    """Every move goes through Match.apply, which refuses an illegal one."""
+    hands = match_deals(seed=6, match=0, deals=rules.deals)
+    players = [player_for(level) for _ in range(4)]
+    played = play_deals(players, hands, first_dealer=2, budget=budget, seed_key=level, rules=rules)
+    assert len(played.deals) == rules.deals
+    assert {d.contract for d in played.deals} >= set(rules.negative_ids)
+    assert sum(sum(d.scores) for d in played.deals) == 0
+
+
+def test_the_normal_estimate_reads_seventhirteenth_as_the_two_tricks_it_scores() -> None:
+    seventhirteenth = TWELVE.by_id["seventhirteenth"]
+    lasttrick = TWELVE.by_id["lasttrick"]
+    for seed in range(20):
+        hand = deal_hands(decision_rng("estimate", seed))[0]
+        # The same points on two tricks instead of one: the same risk per trick.
+        assert expected_base(hand, seventhirteenth) == pytest.approx(expected_base(hand, lasttrick))
+        assert -100 < expected_base(hand, seventhirteenth) < 0
