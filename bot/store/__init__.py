@@ -47,6 +47,7 @@ from .models import (
     TableRecord,
     TableSettings,
     TableStatus,
+    VariantStat,
 )
 from .store import Store, open_store
 
@@ -83,5 +84,6 @@ __all__ = [
     "TableRecord",
     "TableSettings",
     "TableStatus",
+    "VariantStat",
     "open_store",
 ]

@@ -340,6 +340,11 @@ HOUSE_RULES = Migration(
         # table and server default was before this migration.
         "ALTER TABLE tables ADD COLUMN rules TEXT",
         "ALTER TABLE guild_settings ADD COLUMN rules TEXT",
+        # A player's matches, for their statistics per variant.
+        """
+        CREATE INDEX match_seats_by_user ON match_seats (user_id, match_id)
+        WHERE user_id IS NOT NULL
+        """,
         # deals: the same table with deal_index up to 11 (the twelve variant's 12 deals;
         # which indexes a match may use is its rules', checked when a deal is stored).
         """

@@ -250,6 +250,16 @@ class ContractStat:
 
 
 @dataclass(frozen=True, slots=True)
+class VariantStat:
+    """A player's finished matches of one variant in a season, points as played."""
+
+    variant: str
+    matches: int
+    wins: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     season: Season
     user_id: int
@@ -268,6 +278,8 @@ class PlayerStats:
     """Sum of (final - base) over the deals where doubling cost points (<= 0)."""
     rating: Rating | None
     contracts: tuple[ContractStat, ...] = field(default=())
+    variants: tuple[VariantStat, ...] = field(default=())
+    """The season's matches per variant, in the points as played."""
 
     @property
     def average(self) -> float:

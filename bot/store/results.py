@@ -2,6 +2,11 @@
 
 Pure functions of the replayed match and the stored actions, so what counts in the
 standings is exactly what the record says, not what a caller claims.
+
+A season mixes variants, and ``twelve`` scores twice what ``standard`` does (each side of
+its contracts totals 1040 points, not 520), so the season's points are *standard points*:
+a match's points times :func:`standard_scale` of its rules, rounded to whole points. A
+match's own results (``match_results``) keep the points as played.
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine import Match
+from bot.engine import STANDARD, Match, Rules
 
 from .models import Human, MatchSeat, SeatResult
 
@@ -69,8 +74,24 @@ def seat_results(
     )
 
 
+def standard_scale(rules: Rules) -> float:
+    """What one point of ``rules`` is worth in the standard game: the ratio of what their
+    negative contracts total (1 for standard, 1/2 for twelve)."""
+
+    def negatives(r: Rules) -> int:
+        return sum(r.by_id[cid].total for cid in r.negative_ids)
+
+    return negatives(STANDARD) / negatives(rules)
+
+
 def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribution]:
-    """One contribution per human seat; computers never reach the standings."""
+    """One contribution per human seat, in standard points; computers never reach the
+    standings."""
+    scale = standard_scale(match.rules)
+
+    def standard(points: int) -> int:
+        return round(points * scale)
+
     out = []
     for result in results:
         if not isinstance(result.occupant, Human):
@@ -86,15 +107,15 @@ def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribut
                 elif seat in targets:
                     received += 1
             base, final = deal.base[seat], deal.final_scores()[seat]
-            won += max(final - base, 0)
-            lost += min(final - base, 0)
-            contracts.append(ContractLine(deal.contract.id, 1, base, final))
+            won += standard(max(final - base, 0))
+            lost += standard(min(final - base, 0))
+            contracts.append(ContractLine(deal.contract.id, 1, standard(base), standard(final)))
         out.append(
             Contribution(
                 user_id=result.occupant.user_id,
                 matches=1,
                 wins=int(result.rank == 1),
-                points=result.points,
+                points=standard(result.points),
                 takeovers=result.takeovers,
                 doubles_made=made,
                 doubles_received=received,

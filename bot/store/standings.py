@@ -19,6 +19,7 @@ from .models import (
     Rater,
     Rating,
     SeasonStanding,
+    VariantStat,
 )
 from .results import Contribution
 from .seasons import get_season
@@ -31,6 +32,17 @@ SORT_KEYS = {
     LeaderboardSort.AVERAGE: "(CAST(points AS REAL) / matches)",
     LeaderboardSort.RATING: "(rating_mu - 3 * rating_sigma)",
 }
+VARIANTS_QUERY = """
+    SELECT coalesce(json_extract(m.rules, '$.variant'), 'standard') AS variant,
+           count(*), sum(r.rank = 1), sum(r.points)
+    FROM match_seats s
+    JOIN matches m ON m.match_id = s.match_id
+    JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat
+    WHERE s.user_id = ? AND m.season_id = ?
+    GROUP BY variant ORDER BY variant
+"""
+"""A player's season per variant, from the finished matches themselves (the season's
+aggregates are in standard points); ``match_seats_by_user`` finds the player's matches."""
 STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma"
 
 
@@ -185,6 +197,7 @@ class StandingsStore:
                 "WHERE season_id = ? AND user_id = ? ORDER BY contract",
                 (season_id, user_id),
             )
+            variants = await session.fetchall(VARIANTS_QUERY, (user_id, season_id))
         matches, wins, points, takeovers, made, received, won, lost, mu, sigma = row
         return PlayerStats(
             season=season,
@@ -199,6 +212,7 @@ class StandingsStore:
             doubling_lost=lost,
             rating=None if mu is None else Rating(mu, sigma),
             contracts=tuple(ContractStat(*line) for line in contracts),
+            variants=tuple(VariantStat(*line) for line in variants),
         )
 
 

@@ -45,6 +45,7 @@ SORT_NAMES = {
     LeaderboardSort.RATING: "rating",
 }
 RATING_NOTE = "rating = μ − 3σ (openskill, Plackett-Luce)"
+POINTS_NOTE = "points in standard points (a twelve match counts half)"
 
 
 # -- finding a season ------------------------------------------------------------------
@@ -130,7 +131,7 @@ def leaderboard_embed(page: LeaderboardPage, viewer: int) -> discord.Embed:
         embed.description = "\n".join(lines)
     first, last = page.offset + 1, page.offset + len(page.rows)
     place = f"Players {first}–{last} of {page.players}" if page.rows else "No players"
-    embed.set_footer(text=f"{place} · {season_status(season)} · {RATING_NOTE}")
+    embed.set_footer(text=f"{place} · {season_status(season)} · {POINTS_NOTE} · {RATING_NOTE}")
     return embed
 
 
@@ -242,6 +243,16 @@ def contract_text(line: ContractStat | None) -> str:
     return f"{name}: {line.average:+.1f} a deal ({line.deals} {deals})"
 
 
+def variant_text(stats: PlayerStats) -> str:
+    """One line per variant played this season; the season's points above are standard
+    points (a twelve match counts half its points), these are the points as played."""
+    return "\n".join(
+        f"{line.variant}: {line.matches} matches, {line.wins} wins, "
+        f"{line.points:+d} points ({line.points / line.matches:+.1f} a match)"
+        for line in stats.variants
+    )
+
+
 def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     embed = discord.Embed(
         title=f"📊 {literal(name)} · {literal(stats.season.name)}",
@@ -270,5 +281,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
     )
     times = "time" if stats.takeovers == 1 else "times"
     embed.add_field(name="Computer took over", value=f"{stats.takeovers} {times}", inline=False)
+    if any(line.variant != "standard" for line in stats.variants):
+        embed.add_field(name="By variant (points as played)", value=variant_text(stats))
     embed.set_footer(text=f"{season_status(stats.season)} · {RATING_NOTE}")
     return embed

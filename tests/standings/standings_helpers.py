@@ -10,9 +10,9 @@ import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from bot.engine import Match
+from bot.engine import STANDARD, Match, Rules
 from bot.ratings import OpenSkillRater
-from bot.store import Store
+from bot.store import Store, TableSettings
 from bot.tables import TableService
 from bot.tables import events as ev
 
@@ -49,10 +49,16 @@ class Tables:
     rng: random.Random = field(default_factory=lambda: random.Random(3))
 
     async def open(
-        self, users: tuple[int, ...], *, guild: int = GUILD, channel: int = CHANNEL
+        self,
+        users: tuple[int, ...],
+        *,
+        guild: int = GUILD,
+        channel: int = CHANNEL,
+        rules: Rules = STANDARD,
     ) -> int:
         """A started table: ``users`` seated in order, computers in the other seats."""
-        view = await self.service.open_table(guild, channel, users[0], name(users[0]))
+        settings = TableSettings(rules=rules)
+        view = await self.service.open_table(guild, channel, users[0], name(users[0]), settings)
         for user in users[1:]:
             await self.service.join(channel, user, name(user))
         view = await self.service.start(channel, users[0])
@@ -86,9 +92,15 @@ class Tables:
             done += 1
 
     async def play(
-        self, users: tuple[int, ...], *, guild: int = GUILD, time_out: Collection[int] = ()
+        self,
+        users: tuple[int, ...],
+        *,
+        guild: int = GUILD,
+        time_out: Collection[int] = (),
+        rules: Rules = STANDARD,
     ) -> ev.MatchEnded:
-        return await self.finish(await self.open(users, guild=guild), time_out=time_out)
+        table_id = await self.open(users, guild=guild, rules=rules)
+        return await self.finish(table_id, time_out=time_out)
 
 
 def name(user: int) -> str:
