@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.engine import HOUSE_RULES, VARIANTS, Rules, RulesError
+from bot.engine import HOUSE_RULES, VARIANTS, Rules
 from bot.tables import Refusal
 
 VARIANT_NAMES = {"standard": "Standard: 11 deals", "twelve": "Twelve: 12 deals, 7th and 13th trick"}
@@ -41,10 +41,12 @@ def chosen_rules(
     domino_doubling: str | None,
 ) -> Rules:
     """``base`` (the server's defaults) with what the command chose; a value Discord's
-    choices would not send is refused politely."""
-    try:
-        return base.changed(
-            variant, heart_lead=heart_lead, first_lead=first_lead, domino_doubling=domino_doubling
-        )
-    except RulesError as error:
-        raise Refusal(f"{error}; pick one from the list") from None
+    choices would not send is refused politely, naming the option."""
+    given = {"heart_lead": heart_lead, "first_lead": first_lead, "domino_doubling": domino_doubling}
+    if variant is not None and variant not in VARIANTS:
+        raise Refusal(f"{variant!r} is not a variant I know; pick one from the list")
+    for option, value in given.items():
+        if value is not None and value not in HOUSE_RULES[option]:
+            words = option.replace("_", " ")
+            raise Refusal(f"{value!r} is not a choice for {words}; pick one from the list")
+    return base.changed(variant, **given)

@@ -1,0 +1,120 @@
+"""House rules through Discord: a table opened with a variant and house rules plays by
+them to the end, every message says which rules it plays, and the server's settings give
+the defaults."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from discord_harness import OTHER_CHANNEL_ID, act_by_buttons, seat_state
+
+from bot.engine import from_record, rules_for
+
+TWELVE_HOUSE = rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})
+TWELVE_LINE = "12-deal game · hearts may be led once broken · the dealer leads"
+
+
+async def test_a_whole_twelve_match_with_heart_lead_broken_and_first_lead_dealer(harness, tmp_path):
+    h = harness
+    ann = h.user("Ann")
+    opened = await h.slash(ann, "new", variant="twelve", heart_lead="broken", first_lead="dealer")
+    lobby = h.hand_message(opened)
+    assert f"Rules: {TWELVE_LINE}" in lobby["embeds"][0]["description"]
+    assert h.table().rules is TWELVE_HOUSE
+    await h.slash(ann, "start")
+    await h.idle()
+    while h.table() is not None:
+        view, _turn = seat_state(h, ann)
+        assert view.my_turn and view.rules is TWELVE_HOUSE
+        await act_by_buttons(h, ann)
+
+    posts = h.fake.channel_posts()
+    deals = [p for p in posts if p["embeds"] and p["embeds"][0]["title"].startswith("Deal ")]
+    assert [d["embeds"][0]["title"].split(" · ")[0] for d in deals] == [
+        f"Deal {k} of 12" for k in range(1, 13)
+    ]
+    assert all(f"Rules: {TWELVE_LINE}" in d["embeds"][0]["description"] for d in deals)
+    final = posts[-1]
+    assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
+    (attachment,) = final["attachments"]
+    record = json.loads(attachment["data"])
+    assert record["variant"] == "twelve"
+    assert record["house_rules"] == {"heart_lead": "broken", "first_lead": "dealer"}
+    match = from_record(record)
+    assert match.is_over and len(match.deals) == 12 and match.rules is TWELVE_HOUSE
+    for deal in match.deals:
+        assert deal.chooser == (deal.dealer + 1) % 4  # twelve: left of the dealer chooses
+        if deal.contract is not None and not deal.contract.domino:
+            assert deal.plays[0][0] == deal.dealer  # first_lead: dealer
+    assert "seventhirteenth" in {d.contract.id for d in match.deals if d.contract}
+    # The engine's own command accepts the record the bot attached.
+    path = tmp_path / "twelve.json"
+    data = attachment["data"]
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    checked = subprocess.run(
+        [sys.executable, "-m", "bot.engine", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stderr
+    summary = json.loads(checked.stdout)
+    assert summary["complete"] and summary["totals"] == match.totals() and sum(match.totals()) == 0
+    assert h.fake.rate_limited() == []
+    assert [c for c in h.fake.calls if c.status >= 400] == []
+
+
+async def test_the_server_settings_give_the_default_rules_and_new_changes_one(harness):
+    h = harness
+    boss = h.user("Boss", admin=True)
+    changed = await h.admin(boss, "settings", variant="twelve", domino_doubling="ace_or_two")
+    assert changed.ephemeral
+    assert "Rules: **12-deal game · Domino: double only with an ace or a 2**" in changed.text
+    assert "Changed: variant, Domino doubling" in changed.text
+    opened = await h.slash(boss, "new")
+    description = h.hand_message(opened)["embeds"][0]["description"]
+    assert "Rules: 12-deal game · Domino: double only with an ace or a 2" in description
+    overview = await h.slash(boss, "rules")
+    assert "12 deals" in overview.text and "7th and 13th trick" in overview.text
+    assert "-45 per queen" in overview.text and "ace or a 2" in overview.text
+    other = await h.slash(boss, "new", channel_id=OTHER_CHANNEL_ID, heart_lead="broken")
+    assert h.bot.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
+        "twelve", {"domino_doubling": "ace_or_two", "heart_lead": "broken"}
+    )
+    assert other.text  # the lobby was posted
+    # Back to standard: the server's next table plays the seed text's game.
+    await h.admin(boss, "settings", variant="standard", domino_doubling="any")
+    await h.slash(boss, "cancel")
+    await h.idle()
+    opened = await h.slash(boss, "new")
+    assert h.table().rules is rules_for("standard")
+
+
+async def test_the_rules_command_explains_the_tables_own_rules(harness):
+    h = harness
+    ann = h.user("Ann")
+    await h.slash(ann, "new", variant="twelve", heart_lead="broken", first_lead="dealer")
+    overview = await h.slash(ann, "rules")
+    assert overview.ephemeral
+    assert (
+        "the 12-deal game" in overview.text and "The dealer leads the first trick" in overview.text
+    )
+    assert "Hearts may be led once a heart has been played" in overview.text
+    one = await h.slash(ann, "rules", contract="seventhirteenth")
+    assert one.text.startswith("**7th and 13th trick**: -50 to whoever takes the 7th trick")
+    hearts = await h.slash(ann, "rules", contract="hearts")
+    assert "-10 per heart" in hearts.text and "until a heart has been played" in hearts.text
+
+
+async def test_an_unknown_rule_value_is_refused_politely_and_opens_nothing(harness):
+    h = harness
+    ann = h.user("Ann")
+    refused = await h.slash(ann, "new", variant="Twelve")
+    assert refused.ephemeral and "'Twelve' is not a variant I know" in refused.text
+    assert "pick one from the list" in refused.text
+    assert h.table() is None
+    refused = await h.slash(ann, "new", first_lead="right")
+    assert refused.ephemeral and "'right' is not a choice for first lead" in refused.text
+    assert h.table() is None
