@@ -214,3 +214,48 @@ def test_verify_a_hostile_record_exits_1_with_one_line(random_record, case):
     assert message in line and len(line) < 300, line
     if case + "'" in records:
         assert records[case + "'"][1] in line, line
+
+
+def test_random_writes_a_twelve_record_with_house_rules_that_verify_accepts():
+    made = _run(
+        "random", "--seed", "5", "--variant", "twelve", "--house-rules", '{"heart_lead": "broken"}'
+    )
+    assert made.returncode == 0, made.stderr
+    record = json.loads(made.stdout)
+    assert record["variant"] == "twelve" and record["house_rules"] == {"heart_lead": "broken"}
+    assert len(record["deals"]) == 12
+    checked = _run("verify", "-", stdin=made.stdout)
+    assert checked.returncode == 0, checked.stderr
+    summary = json.loads(checked.stdout)
+    assert summary["complete"] and len(summary["deals"]) == 12 and sum(summary["totals"]) == 0
+    assert "seventhirteenth" in {deal["contract"] for deal in summary["deals"]}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--variant", "Twelve"), "unknown variant 'Twelve'; known: standard, twelve"),
+        (("--house-rules", '{"heart_lead": "sometimes"}'), "unknown value 'sometimes'"),
+        (("--house-rules", "{not json"), "--house-rules must be a JSON object"),
+    ],
+)
+def test_random_refuses_unknown_rules_in_one_line(args, message):
+    made = _run("random", *args)
+    assert made.returncode == 2 and made.stdout == b""
+    assert message in _one_line(made.stderr)
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ({"variant": "thirteen"}, "unknown variant 'thirteen'; known: standard, twelve"),
+        ({"house_rules": {"first_lead": "right"}}, "unknown value 'right' for house rule"),
+    ],
+)
+def test_verify_refuses_unknown_variants_and_house_rules_without_a_deal_number(
+    random_record, header, message
+):
+    checked = _run("verify", "-", stdin=json.dumps({**json.loads(random_record), **header}))
+    assert checked.returncode == 1
+    line = _one_line(checked.stderr)
+    assert message in line and not line.startswith("deal ")

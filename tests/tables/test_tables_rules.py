@@ -10,7 +10,7 @@ from tables_helpers import ANN, CHANNEL, GUILD, HOST, name
 from test_tables_recovery import Restartable
 
 from bot.engine import STANDARD, from_record, rules_for
-from bot.store import TableSettings
+from bot.store import GuildSettings, TableSettings
 from bot.tables import events as ev
 
 OTHER = rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})
@@ -51,5 +51,37 @@ async def test_a_table_plays_other_rules_and_a_restart_replays_them(
         for deal in match.deals:
             assert deal.contract is not None and deal.contract is OTHER.contract(deal.contract.id)
             assert sum(deal.base) == deal.contract.total
+    finally:
+        await node.stop()
+
+
+async def test_a_lobby_keeps_its_rules_across_a_restart_and_its_match_plays_by_them(
+    tmp_path: Path,
+) -> None:
+    node = Restartable(tmp_path / "db.sqlite3")
+    h = await node.start()
+    try:
+        opened = await h.service.open_table(
+            GUILD, CHANNEL, HOST, name(HOST), TableSettings(rules=OTHER)
+        )
+        h = await node.restart()
+        assert h.service.view(opened.table_id).rules is OTHER
+        view = await h.service.start(CHANNEL, HOST)
+        await h.play_random(view.table_id, actions=5)
+        record = h.service.record(view.table_id, full=True)
+        assert record is not None and record["house_rules"] == dict(OTHER.house_rules)
+    finally:
+        await node.stop()
+
+
+async def test_a_table_opened_without_settings_takes_the_servers_default_rules(
+    tmp_path: Path,
+) -> None:
+    node = Restartable(tmp_path / "db.sqlite3")
+    h = await node.start()
+    try:
+        await h.store.tables.set_guild_settings(GUILD, GuildSettings(TableSettings(rules=OTHER)))
+        opened = await h.service.open_table(GUILD, CHANNEL, HOST, name(HOST))
+        assert opened.rules is OTHER
     finally:
         await node.stop()
