@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.engine import Action, SeatView
+from bot.engine import Action, SeatView, contract_name
 from bot.players.pool import decide_sync
 from bot.render import text
 from bot.store import TableSettings, open_store
@@ -55,7 +55,7 @@ class Transcript:
             case ev.DealStarted(deal_number=number, dealer=dealer, chooser=chooser):
                 return f"\n== Deal {number}: {names[dealer]} deals, {names[chooser]} chooses =="
             case ev.ContractChosen(seat=seat, contract=contract):
-                return f"{names[seat]} chooses {text.contract_name(contract)}"
+                return f"{names[seat]} chooses {contract_name(contract)}"
             case ev.Doubled():
                 return text.doubling_text(names, event)
             case ev.TrickTaken():

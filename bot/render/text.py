@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import CONTRACTS, Card, Suit
+from bot.engine import Card, Suit, contract_name
 from bot.engine.cards import RANK_NAMES
 from bot.tables import events as ev
-
-
-def contract_name(contract_id: str) -> str:
-    return CONTRACTS[contract_id].name
 
 
 def cards_text(cards: Sequence[Card]) -> str:
