@@ -181,5 +181,7 @@ def doubling_summary(view: TableView, names: list[str]) -> str:
         f"{names[i]} × {names[j]}: {'redoubled' if level == 2 else 'doubled'}"
         for i, j, level in view.doubled
     ]
+    if len(view.doubling_done) == 4:  # every turn taken: the doubling is settled
+        return "\n".join(pairs or ["nobody doubled"])
     done = ", ".join(names[s] for s in view.doubling_done)
     return "\n".join(pairs or ["nobody yet"]) + (f"\n(had their turn: {done})" if done else "")

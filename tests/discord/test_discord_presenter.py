@@ -69,6 +69,12 @@ async def test_each_closed_deal_message_shows_its_own_deal_as_it_ended(harness):
                 ("(1 trick)" in line) == (count == 1)
                 for line, count in zip(fields["This deal"].splitlines(), tricks, strict=True)
             )
+        # The doubling as it ended: each pair doubled, or that nobody doubled.
+        pairs = sum(1 for i in range(4) for j in range(i + 1, 4) if deal.multipliers[i][j])
+        if pairs:
+            assert len(fields["Doubling"].splitlines()) == pairs
+        else:
+            assert fields.get("Doubling", "nobody doubled") == "nobody doubled"
         totals = [t + s for t, s in zip(totals, deal.final_scores(), strict=True)]
         assert fields["Match totals"].splitlines() == [
             f"{name}: {points:+d}" for name, points in zip(names, totals, strict=True)
