@@ -28,6 +28,27 @@ class Migration:
     """It drops and recreates a table that others reference (see the module's docstring)."""
 
 
+# The deals table's triggers, shared by the migration that made them and the one that
+# rebuilt the table (dropping a table drops its triggers).
+DEALS_APPEND_IN_ORDER = """
+    CREATE TRIGGER deals_append_in_order BEFORE INSERT ON deals
+    BEGIN
+        SELECT RAISE(ABORT, 'the match is not in play')
+        WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
+        SELECT RAISE(ABORT, 'deal out of order')
+        WHERE NEW.deal_index > coalesce(
+            (SELECT max(deal_index) FROM deals WHERE match_id = NEW.match_id) + 1, 0);
+    END
+"""
+DEALS_NEVER_CHANGE = """
+    CREATE TRIGGER deals_never_change BEFORE UPDATE ON deals
+    BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+"""
+DEALS_NEVER_GO = """
+    CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
+    BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
+"""
+
 PLAY = Migration(
     1,
     "tables, matches, deals and their actions",
@@ -140,16 +161,7 @@ PLAY = Migration(
         """,
         # Deals and actions are the match's record: appended in order while the match is
         # in play, never changed. A repeated number is refused by the primary key.
-        """
-        CREATE TRIGGER deals_append_in_order BEFORE INSERT ON deals
-        BEGIN
-            SELECT RAISE(ABORT, 'the match is not in play')
-            WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
-            SELECT RAISE(ABORT, 'deal out of order')
-            WHERE NEW.deal_index > coalesce(
-                (SELECT max(deal_index) FROM deals WHERE match_id = NEW.match_id) + 1, 0);
-        END
-        """,
+        DEALS_APPEND_IN_ORDER,
         """
         CREATE TRIGGER actions_append_in_order BEFORE INSERT ON actions
         BEGIN
@@ -160,14 +172,8 @@ PLAY = Migration(
                 (SELECT max(seq) FROM actions WHERE match_id = NEW.match_id) + 1, 0);
         END
         """,
-        """
-        CREATE TRIGGER deals_never_change BEFORE UPDATE ON deals
-        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
-        """,
-        """
-        CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
-        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
-        """,
+        DEALS_NEVER_CHANGE,
+        DEALS_NEVER_GO,
         """
         CREATE TRIGGER actions_never_change BEFORE UPDATE ON actions
         BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END
@@ -360,24 +366,9 @@ HOUSE_RULES = Migration(
         "DROP TABLE deals",
         "ALTER TABLE deals_rebuilt RENAME TO deals",
         # Dropping the table dropped its triggers: the same three again.
-        """
-        CREATE TRIGGER deals_append_in_order BEFORE INSERT ON deals
-        BEGIN
-            SELECT RAISE(ABORT, 'the match is not in play')
-            WHERE (SELECT status FROM matches WHERE match_id = NEW.match_id) IS NOT 'playing';
-            SELECT RAISE(ABORT, 'deal out of order')
-            WHERE NEW.deal_index > coalesce(
-                (SELECT max(deal_index) FROM deals WHERE match_id = NEW.match_id) + 1, 0);
-        END
-        """,
-        """
-        CREATE TRIGGER deals_never_change BEFORE UPDATE ON deals
-        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
-        """,
-        """
-        CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
-        BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
-        """,
+        DEALS_APPEND_IN_ORDER,
+        DEALS_NEVER_CHANGE,
+        DEALS_NEVER_GO,
     ),
     rebuilds=True,
 )

@@ -544,6 +544,11 @@ def test_empty_or_missing_house_rules_and_a_missing_variant_are_the_standard_gam
             {"house_rules": {"heart_lead": "Broken"}},
             "unknown value 'Broken' for house rule heart_lead; known: never, broken",
         ),
+        ({"variant": "Standard"}, "unknown variant 'Standard'; known: standard, twelve"),
+        (
+            {"house_rules": {"first_lead": None}},
+            "unknown value None for house rule first_lead; known: variant, left, dealer",
+        ),
     ],
 )
 def test_null_is_a_wrong_type_and_names_and_values_are_exact_lower_case(

@@ -165,39 +165,6 @@ def test_a_record_names_its_variant_and_another_variant_is_not_replayed_as_stand
     assert refused.value.deal is None
 
 
-@pytest.mark.parametrize(
-    ("header", "message"),
-    [
-        ({"variant": "Twelve"}, "unknown variant 'Twelve'; known: standard, twelve"),
-        ({"variant": "Standard"}, "unknown variant 'Standard'; known: standard, twelve"),
-        ({"variant": None}, "variant must be a variant name, not None"),
-        ({"house_rules": None}, "house_rules must be an object, not None"),
-        (
-            {"house_rules": {"first_leads": "dealer"}},
-            "unknown house rule 'first_leads'; known: domino_doubling, first_lead, heart_lead",
-        ),
-        (
-            {"house_rules": {"first_lead": None}},
-            "unknown value None for house rule first_lead; known: variant, left, dealer",
-        ),
-    ],
-)
-def test_a_record_of_unknown_rules_is_refused_in_one_line_without_a_deal(
-    header: dict[str, object], message: str
-) -> None:
-    record = {**to_record(random_match(random.Random(2))), **header}
-    with pytest.raises(RecordError) as refused:
-        from_record(record)
-    assert str(refused.value) == message and refused.value.deal is None
-
-
-def test_a_record_without_variant_or_with_empty_house_rules_is_the_standard_game() -> None:
-    record = to_record(random_match(random.Random(3)))
-    del record["variant"]
-    assert from_record(record).rules is STANDARD
-    assert from_record({**record, "house_rules": {}}).rules is STANDARD
-
-
 def test_the_seat_view_carries_the_rules_of_its_match() -> None:
     match = Match(rules=OTHER)
     match.deal_random(random.Random(4))

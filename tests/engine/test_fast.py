@@ -36,33 +36,13 @@ def test_fast_playout_agrees_with_the_public_api(contract_id: str, seed: int) ->
     assert scores == deal.base
 
 
-@pytest.mark.parametrize("contract_id", ["hearts", "trump-spades", "domino", "queens"])
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 40))
-def test_fast_playout_from_the_middle_of_a_deal_agrees(
-    contract_id: str, seed: int, moves: int
-) -> None:
-    deal = dealt_for_play(contract_id, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if deal.phase is Phase.DONE:
-            return
-        deal.apply(rng.choice(deal.legal_actions()))
-    if deal.phase is Phase.DONE:
-        return
-    trace: list[TraceEntry] = []
-    scores = random_playout(position_from_deal(deal), rng, trace)
-    _replay(deal, trace)
-    assert scores == deal.base
-
-
 @pytest.mark.parametrize(
     ("rules", "contract_id"),
     [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
     ids=rules_id,
 )
-@settings(max_examples=3, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 30))
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 40))
 def test_fast_playout_agrees_under_every_variant_and_house_rule(
     rules: Rules, contract_id: str, seed: int, moves: int
 ) -> None:

@@ -65,21 +65,6 @@ def test_play_card_tracks_the_public_deal_move_for_move(contract_id: str, seed: 
 
 
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
-@settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_policy_playout_agrees_with_the_public_api(contract_id: str, seed: int) -> None:
-    deal = dealt_for_play(contract_id, seed)
-    trace: list[TraceEntry] = []
-    scores = policy_playout(position_from_deal(deal), _random_policy(random.Random(seed)), trace)
-    for seat, legal, card in trace:
-        assert deal.to_act == seat
-        assert mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
-        deal.apply(Play(CARDS[card]))
-    assert deal.phase is Phase.DONE
-    assert scores == deal.base
-
-
-@pytest.mark.parametrize("contract_id", list(CONTRACTS))
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 45))
 def test_position_from_view_matches_the_deal(contract_id: str, seed: int, moves: int) -> None:
@@ -107,7 +92,7 @@ def test_position_from_view_matches_the_deal(contract_id: str, seed: int, moves:
     [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
     ids=rules_id,
 )
-@settings(max_examples=2, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_policy_playout_agrees_under_every_variant_and_house_rule(
     rules: Rules, contract_id: str, seed: int
