@@ -37,11 +37,15 @@ def hand_message(
         ui.add_item(c.ContractSelect(table_id, turn, _contract_choices(view)))
     elif view.phase is MatchPhase.DOUBLING and view.my_turn:
         lines.append(f"Your hand: {_hand_text(view.hand)}")
-        lines.append(
-            "**Your doubling turn.** Toggle the players to double (or redouble), then Confirm."
-        )
-        for item in doubling_items(table_id, turn, view, names, frozenset()):
-            ui.add_item(item)
+        if doubling_targets(view):
+            lines.append(
+                "**Your doubling turn.** Toggle the players to double (or redouble), then Confirm."
+            )
+            for item in doubling_items(table_id, turn, view, names, frozenset()):
+                ui.add_item(item)
+        else:
+            lines.append(f"**Your doubling turn.** {_only_a_pass(view)}")
+            ui.add_item(c.DoubleConfirm.build(table_id, turn, frozenset(), is_pass=True))
     elif view.phase is MatchPhase.PLAYING:
         lines.append(_trick_text(view, [seat_name(seat) for seat in seats]))
         legal = {action.card for action in view.legal if isinstance(action, Play)}
@@ -55,13 +59,25 @@ def hand_message(
     return "\n".join(lines), ui
 
 
+def doubling_targets(view: SeatView) -> list[int]:
+    """The seats this player may name in his doubling turn, as the engine allows."""
+    return sorted(
+        {seat for action in view.legal if isinstance(action, Double) for seat in action.targets}
+    )
+
+
+def _only_a_pass(view: SeatView) -> str:
+    """Why this doubling turn can only be a pass (the engine's rules, in words)."""
+    if view.seat == view.chooser and not any(view.multipliers[view.seat]):
+        return "Nobody doubled you, and the chooser may only redouble: press Pass."
+    return "In Domino at this table only a player holding an ace or a 2 may double: press Pass."
+
+
 def doubling_items(
     table_id: int, turn: int, view: SeatView, names: list[str], chosen: frozenset[int]
 ) -> list[discord.ui.Item[Any]]:
     """Toggle buttons for the seats this player may name, then Confirm and Pass."""
-    targets = sorted(
-        {seat for action in view.legal if isinstance(action, Double) for seat in action.targets}
-    )
+    targets = doubling_targets(view)
     doubled_me = {j for j in range(4) if view.multipliers[view.seat][j] == 1}
     items: list[discord.ui.Item[Any]] = []
     for seat in targets:
