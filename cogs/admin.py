@@ -34,6 +34,10 @@ PLACE_WORDS = {
     ),
     TablePlace.CHANNEL: "the channel the table is opened in",
 }
+IMAGE_WORDS = {
+    True: "on (the table, the Domino rows and the score chart are drawn)",
+    False: "off (text only)",
+}
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
@@ -52,7 +56,8 @@ def settings_text(settings: GuildSettings, changed: list[str]) -> str:
         f"- Turn time: **{defaults.turn_seconds} s** per card (choosing and doubling get "
         "1.5×)\n"
         f"- Computer level: **{defaults.computer_level}**\n"
-        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**"
+        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**\n"
+        f"- Pictures: **{IMAGE_WORDS[settings.images]}**"
     )
 
 
@@ -141,6 +146,7 @@ class BonkenAdmin(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
         computer_level="How strong the computer players are",
         where="Play each match in a thread of its table message, or in the channel",
+        images="Draw the table and the score chart as pictures (off: text only)",
     )
     @app_commands.choices(computer_level=LEVEL_CHOICES, where=PLACE_CHOICES)
     async def settings(
@@ -149,6 +155,7 @@ class BonkenAdmin(
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         computer_level: str | None = None,
         where: str | None = None,
+        images: bool | None = None,
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, "change the server's Bonken settings")
@@ -169,8 +176,10 @@ class BonkenAdmin(
                 TableSettings(
                     turn_seconds or defaults.turn_seconds,
                     computer_level or defaults.computer_level,
+                    now.images if images is None else images,
                 ),
                 TablePlace(where) if where is not None else now.place,
+                now.images if images is None else images,
             )
             changed = [
                 what
@@ -178,6 +187,7 @@ class BonkenAdmin(
                     ("turn time", turn_seconds),
                     ("computer level", computer_level),
                     ("where a match plays", where),
+                    ("pictures", images),
                 )
                 if given is not None
             ]

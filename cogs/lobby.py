@@ -29,6 +29,7 @@ class LobbyCommands(commands.Cog):
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
         computer_level="How strong the computer players are; default normal",
+        images="Draw the table as a picture; default the server's setting (on)",
     )
     @app_commands.choices(computer_level=LEVEL_CHOICES)
     async def new(
@@ -36,9 +37,11 @@ class LobbyCommands(commands.Cog):
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, 15, 600] | None = None,
         computer_level: str | None = None,
+        images: bool | None = None,
     ) -> None:
         await guarded(
-            interaction, lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level)
+            interaction,
+            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, images),
         )
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")

@@ -330,6 +330,16 @@ MATCH_RULES = Migration(
     ("ALTER TABLE matches ADD COLUMN rules TEXT",),
 )
 
+PICTURES = Migration(
+    9,
+    "whether a server's new tables, and each table, show pictures or text only",
+    # NULL (every server and table before this) is the default: pictures.
+    (
+        "ALTER TABLE guild_settings ADD COLUMN images INTEGER CHECK (images IN (0, 1))",
+        "ALTER TABLE tables ADD COLUMN images INTEGER CHECK (images IN (0, 1))",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -338,6 +348,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     DELIVERY,
     TABLE_PLACE,
     MATCH_RULES,
+    PICTURES,
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -71,7 +71,11 @@ class LobbyController:
         return view
 
     async def open(
-        self, interaction: Interaction, turn_seconds: int | None, level: str | None
+        self,
+        interaction: Interaction,
+        turn_seconds: int | None,
+        level: str | None,
+        images: bool | None = None,
     ) -> None:
         channel = channel_id(interaction)
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
@@ -85,7 +89,9 @@ class LobbyController:
         if level is not None and level not in LEVELS:
             raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
         settings = TableSettings(
-            turn_seconds or defaults.turn_seconds, level or defaults.computer_level
+            turn_seconds or defaults.turn_seconds,
+            level or defaults.computer_level,
+            guild.images if images is None else images,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(
