@@ -96,7 +96,7 @@ def chart_png(data: ChartData) -> bytes:
         for x, y in line[1:]:
             marker(draw, MARKERS[seat], (x, y), COLOURS[seat])
     _legend(draw, data)
-    return png(image)
+    return png(image, (BACKGROUND, GRID, AXIS, INK, WHITE, *COLOURS))
 
 
 def _axes(image: Image.Image, draw: ImageDraw.ImageDraw, data: ChartData) -> None:

@@ -24,7 +24,7 @@ from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, heading, suit_chip
 ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Top to bottom: black and red alternate."""
 ROW_TOP = HEADING + 22
-ROW_STEP = 90
+ROW_STEP = 100
 SLOT_LEFT = 84
 SLOT_STEP = 54
 PLATE_TOP = ROW_TOP + 4 * ROW_STEP + 14

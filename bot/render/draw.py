@@ -68,10 +68,33 @@ def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, *, bold: bo
     return text.rstrip() + "…"
 
 
-def png(image: Image.Image) -> bytes:
-    """The picture as PNG bytes. Pictures are flat colours, so a palette of 256 loses
-    nothing visible and makes the file a third the size; compression level 6 is zlib's
-    default trade of time for size."""
+TABLE_COLOURS: tuple[Colour, ...] = (FELT, FELT_LIGHT, FELT_LINE, INK, RED, WHITE, PALE, PLATE)
+TABLE_COLOURS += (GOLD, CARD, CARD_EDGE, SLOT)
+"""Every colour the table and Domino pictures are drawn in."""
+BLEND_STEPS = 24
+
+
+@cache
+def palette(colours: tuple[Colour, ...]) -> Image.Image:
+    """A palette of 256 for pictures drawn in ``colours``: the colours and the blends of
+    every two of them (what smooth edges and small text are made of), so a picture's
+    pixels find a close entry. Fixed per set of colours: the same scene always gives the
+    same bytes, and mapping to a fixed palette is three times faster than choosing one."""
+    blends = [
+        tuple(round(a[k] + (b[k] - a[k]) * step / BLEND_STEPS) for k in range(3))
+        for i, a in enumerate(colours)
+        for b in colours[i + 1 :]
+        for step in range(BLEND_STEPS + 1)
+    ]
+    swatch = Image.new("RGB", (len(blends), 1))
+    swatch.putdata(blends)  # type: ignore[arg-type]
+    return swatch.quantize(256, method=Image.Quantize.FASTOCTREE)
+
+
+def png(image: Image.Image, colours: tuple[Colour, ...] = TABLE_COLOURS) -> bytes:
+    """The picture as PNG bytes, in :func:`palette`'s 256 colours: flat colours lose
+    nothing visible and the file is a third the size of a full-colour one."""
     out = io.BytesIO()
-    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", compress_level=6)
+    mapped = image.quantize(palette=palette(colours), dither=Image.Dither.NONE)
+    mapped.save(out, "PNG", compress_level=3)
     return out.getvalue()
