@@ -19,7 +19,7 @@ from . import cards
 from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, fit, font, png
 from .labels import ORDINALS, count_label, label
 from .scene import TableScene
-from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, heading, suit_chip
+from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 
 ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Top to bottom: black and red alternate."""
@@ -70,8 +70,8 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     draw.rounded_rectangle(
         box, 14, fill=fill, outline=GOLD if on_turn or out else FELT_LINE, width=3 if out else 2
     )
-    chips = [c for c, who in (("D", scene.dealer), ("★", scene.chooser)) if who == seat]
-    room = PLATE_WIDTH - 20 - len(chips) * (CHIP + 4)
+    marks = chips(scene, seat)
+    room = PLATE_WIDTH - 20 - len(marks) * (CHIP + 4)
     name = fit(draw, clean(scene.seats[seat].name, SEAT_FALLBACK[seat]), 22, room, bold=True)
     draw.text((x0 + 10, PLATE_TOP + 8), name, font=font(22, bold=True), fill=text)
     if out:
@@ -85,8 +85,5 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     else:
         left = count_label("card", "cards", scene.seats[seat].cards_left)
         draw.text((x0 + 10, PLATE_TOP + 42), left, font=font(18), fill=text)
-    for index, chip in enumerate(chips):
-        x = box[2] - 8 - CHIP // 2 - index * (CHIP + 4)
-        y = PLATE_TOP + 22
-        draw.ellipse((x - CHIP // 2, y - CHIP // 2, x + CHIP // 2, y + CHIP // 2), fill=WHITE)
-        draw.text((x, y + 1), chip, font=font(18, bold=True), fill=INK, anchor="mm")
+    for index, mark in enumerate(marks):
+        chip(draw, (box[2] - 8 - CHIP // 2 - index * (CHIP + 4), PLATE_TOP + 22), mark)

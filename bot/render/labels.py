@@ -9,8 +9,7 @@ from __future__ import annotations
 LABELS: dict[str, str] = {
     "deal": "Deal {number} of {deals}",
     "choosing": "contract being chosen",
-    "dealer": "dealer",
-    "chooser": "chooser",
+    "dealer_chip": "D",
     "last_trick": "Last trick",
     "tricks": "{count} tricks",
     "trick": "1 trick",
@@ -22,7 +21,6 @@ LABELS: dict[str, str] = {
     "doubled": "{a} × {b}",
     "redoubled": "{a} ×× {b}",
     "chart_title": "The match, deal by deal",
-    "chart_axis": "running total",
 }
 ORDINALS = ("1st", "2nd", "3rd", "4th")
 """Places for "out {place}" in Domino."""

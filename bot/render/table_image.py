@@ -93,8 +93,8 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     on_turn = scene.to_act == seat
     fill, text = (GOLD, INK) if on_turn else (PLATE, WHITE)
     draw.rounded_rectangle(box, 14, fill=fill, outline=GOLD if on_turn else FELT_LINE, width=2)
-    chips = [c for c, who in (("D", scene.dealer), ("★", scene.chooser)) if who == seat]
-    room = w - 24 - len(chips) * (CHIP + 4)
+    marks = chips(scene, seat)
+    room = w - 24 - len(marks) * (CHIP + 4)
     info = scene.seats[seat]
     name = fit(draw, clean(info.name, SEAT_FALLBACK[seat]), 24, room, bold=True)
     draw.text((box[0] + 12, box[1] + 6), name, font=font(24, bold=True), fill=text)
@@ -102,11 +102,20 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     if scene.contract is not None:
         line += f" · {signed(info.score)}"
     draw.text((box[0] + 12, box[1] + 37), line, font=font(18), fill=text)
-    for index, chip in enumerate(chips):
-        x = box[2] - 10 - CHIP // 2 - index * (CHIP + 4)
-        y = box[1] + 20
-        draw.ellipse((x - CHIP // 2, y - CHIP // 2, x + CHIP // 2, y + CHIP // 2), fill=WHITE)
-        draw.text((x, y + 1), chip, font=font(18, bold=True), fill=INK, anchor="mm")
+    for index, mark in enumerate(marks):
+        chip(draw, (box[2] - 10 - CHIP // 2 - index * (CHIP + 4), box[1] + 20), mark)
+
+
+def chips(scene: TableScene, seat: int) -> list[str]:
+    """The role chips of a seat's plate: the dealer's D, the chooser's star."""
+    roles = ((label("dealer_chip"), scene.dealer), ("★", scene.chooser))
+    return [mark for mark, who in roles if who == seat]
+
+
+def chip(draw: ImageDraw.ImageDraw, centre: tuple[int, int], mark: str) -> None:
+    x, y = centre
+    draw.ellipse((x - CHIP // 2, y - CHIP // 2, x + CHIP // 2, y + CHIP // 2), fill=WHITE)
+    draw.text((x, y + 1), mark, font=font(18, bold=True), fill=INK, anchor="mm")
 
 
 def last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene) -> None:

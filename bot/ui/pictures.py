@@ -1,9 +1,11 @@
 """The pictures as Discord attachments: drawn off the event loop, never in the way.
 
 Rendering is pure (``bot.render``) and cached per scene; here it runs in a worker thread
-so the event loop keeps answering interactions meanwhile. If drawing fails for any
-reason the error is logged and the caller sends its text alone: a game never waits on,
-or stops for, a picture.
+so the event loop keeps answering interactions meanwhile. One thread draws every
+picture, one after another: the fonts and caches are shared, and FreeType's font faces
+are not safe to use from two threads at once (a picture takes some 10 ms, so one thread
+draws a hundred a second). If drawing fails for any reason the error is logged and the
+caller sends its text alone: a game never waits on, or stops for, a picture.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
@@ -26,11 +29,13 @@ log = logging.getLogger(__name__)
 
 TABLE_FILE = "table.png"
 CHART_FILE = "chart.png"
+DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+"""The one thread that draws (see the module)."""
 
 
 async def _drawn(draw: Callable[[], bytes], filename: str, what: str) -> discord.File | None:
     try:
-        data = await asyncio.to_thread(draw)
+        data = await asyncio.get_running_loop().run_in_executor(DRAWER, draw)
     except Exception:
         log.exception("drawing %s failed; sending text only", what)
         return None
@@ -74,10 +79,15 @@ def chart_of_scores(
     )
 
 
-def chart_of_record(view: TableView, record: dict[str, Any]) -> ChartData:
+def chart_of_record(view: TableView, record: dict[str, Any]) -> ChartData | None:
     """The chart of a finished match's record: its deals replayed for their scores after
-    doubling (a stored record need not carry them)."""
-    match = from_record(record)
+    doubling (a stored record need not carry them). None if that fails (logged): the
+    standings go without a chart."""
+    try:
+        match = from_record(record)
+    except Exception:
+        log.exception("replaying the record of table %s for its chart failed", view.table_id)
+        return None
     deals = [deal for deal in match.deals if deal.contract is not None and deal.is_done]
     return ChartData(
         names=tuple(seat.name for seat in view.seats),

@@ -33,6 +33,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.render import text
+from bot.render.chart import ChartData
 from bot.store import SCORE_STEP, StoreError, TableStatus
 from bot.tables import Refusal, TableView
 from bot.tables import events as ev
@@ -156,9 +157,12 @@ class ChannelFeed:
             case ev.TableRestored(lines=lines):
                 await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
-                await self._post_result(labels, event.table_id, match_id, totals, ranks, record)
+                chart = None if self.view is None else chart_of_record(self.view, record)
+                await self._post_result(
+                    labels, event.table_id, match_id, totals, ranks, record, chart
+                )
                 if self.summary is not None:
-                    self.summary.show(self.view, standings=(totals, ranks))
+                    self.summary.show(self.view, standings=(totals, ranks), chart=chart)
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
@@ -325,14 +329,13 @@ class ChannelFeed:
         totals: tuple[int, ...],
         ranks: tuple[int, ...],
         record: dict[str, Any],
+        chart_data: ChartData | None,
     ) -> None:
         data = json.dumps(record, indent=1).encode()
         files = [discord.File(io.BytesIO(data), filename=f"bonken-match-{match_id}.json")]
-        chart = (
-            None
-            if self.view is None
-            else await chart_picture(self.view, chart_of_record(self.view, record))
-        )
+        chart = None
+        if self.view is not None and chart_data is not None:
+            chart = await chart_picture(self.view, chart_data)
         if chart is not None:
             files.append(chart)
         await self.channel.send(

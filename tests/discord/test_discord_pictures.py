@@ -19,7 +19,7 @@ from bot.render import cards
 from bot.render.chart import SIZE as CHART_SIZE
 from bot.render.chart import chart_png
 from bot.render.table_image import SIZE, TRICK_CARDS
-from bot.ui.pictures import chart_of_record
+from bot.ui.pictures import chart_of_record, chart_of_scores
 
 CARD_WHITE = (252, 251, 247)
 
@@ -117,7 +117,13 @@ async def test_scores_shows_the_chart_of_the_finished_deals(harness):
     assert scores.ephemeral
     reply = h.hand_message(scores)
     assert reply["embeds"][0]["image"]["url"] == "attachment://chart.png"
-    assert png(h.fake.attachment(reply, "chart.png")).size == CHART_SIZE
+    chart = h.fake.attachment(reply, "chart.png")
+    assert png(chart).size == CHART_SIZE
+    # The chart of the one finished deal (the deal in play is not on it yet).
+    view = h.table()
+    data = chart_of_scores(view, h.bot.service.scores(view.table_id))
+    assert data.contracts == (h.bot.service.scores(view.table_id)[0][1],)
+    assert chart == chart_png(data)
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_text_and_the_game_goes_on(
