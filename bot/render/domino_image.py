@@ -84,6 +84,6 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
         )
     else:
         left = count_label("card", "cards", scene.seats[seat].cards_left)
-        draw.text((x0 + 10, PLATE_TOP + 42), left, font=font(18), fill=text)
+        draw.text((x0 + 10, PLATE_TOP + 40), left, font=font(20), fill=text)
     for index, mark in enumerate(marks):
         chip(draw, (box[2] - 8 - CHIP // 2 - index * (CHIP + 4), PLATE_TOP + 22), mark)

@@ -101,7 +101,7 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     line = count_label("trick", "tricks", info.tricks)
     if scene.contract is not None:
         line += f" · {signed(info.score)}"
-    draw.text((box[0] + 12, box[1] + 37), line, font=font(18), fill=text)
+    draw.text((box[0] + 12, box[1] + 35), line, font=font(20), fill=text)
     for index, mark in enumerate(marks):
         chip(draw, (box[2] - 10 - CHIP // 2 - index * (CHIP + 4), box[1] + 20), mark)
 
@@ -124,8 +124,8 @@ def last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene)
         return
     winner, plays = scene.last_trick
     who = clean(scene.seats[winner].name, SEAT_FALLBACK[winner])
-    title = fit(draw, f"{label('last_trick')} · {who}", 18, 236)
-    draw.text((20, HEADING + 14), title, font=font(18), fill=PALE)
+    title = fit(draw, f"{label('last_trick')} · {who}", 20, 236)
+    draw.text((20, HEADING + 12), title, font=font(20), fill=PALE)
     w, h = cards.SMALL
     for index, (seat, card) in enumerate(plays):
         x = 20 + w // 2 + index * (w + 6)
@@ -142,6 +142,6 @@ def doubles(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
         a = clean(scene.seats[i].name, SEAT_FALLBACK[i])
         b = clean(scene.seats[j].name, SEAT_FALLBACK[j])
         words = label("redoubled" if level == 2 else "doubled", a=a, b=b)
-        text = fit(draw, words, 18, 236)
-        draw.text((SIZE[0] - 20, y), text, font=font(18), fill=PALE, anchor="ra")
-        y += 26
+        text = fit(draw, words, 20, 236)
+        draw.text((SIZE[0] - 20, y), text, font=font(20), fill=PALE, anchor="ra")
+        y += 27
