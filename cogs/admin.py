@@ -57,7 +57,7 @@ def settings_text(settings: GuildSettings, changed: list[str]) -> str:
         "1.5×)\n"
         f"- Computer level: **{defaults.computer_level}**\n"
         f"- Where a match plays: **{PLACE_WORDS[settings.place]}**\n"
-        f"- Pictures: **{IMAGE_WORDS[settings.images]}**"
+        f"- Pictures: **{IMAGE_WORDS[defaults.images]}**"
     )
 
 
@@ -176,10 +176,9 @@ class BonkenAdmin(
                 TableSettings(
                     turn_seconds or defaults.turn_seconds,
                     computer_level or defaults.computer_level,
-                    now.images if images is None else images,
+                    defaults.images if images is None else images,
                 ),
                 TablePlace(where) if where is not None else now.place,
-                now.images if images is None else images,
             )
             changed = [
                 what

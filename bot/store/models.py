@@ -54,7 +54,8 @@ class TableSettings:
     turn_seconds: int = 60
     computer_level: str = "normal"
     images: bool = True
-    """Show the table as a picture (False: text only)."""
+    """Show the pictures: the table, the Domino rows, the score chart (False: text only).
+    A guild's ``table_defaults`` hold its choice for new tables."""
 
     def __post_init__(self) -> None:
         if self.turn_seconds <= 0:
@@ -79,9 +80,6 @@ class GuildSettings:
 
     table_defaults: TableSettings = TableSettings()
     place: TablePlace = TablePlace.THREAD
-    images: bool = True
-    """New tables show pictures (the table, Domino, the score chart); False: text only.
-    A table's own choice (``TableSettings.images``) starts from this."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ class TableStore:
                 defaults.turn_seconds,
                 defaults.computer_level,
                 settings.place,
-                int(settings.images),
+                int(defaults.images),
             ),
         )
 
@@ -177,11 +177,8 @@ async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     if row is None:
         return GuildSettings()
     images = row[3] != 0  # NULL (before schema 9) is the default: pictures
-    return GuildSettings(
-        TableSettings(row[0], row[1], images),
-        TablePlace(row[2] or TablePlace.THREAD),
-        images,
-    )
+    place = TablePlace(row[2] or TablePlace.THREAD)
+    return GuildSettings(TableSettings(row[0], row[1], images), place)
 
 
 async def _set_seat(

@@ -91,7 +91,7 @@ class LobbyController:
         settings = TableSettings(
             turn_seconds or defaults.turn_seconds,
             level or defaults.computer_level,
-            guild.images if images is None else images,
+            defaults.images if images is None else images,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(

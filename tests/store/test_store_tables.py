@@ -138,8 +138,8 @@ async def test_an_unknown_table_is_not_found(store: Store) -> None:
 
 async def test_a_guild_and_each_table_choose_pictures_or_text(store: Store) -> None:
     """Pictures are on unless the server turned them off; a table keeps its own choice."""
-    assert (await store.tables.guild_settings(1)).images is True
-    off = GuildSettings(TableSettings(60, "normal", images=False), images=False)
+    assert (await store.tables.guild_settings(1)).table_defaults.images is True
+    off = GuildSettings(TableSettings(60, "normal", images=False))
     await store.tables.set_guild_settings(1, off)
     assert await store.tables.guild_settings(1) == off
     assert (await store.tables.create_table(1, 10, 100)).settings.images is False
@@ -161,6 +161,6 @@ async def test_servers_and_tables_stored_before_schema_9_show_pictures(tmp_path:
             " VALUES (1, 10, 100, 'lobby', 60, 'easy', 0, 0)"
         )
     async with await open_store(path) as store:
-        assert (await store.tables.guild_settings(1)).images is True
+        assert (await store.tables.guild_settings(1)).table_defaults.images is True
         (table,) = await store.tables.open_tables()
         assert table.settings.images is True
