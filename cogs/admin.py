@@ -43,6 +43,10 @@ PLACE_WORDS = {
     ),
     TablePlace.CHANNEL: "the channel the table is opened in",
 }
+IMAGE_WORDS = {
+    True: "on (the table, the Domino rows and the score chart are drawn)",
+    False: "off (text only)",
+}
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
@@ -62,7 +66,8 @@ def settings_text(settings: GuildSettings, changed: list[str]) -> str:
         "1.5×)\n"
         f"- Computer level: **{defaults.computer_level}**\n"
         f"- Where a match plays: **{PLACE_WORDS[settings.place]}**\n"
-        f"- Rules: **{rules_line(defaults.rules)}**"
+        f"- Rules: **{rules_line(defaults.rules)}**\n"
+        f"- Pictures: **{IMAGE_WORDS[defaults.images]}**"
     )
 
 
@@ -151,6 +156,7 @@ class BonkenAdmin(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
         computer_level="How strong the computer players are",
         where="Play each match in a thread of its table message, or in the channel",
+        images="Draw the table and the score chart as pictures (off: text only)",
         **DESCRIPTIONS,
     )
     @app_commands.choices(
@@ -171,6 +177,7 @@ class BonkenAdmin(
         heart_lead: str | None = None,
         first_lead: str | None = None,
         domino_doubling: str | None = None,
+        images: bool | None = None,
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, "change the server's Bonken settings")
@@ -193,6 +200,7 @@ class BonkenAdmin(
                     turn_seconds or defaults.turn_seconds,
                     computer_level or defaults.computer_level,
                     rules,
+                    defaults.images if images is None else images,
                 ),
                 TablePlace(where) if where is not None else now.place,
             )
@@ -206,6 +214,7 @@ class BonkenAdmin(
                     ("heart lead", heart_lead),
                     ("first lead", first_lead),
                     ("Domino doubling", domino_doubling),
+                    ("pictures", images),
                 )
                 if given is not None
             ]

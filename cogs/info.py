@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot.engine import VARIANTS, Rules, from_record, public_record, rules_for
 from bot.render.rules import rules_text
 from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
 from bot.ui.lobby import channel_id
+from bot.ui.pictures import chart_of_scores, chart_picture, show
 from bot.ui.replies import guarded
 
 if TYPE_CHECKING:
@@ -130,7 +132,12 @@ class InfoCommands(commands.Cog):
             embed.set_footer(
                 text=" · ".join(f"{SEAT_NAMES[s]}: {table.seats[s].name}" for s in range(4))
             )
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            chart = await chart_picture(table, chart_of_scores(table, deals))
+            await interaction.response.send_message(
+                embed=show(embed, chart),
+                ephemeral=True,
+                file=MISSING if chart is None else chart,
+            )
 
         await guarded(interaction, work)
 

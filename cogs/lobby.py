@@ -36,6 +36,7 @@ class LobbyCommands(commands.Cog):
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
         computer_level="How strong the computer players are; default normal",
+        images="Draw the table as a picture; default the server's setting (on)",
         **DESCRIPTIONS,
     )
     @app_commands.choices(
@@ -54,12 +55,13 @@ class LobbyCommands(commands.Cog):
         heart_lead: str | None = None,
         first_lead: str | None = None,
         domino_doubling: str | None = None,
+        images: bool | None = None,
     ) -> None:
         """The rules default to the server's settings; each option given changes one."""
         rules = (variant, heart_lead, first_lead, domino_doubling)
         await guarded(
             interaction,
-            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, rules),
+            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, rules, images),
         )
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")

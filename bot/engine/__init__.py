@@ -20,6 +20,7 @@ from .rules import (
     DominoDoubling,
     Rules,
     RulesError,
+    any_contract,
     contract_name,
     rules_for,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "SeatView",
     "Suit",
     "Trick",
+    "any_contract",
     "contract_name",
     "deal_hands",
     "from_record",

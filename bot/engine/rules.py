@@ -238,14 +238,21 @@ STANDARD = rules_for("standard")
 TWELVE = rules_for("twelve")
 
 
-def contract_name(contract_id: str) -> str:
-    """A contract's name in whichever variant has it (for stored results, which keep only
-    the id); an unknown id is its own name."""
+def any_contract(contract_id: str) -> Contract | None:
+    """The contract with this id in whichever variant has it, for what is the same in
+    every variant (its name, kind, trump, whether it is Domino), where only the id is
+    kept (stored results, a picture's scene); None for an unknown id."""
     for variant in VARIANTS:
         contract = rules_for(variant).contract(contract_id)
         if contract is not None:
-            return contract.name
-    return contract_id
+            return contract
+    return None
+
+
+def contract_name(contract_id: str) -> str:
+    """A contract's name by its id in any variant; an unknown id is its own name."""
+    contract = any_contract(contract_id)
+    return contract_id if contract is None else contract.name
 
 
 def _known(names: Iterable[str]) -> str:

@@ -1,1 +1,2 @@
-"""Turning table state and events into words (and, for Discord, embeds)."""
+"""Turning table state and events into words, and into pictures (PNG bytes), for the demo
+and Discord; nothing here knows Discord."""

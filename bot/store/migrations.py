@@ -373,6 +373,16 @@ HOUSE_RULES = Migration(
     rebuilds=True,
 )
 
+PICTURES = Migration(
+    9,
+    "whether a server's new tables, and each table, show pictures or text only",
+    # NULL (every server and table before this) is the default: pictures.
+    (
+        "ALTER TABLE guild_settings ADD COLUMN images INTEGER CHECK (images IN (0, 1))",
+        "ALTER TABLE tables ADD COLUMN images INTEGER CHECK (images IN (0, 1))",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -382,6 +392,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     TABLE_PLACE,
     MATCH_RULES,
     HOUSE_RULES,
+    PICTURES,
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -57,6 +57,9 @@ class TableSettings:
     computer_level: str = "normal"
     rules: Rules = STANDARD
     """The variant and house rules the table's matches are played by."""
+    images: bool = True
+    """Show the pictures: the table, the Domino rows, the score chart (False: text only).
+    A guild's ``table_defaults`` hold its choice for new tables."""
 
     def __post_init__(self) -> None:
         if self.turn_seconds <= 0:

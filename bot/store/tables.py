@@ -32,7 +32,7 @@ from .models import (
 # match in play at the table. ``{where}`` is filled from constants in this module only.
 TABLE_QUERY = """
     SELECT t.table_id, t.guild_id, t.channel_id, t.host_id, t.status, t.turn_seconds,
-           t.computer_level, t.created_at, m.match_id, t.rules
+           t.computer_level, t.created_at, m.match_id, t.rules, t.images
     FROM tables t LEFT JOIN matches m ON m.table_id = t.table_id AND m.status = 'playing'
     WHERE {where} ORDER BY t.table_id
 """
@@ -63,11 +63,12 @@ class TableStore:
         defaults = settings.table_defaults
         await self._db.write_one(
             """
-            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules,
+                                        images)
+            VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
-                place = excluded.place, rules = excluded.rules
+                place = excluded.place, rules = excluded.rules, images = excluded.images
             """,
             (
                 guild_id,
@@ -75,6 +76,7 @@ class TableStore:
                 defaults.computer_level,
                 settings.place,
                 encode_rules(defaults.rules),
+                int(defaults.images),
             ),
         )
 
@@ -97,8 +99,8 @@ class TableStore:
                 row = await session.fetchone(
                     """
                     INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,
-                                        computer_level, created_at, updated_at, rules)
-                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING table_id
+                                        computer_level, created_at, updated_at, rules, images)
+                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING table_id
                     """,
                     (
                         guild_id,
@@ -109,6 +111,7 @@ class TableStore:
                         now,
                         now,
                         encode_rules(settings.rules),
+                        int(settings.images),
                     ),
                 )
             except ConstraintFailed:
@@ -161,6 +164,7 @@ class TableStore:
                 changes["turn_seconds"] = settings.turn_seconds
                 changes["computer_level"] = settings.computer_level
                 changes["rules"] = encode_rules(settings.rules)
+                changes["images"] = int(settings.images)
             assignments = ", ".join(f"{column} = ?" for column in changes)
             try:
                 await session.execute(
@@ -178,12 +182,14 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place, rules FROM guild_settings WHERE guild_id = ?",
+        "SELECT turn_seconds, computer_level, place, rules, images FROM guild_settings "
+        "WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         return GuildSettings()
-    defaults = TableSettings(row[0], row[1], rules_from_column(row[3]))
+    images = row[4] != 0  # NULL (before schema 9) is the default: pictures
+    defaults = TableSettings(row[0], row[1], rules_from_column(row[3]), images)
     return GuildSettings(defaults, TablePlace(row[2] or TablePlace.THREAD))
 
 
@@ -257,7 +263,7 @@ def _record(
     messages: dict[str, int],
 ) -> TableRecord:
     table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created = row[:8]
-    match_id, rules = row[8:]
+    match_id, rules, images = row[8:]
     return TableRecord(
         table_id=table_id,
         guild_id=guild_id,
@@ -266,7 +272,8 @@ def _record(
         status=TableStatus(status),
         seats=seats,
         names=names,
-        settings=TableSettings(turn_seconds, level, rules_from_column(rules)),
+        # images NULL (before schema 9) is the default: pictures
+        settings=TableSettings(turn_seconds, level, rules_from_column(rules), images != 0),
         messages=messages,
         match_id=match_id,
         created_at=to_datetime(created),

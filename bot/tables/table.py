@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field, replace
 
-from bot.engine import STANDARD, Card, Match, Phase, Rules, public_view
+from bot.engine import STANDARD, Card, Match, Phase, Rules, Trick, public_view
 from bot.store import Computer, Human, SeatOccupant, TableRecord, TableSettings, TableStatus
 
 SEAT_NAMES = ("North", "East", "South", "West")
@@ -167,6 +167,10 @@ class TableView:
     """Domino: each started suit row as (suit, lowest rank, highest rank), public."""
     domino_out: tuple[int, ...] = ()
     """Domino: the seats that went out, in order."""
+    last_trick: Trick | None = None
+    """The deal's last finished trick (public: everyone saw it played)."""
+    cards_left: tuple[int, ...] = (0, 0, 0, 0)
+    """How many cards each seat still holds (public: everyone counts them)."""
 
 
 def view_of(table: Table) -> TableView:
@@ -217,6 +221,8 @@ def view_of(table: Table) -> TableView:
             (int(suit), low, high) for suit, (low, high) in public.domino_rows.items()
         ),
         domino_out=public.domino_out,
+        last_trick=public.last_trick,
+        cards_left=public.cards_left,
     )
 
 

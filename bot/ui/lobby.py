@@ -77,6 +77,7 @@ class LobbyController:
         turn_seconds: int | None,
         level: str | None,
         rules: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None),
+        images: bool | None = None,
     ) -> None:
         """Open a table; ``rules`` is (variant, heart_lead, first_lead, domino_doubling) as
         chosen, each None for the server's default."""
@@ -95,6 +96,7 @@ class LobbyController:
             turn_seconds or defaults.turn_seconds,
             level or defaults.computer_level,
             chosen_rules(defaults.rules, *rules),
+            defaults.images if images is None else images,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(

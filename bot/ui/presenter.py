@@ -30,8 +30,10 @@ import time
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
+from discord.utils import MISSING
 
 from bot.render import text
+from bot.render.chart import ChartData
 from bot.store import SCORE_STEP, StoreError, TableStatus
 from bot.tables import Refusal, TableView
 from bot.tables import events as ev
@@ -40,6 +42,7 @@ from bot.tables.table import SEAT_NAMES
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .hands import MATCH_OVER
+from .pictures import chart_of_record, chart_picture, show, table_picture
 from .replies import literal
 from .summary import SummaryMessage, thread_name
 
@@ -77,6 +80,8 @@ RESTORED = (
     "stopped updating."
 )
 RESTORED_LOBBY = "The bot restarted; the table is restored."
+CHART_TITLE = "The match, deal by deal"
+"""Above the score chart under the final standings."""
 
 Line = tuple[int, int]
 """A line of the channel as (deal, step): step 0 the deal's message, 1-13 a trick line,
@@ -152,9 +157,12 @@ class ChannelFeed:
             case ev.TableRestored(lines=lines):
                 await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
-                await self._post_result(labels, event.table_id, match_id, totals, ranks, record)
+                chart = None if self.view is None else chart_of_record(self.view, record)
+                await self._post_result(
+                    labels, event.table_id, match_id, totals, ranks, record, chart
+                )
                 if self.summary is not None:
-                    self.summary.show(self.view, standings=(totals, ranks))
+                    self.summary.show(self.view, standings=(totals, ranks), chart=chart)
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
@@ -251,9 +259,13 @@ class ChannelFeed:
             if self.message_id is not None:
                 await self._close_message()
             self.view, self.tricks = view, []
+            picture = await table_picture(view)
             try:
                 message = await self.channel.send(
-                    embed=deal_embed(view), view=table_view(view.table_id), allowed_mentions=QUIET
+                    embed=show(deal_embed(view), picture),
+                    view=table_view(view.table_id),
+                    allowed_mentions=QUIET,
+                    file=MISSING if picture is None else picture,
                 )
             except discord.HTTPException:
                 self.message_id = None  # the old one is closed: edits must not go there
@@ -317,16 +329,23 @@ class ChannelFeed:
         totals: tuple[int, ...],
         ranks: tuple[int, ...],
         record: dict[str, Any],
+        chart_data: ChartData | None,
     ) -> None:
         data = json.dumps(record, indent=1).encode()
-        file = discord.File(io.BytesIO(data), filename=f"bonken-match-{match_id}.json")
+        files = [discord.File(io.BytesIO(data), filename=f"bonken-match-{match_id}.json")]
+        chart = None
+        if self.view is not None and chart_data is not None:
+            chart = await chart_picture(self.view, chart_data)
+        if chart is not None:
+            files.append(chart)
         await self.channel.send(
             "**The match is over.** Final standings:\n"
             + text.standings_text(labels, totals, ranks)
             + "\nThe match record is attached (`python -m bot.engine verify` checks it).",
-            file=file,
+            files=files,
             view=rematch_view(table_id),
             allowed_mentions=QUIET,
+            embed=MISSING if chart is None else show(discord.Embed(title=CHART_TITLE), chart),
         )
 
     async def _edit_loop(self) -> None:
@@ -366,7 +385,15 @@ class ChannelFeed:
                     self.deadline[1] if self.deadline and self.deadline[0] == view.turn else None
                 )
                 embed = deal_embed(view, closed=done, deadline=deadline, tricks=self.tricks)
-                await message.edit(embed=embed, view=buttons)
+                picture = await table_picture(view, over=done is not None)
+                # An edit replaces the picture (one call, as a text edit); without one, a
+                # stale picture is taken away. A table set to text only sends none.
+                pictures = [] if picture is None else [picture]
+                await message.edit(
+                    embed=show(embed, picture),
+                    view=buttons,
+                    attachments=pictures if view.settings.images else MISSING,
+                )
         except discord.HTTPException as error:
             log.warning("channel %s: editing the table message failed: %s", self.channel_id, error)
         finally:

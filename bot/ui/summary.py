@@ -2,8 +2,9 @@
 
 A match posts some 150 messages; in a thread they leave the channel alone, and the lobby
 message that opened the table stays behind as the match's summary: the seats, which deal
-is played, the totals, and at the end the final standings. It is edited only when a deal
-starts or ends, paced like the table message, so quick deals share one edit.
+is played, the totals, and at the end the final standings with the score chart. It is
+edited only when a deal starts or ends, paced like the table message, so quick deals
+share one edit.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
+from discord.utils import MISSING
 
 from bot.render import text
+from bot.render.chart import ChartData
 from bot.render.rules import rules_line
 from bot.tables import TableView
 from bot.tables.table import SEAT_NAMES
 
 from .embeds import GREEN, GREY, seat_labels
+from .pictures import chart_picture, show
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -110,6 +114,7 @@ class SummaryMessage:
         self._view: TableView | None = None
         self._standings: Standings | None = None
         self._closed: str | None = None
+        self._chart: ChartData | None = None
         self._dirty = asyncio.Event()
         self._lock = asyncio.Lock()
         self._last_edit = 0.0
@@ -121,10 +126,13 @@ class SummaryMessage:
         *,
         standings: Standings | None = None,
         closed: str | None = None,
+        chart: ChartData | None = None,
     ) -> None:
-        """The summary should show this; the edit follows, paced."""
+        """The summary should show this (the final standings with their ``chart``); the
+        edit follows, paced."""
         self._view = view or self._view
         self._standings = standings or self._standings
+        self._chart = chart or self._chart
         self._closed = closed or self._closed
         self._dirty.set()
 
@@ -149,9 +157,16 @@ class SummaryMessage:
         embed = summary_embed(
             self._view, self.thread_id, standings=self._standings, closed=self._closed
         )
+        picture = None
+        if self._standings is not None and self._chart is not None:
+            picture = await chart_picture(self._view, self._chart)
         channel = self.bot.get_partial_messageable(self.channel_id)
         try:
-            await channel.get_partial_message(self.message_id).edit(embed=embed, view=None)
+            await channel.get_partial_message(self.message_id).edit(
+                embed=show(embed, picture),
+                view=None,
+                attachments=MISSING if picture is None else [picture],
+            )
         except discord.HTTPException as error:
             log.warning("channel %s: editing the summary failed: %s", self.channel_id, error)
         finally:

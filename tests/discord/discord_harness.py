@@ -293,6 +293,12 @@ class FakeDiscord:
             if int(m["channel_id"]) == channel_id and not m.get("interaction_token")
         ]
 
+    def attachment(self, message: dict[str, Any], filename: str) -> bytes:
+        """The bytes of the message's attachment named ``filename`` (as it is now)."""
+        found = [a["data"] for a in message["attachments"] if a["filename"] == filename]
+        assert found, f"no {filename} among {[a['filename'] for a in message['attachments']]}"
+        return found[-1]
+
     def thread_of(self, message_id: int) -> dict[str, Any] | None:
         """The thread started on a message, if any."""
         return self.threads.get(message_id)
@@ -529,18 +535,23 @@ class FakeDiscord:
                 message[key] = body[key] or ([] if key != "content" else "")
         if "flags" in body and body["flags"] is not None:
             message["flags"] = int(body["flags"]) | (message["flags"] & EPHEMERAL)
-        if files:
-            message["attachments"] = [
-                {
-                    "id": str(snowflake()),
-                    "filename": name,
-                    "size": len(data),
-                    "url": f"https://cdn.example/{name}",
-                    "proxy_url": f"https://cdn.example/{name}",
-                    "data": data.decode("utf-8", "replace"),
-                }
-                for name, data in files
-            ]
+        if "attachments" not in body and not files:
+            return
+        # As Discord: the attachments listed by id are kept (an edit listing none takes
+        # them all away), the files uploaded with the request are added.
+        listed = {str(a.get("id")) for a in body.get("attachments") or []}
+        kept = [a for a in message["attachments"] if a["id"] in listed]
+        message["attachments"] = kept + [
+            {
+                "id": str(snowflake()),
+                "filename": name,
+                "size": len(data),
+                "url": f"https://cdn.example/{name}",
+                "proxy_url": f"https://cdn.example/{name}",
+                "data": data,  # the bytes as uploaded (left out of what the bot is sent)
+            }
+            for name, data in files
+        ]
 
     def _callback(self, call: Call, interaction_id: int, token: str) -> tuple[int, Any]:
         interaction = self.interactions.get(interaction_id)
@@ -689,7 +700,8 @@ def _public(body: Any) -> Any:
     """What Discord sends back: the fake's own bookkeeping (a message's interaction token,
     its edit count) left out."""
     if isinstance(body, dict):
-        return {k: _public(v) for k, v in body.items() if k not in ("interaction_token", "edits")}
+        hidden = ("interaction_token", "edits", "data" if "filename" in body else "")
+        return {k: _public(v) for k, v in body.items() if k not in hidden}
     if isinstance(body, list):
         return [_public(v) for v in body]
     return body

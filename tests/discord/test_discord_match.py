@@ -73,8 +73,9 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     final = posts[-1]
     assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
     assert custom_ids(final) == [f"bonken:again:{tid}"]  # Play again
-    (attachment,) = final["attachments"]
+    attachment, chart = final["attachments"]  # the record, and the score chart
     assert attachment["filename"].startswith("bonken-match-")
+    assert chart["filename"] == "chart.png"
     record = json.loads(attachment["data"])
     match = from_record(record)
     assert match.is_over and len(match.deals) == DEALS_PER_MATCH

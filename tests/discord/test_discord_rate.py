@@ -1,5 +1,6 @@
 """Few, well-timed Discord calls: an all-computer match at full speed stays within 40 REST
-calls of the bot's own per deal, and never meets a 429.
+calls of the bot's own per deal, and never meets a 429, with the table picture uploaded
+with the deal message and each of its edits (an edit with a picture is one call too).
 
 The fake Discord enforces the per-channel 5-requests-per-5-seconds buckets for posting and
 for editing messages and sends discord.py the usual ``X-RateLimit-*`` headers. Its clocks
@@ -63,6 +64,13 @@ async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
             and (c.body.get("embeds") or [{}])[0].get("title", "").startswith("Deal ")
         ]
         assert len(deal_posts) == DEALS_PER_MATCH
+        # Each deal message and its edits carry the table picture: counted in the budget.
+        assert all([name for name, _ in calls[i].files] == ["table.png"] for i in deal_posts)
+        uploads = [[n for n, _ in c.files] for c in calls if c.method == "PATCH" and c.files]
+        assert uploads.count(["table.png"]) >= DEALS_PER_MATCH
+        # The summary's last edit carries the score chart (in a thread; in the channel the
+        # final standings post does).
+        assert (uploads.count(["chart.png"]) > 0) == threaded
         per_deal = [
             len(calls[a:b]) for a, b in zip(deal_posts, [*deal_posts[1:], len(calls)], strict=True)
         ]

@@ -123,6 +123,9 @@ async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(har
     assert f"<#{thread_id}>" in embed["description"]
     standings = next(f for f in embed["fields"] if f["name"] == "Final standings")
     assert standings["value"].startswith("1. ") and "**Ann**" in standings["value"]
+    # With the score chart, attached by the summary's last edit (no extra call).
+    assert [a["filename"] for a in summary["attachments"]] == ["chart.png"]
+    assert embed["image"]["url"] == "attachment://chart.png"
     assert custom_ids(summary) == []
     # Since the thread opened, edited only at deal starts and ends (coalesced when they
     # come together), not per trick, and at the end: standings, then closed.

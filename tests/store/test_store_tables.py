@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from bot.store import (
     TableStatus,
     open_store,
 )
+from bot.store.migrations import migrate
 
 
 async def test_a_new_table_is_in_the_lobby_with_four_empty_seats(store: Store) -> None:
@@ -131,3 +134,33 @@ async def test_an_unknown_table_is_not_found(store: Store) -> None:
         await store.tables.get_table(99)
     with pytest.raises(NotFound):
         await store.tables.update_table(99, status=TableStatus.CANCELLED)
+
+
+async def test_a_guild_and_each_table_choose_pictures_or_text(store: Store) -> None:
+    """Pictures are on unless the server turned them off; a table keeps its own choice."""
+    assert (await store.tables.guild_settings(1)).table_defaults.images is True
+    off = GuildSettings(TableSettings(60, "normal", images=False))
+    await store.tables.set_guild_settings(1, off)
+    assert await store.tables.guild_settings(1) == off
+    assert (await store.tables.create_table(1, 10, 100)).settings.images is False
+    table = await store.tables.create_table(2, 11, 100)
+    assert table.settings.images is True
+    await store.tables.update_table(table.table_id, settings=TableSettings(60, "normal", False))
+    assert (await store.tables.get_table(table.table_id)).settings.images is False
+
+
+async def test_servers_and_tables_stored_before_schema_9_show_pictures(tmp_path: Path) -> None:
+    """Their ``images`` column is NULL after the upgrade: the default, on."""
+    path = tmp_path / "old.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        migrate(conn, target=7)
+        conn.execute("INSERT INTO guild_settings VALUES (1, 90, 'easy', 'channel')")
+        conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,"
+            " computer_level, created_at, updated_at)"
+            " VALUES (1, 10, 100, 'lobby', 60, 'easy', 0, 0)"
+        )
+    async with await open_store(path) as store:
+        assert (await store.tables.guild_settings(1)).table_defaults.images is True
+        (table,) = await store.tables.open_tables()
+        assert table.settings.images is True

@@ -1,0 +1,89 @@
+"""The Domino layout: the four suit rows as they lie on the table, and the seats.
+
+Each row has a slot for every rank, 2 to ace, left to right; the cards played lie face
+up in their slots and the empty ones are outlined (the 8, where a row starts, marked).
+Under the rows each seat's plate says how many cards it still holds, or in which place
+it went out; the seat on turn is lit in gold, as on the table picture.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine import CARDS, Suit
+from bot.engine.cards import RANK_NAMES
+
+from . import cards
+from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, fit, font, png
+from .labels import ORDINALS, count_label, label
+from .scene import TableScene
+from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
+
+ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""Top to bottom: black and red alternate."""
+ROW_TOP = HEADING + 22
+ROW_STEP = 100
+SLOT_LEFT = 84
+SLOT_STEP = 54
+PLATE_TOP = ROW_TOP + 4 * ROW_STEP + 14
+PLATE_WIDTH = 182
+START_RANK = 8
+
+
+@lru_cache(maxsize=64)
+def domino_png(scene: TableScene) -> bytes:
+    image = Image.new("RGB", SIZE, FELT)
+    draw = ImageDraw.Draw(image)
+    heading(draw, scene)
+    rows = {Suit(suit): (low, high) for suit, low, high in scene.domino_rows}
+    w, h = cards.SMALL
+    for index, suit in enumerate(ROWS):
+        y = ROW_TOP + index * ROW_STEP + h // 2
+        suit_chip(draw, (42, y), suit)
+        low, high = rows.get(suit, (0, -1))
+        for rank in range(2, 15):
+            x = SLOT_LEFT + (rank - 2) * SLOT_STEP + w // 2
+            if low <= rank <= high:
+                cards.paste(image, CARDS[suit * 13 + rank - 2], (x, y), cards.SMALL)
+                continue
+            box = (x - w // 2, y - h // 2, x + w // 2, y + h // 2)
+            draw.rounded_rectangle(box, 6, fill=SLOT, outline=FELT_LINE, width=2)
+            mark = PALE if rank == START_RANK else FELT_LINE
+            draw.text(
+                (x, y), RANK_NAMES[rank - 2], font=font(18, bold=True), fill=mark, anchor="mm"
+            )
+    for seat in range(4):
+        plate(draw, scene, seat)
+    return png(image)
+
+
+def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
+    """A seat's plate under the rows: name, then its cards left or its place out."""
+    gap = (SIZE[0] - 40 - 4 * PLATE_WIDTH) // 3
+    x0 = 20 + seat * (PLATE_WIDTH + gap)
+    box = (x0, PLATE_TOP, x0 + PLATE_WIDTH, PLATE_TOP + 72)
+    on_turn = scene.to_act == seat
+    out = seat in scene.domino_out
+    fill, text = (GOLD, INK) if on_turn else (PLATE, WHITE)
+    draw.rounded_rectangle(
+        box, 14, fill=fill, outline=GOLD if on_turn or out else FELT_LINE, width=3 if out else 2
+    )
+    marks = chips(scene, seat)
+    room = PLATE_WIDTH - 20 - len(marks) * (CHIP + 4)
+    name = fit(draw, clean(scene.seats[seat].name, SEAT_FALLBACK[seat]), 22, room, bold=True)
+    draw.text((x0 + 10, PLATE_TOP + 8), name, font=font(22, bold=True), fill=text)
+    if out:
+        place = ORDINALS[scene.domino_out.index(seat)]
+        draw.text(
+            (x0 + 10, PLATE_TOP + 40),
+            "✔ " + label("out", place=place),
+            font=font(20, bold=True),
+            fill=GOLD if not on_turn else INK,
+        )
+    else:
+        left = count_label("card", "cards", scene.seats[seat].cards_left)
+        draw.text((x0 + 10, PLATE_TOP + 40), left, font=font(20), fill=text)
+    for index, mark in enumerate(marks):
+        chip(draw, (box[2] - 8 - CHIP // 2 - index * (CHIP + 4), PLATE_TOP + 22), mark)

@@ -1,0 +1,97 @@
+"""The pictures as Discord attachments: drawn off the event loop, never in the way.
+
+Rendering is pure (``bot.render``) and cached per scene; here it runs in a worker thread
+so the event loop keeps answering interactions meanwhile. One thread draws every
+picture, one after another: the fonts and caches are shared, and FreeType's font faces
+are not safe to use from two threads at once (a picture takes some 10 ms, so one thread
+draws a hundred a second). If drawing fails for any reason the error is logged and the
+caller sends its text alone: a game never waits on, or stops for, a picture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import discord
+
+from bot.engine import from_record
+from bot.render.chart import ChartData, chart_png
+from bot.render.scene import scene_of
+from bot.render.table_image import table_png
+from bot.tables import TableView
+
+log = logging.getLogger(__name__)
+
+TABLE_FILE = "table.png"
+CHART_FILE = "chart.png"
+DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+"""The one thread that draws (see the module)."""
+
+
+async def _drawn(draw: Callable[[], bytes], filename: str, what: str) -> discord.File | None:
+    try:
+        data = await asyncio.get_running_loop().run_in_executor(DRAWER, draw)
+    except Exception:
+        log.exception("drawing %s failed; sending text only", what)
+        return None
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+async def table_picture(view: TableView, *, over: bool = False) -> discord.File | None:
+    """The deal's picture (the Domino layout in Domino), or None: the table wants text
+    only, or drawing failed (logged)."""
+    if not view.settings.images:
+        return None
+    scene = scene_of(view, over=over)
+    return await _drawn(lambda: table_png(scene), TABLE_FILE, f"table {view.table_id}")
+
+
+async def chart_picture(view: TableView, data: ChartData) -> discord.File | None:
+    """The score chart, or None (text only, or drawing failed: logged)."""
+    if not view.settings.images or not data.scores:
+        return None
+    return await _drawn(lambda: chart_png(data), CHART_FILE, f"the chart of table {view.table_id}")
+
+
+def show(embed: discord.Embed, file: discord.File | None) -> discord.Embed:
+    """``embed`` with ``file`` as its picture (unchanged without one)."""
+    if file is not None:
+        embed.set_image(url=f"attachment://{file.filename}")
+    return embed
+
+
+def chart_of_scores(
+    view: TableView, deals: Sequence[tuple[int, str, tuple[int, ...], tuple[int, ...]]]
+) -> ChartData:
+    """The chart of the deals the service lists (its ``scores``), the one in play left out."""
+    in_play = view.deal_number if view.to_act is not None else None
+    done = [deal for deal in deals if deal[0] != in_play]
+    return ChartData(
+        names=tuple(seat.name for seat in view.seats),
+        contracts=tuple(contract for _n, contract, _b, _f in done),
+        scores=tuple(tuple(final) for _n, _c, _b, final in done),
+        deals=view.rules.deals,
+    )
+
+
+def chart_of_record(view: TableView, record: dict[str, Any]) -> ChartData | None:
+    """The chart of a finished match's record: its deals replayed for their scores after
+    doubling (a stored record need not carry them). None if that fails (logged): the
+    standings go without a chart."""
+    try:
+        match = from_record(record)
+    except Exception:
+        log.exception("replaying the record of table %s for its chart failed", view.table_id)
+        return None
+    deals = [deal for deal in match.deals if deal.contract is not None and deal.is_done]
+    return ChartData(
+        names=tuple(seat.name for seat in view.seats),
+        contracts=tuple(deal.contract.id for deal in deals if deal.contract is not None),
+        scores=tuple(tuple(deal.final_scores()) for deal in deals),
+        deals=match.rules.deals,
+    )

@@ -1,0 +1,61 @@
+"""Table views of real matches at chosen moments, for the renderer tests."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+
+from PIL import Image
+
+from bot.engine import CONTRACTS, Choose, Match, Phase
+from bot.store import Computer, TableSettings
+from bot.tables import TableView
+from bot.tables.table import Seat, Table, view_of
+
+NAMES = ("Ann", "Bob", "Cas", "Dirk")
+
+
+def table_of(match: Match, names: tuple[str, ...] = NAMES) -> Table:
+    table = Table(1, 2, 3, 4, TableSettings())
+    table.seats = [Seat(Computer("easy"), name) for name in names]
+    table.match = match
+    return table
+
+
+def play(
+    seed: int = 7,
+    *,
+    contract: str | None = None,
+    until: Callable[[Match], bool] = lambda m: False,
+    names: tuple[str, ...] = NAMES,
+) -> TableView:
+    """A match dealt with ``seed``, the first legal action taken (``contract`` chosen
+    when given and allowed) until ``until(match)`` holds or the match is over."""
+    match = Match(list(names))
+    rng = random.Random(seed)
+    while not match.is_over:
+        if match.phase is Phase.NEEDS_DEAL:
+            match.deal_random(rng)
+        if until(match):
+            break
+        legal = match.legal_actions()
+        wanted = [a for a in legal if isinstance(a, Choose) and a.contract == contract]
+        match.apply(wanted[0] if wanted else legal[0])
+    return view_of(table_of(match, names))
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB")
+
+
+def pixels(image: Image.Image) -> list[tuple[int, int, int]]:
+    """An RGB image's pixels, row by row."""
+    data = image.convert("RGB").tobytes()
+    return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+
+
+def domino_id() -> str:
+    return next(c.id for c in CONTRACTS.values() if c.domino)

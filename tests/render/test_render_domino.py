@@ -1,0 +1,63 @@
+"""The Domino picture: the four suit rows as they lie, whoever went out marked."""
+
+from __future__ import annotations
+
+from render_helpers import decode, domino_id, pixels, play
+from test_render_table import near, region, share
+
+from bot.engine import Suit
+from bot.render import cards, domino_image
+from bot.render.draw import CARD, GOLD
+from bot.render.scene import scene_of
+from bot.render.table_image import SIZE, table_png
+
+
+def slot_centre(suit: Suit, rank: int) -> tuple[int, int]:
+    w, h = cards.SMALL
+    row = domino_image.ROWS.index(suit)
+    x = domino_image.SLOT_LEFT + (rank - 2) * domino_image.SLOT_STEP + w // 2
+    return x, domino_image.ROW_TOP + row * domino_image.ROW_STEP + h // 2
+
+
+def domino_at(out: int):  # type: ignore[no-untyped-def]
+    return play(
+        7,
+        contract=domino_id(),
+        until=lambda m: (
+            m.deal is not None
+            and m.deal.contract is not None
+            and m.deal.contract.domino
+            and len(m.deal.out) == out
+            and len(m.deal.plays) > 12
+        ),
+    )
+
+
+def test_every_card_on_the_table_lies_in_its_rows_slot_and_no_other():
+    view = domino_at(0)
+    assert view.domino_rows
+    image = decode(table_png(scene_of(view)))
+    assert image.size == SIZE
+    rows = {Suit(s): (low, high) for s, low, high in view.domino_rows}
+    for suit in Suit:
+        low, high = rows.get(suit, (0, -1))
+        for rank in range(2, 15):
+            face = share(region(image, slot_centre(suit, rank), cards.SMALL), CARD)
+            assert (face > 0.4) == (low <= rank <= high), (suit, rank, face)
+
+
+def test_whoever_went_out_is_marked_on_their_plate():
+    view = domino_at(1)
+    (first,) = view.domino_out
+    image = decode(table_png(scene_of(view)))
+    gap = (SIZE[0] - 40 - 4 * domino_image.PLATE_WIDTH) // 3
+    for seat in range(4):
+        x0 = 20 + seat * (domino_image.PLATE_WIDTH + gap)
+        # The "out" line is written in gold on the plate (the seat on turn is all gold).
+        line = image.crop(
+            (x0 + 8, domino_image.PLATE_TOP + 38, x0 + 150, domino_image.PLATE_TOP + 66)
+        )
+        golden = sum(near(p, GOLD, 40) for p in pixels(line))
+        if seat == view.to_act:
+            continue
+        assert (golden > 40) == (seat == first), (seat, golden)
