@@ -41,7 +41,7 @@ async def test_a_whole_twelve_match_with_heart_lead_broken_and_first_lead_dealer
     assert any("(7th and 13th trick) scores: " in line for line in scored)
     final = posts[-1]
     assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
-    (attachment,) = final["attachments"]
+    attachment = next(a for a in final["attachments"] if a["filename"].endswith(".json"))
     record = json.loads(attachment["data"])
     assert record["variant"] == "twelve"
     assert record["house_rules"] == {"heart_lead": "broken", "first_lead": "dealer"}

@@ -179,7 +179,11 @@ def test_a_rebuilding_migration_restores_foreign_keys_even_when_it_fails(
     with closing(sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)) as conn:
         conn.execute("PRAGMA foreign_keys=ON")
         migrate(conn)
-        conn.execute("INSERT INTO tables VALUES (1, 1, 1, 1, 'lobby', 60, 'normal', 1, 1, NULL)")
+        conn.execute(
+            "INSERT INTO tables (table_id, guild_id, channel_id, host_id, status, turn_seconds, "
+            "computer_level, created_at, updated_at) "
+            "VALUES (1, 1, 1, 1, 'lobby', 60, 'normal', 1, 1)"
+        )
         conn.execute("INSERT INTO matches (table_id, first_dealer, started_at) VALUES (1, 0, 1)")
         conn.execute("INSERT INTO deals VALUES (1, 0, ?, 1)", ("x" * 104,))
         with pytest.raises(sqlite3.IntegrityError, match="broke a reference"):

@@ -145,7 +145,9 @@ async def test_a_guild_and_each_table_choose_pictures_or_text(store: Store) -> N
     assert (await store.tables.create_table(1, 10, 100)).settings.images is False
     table = await store.tables.create_table(2, 11, 100)
     assert table.settings.images is True
-    await store.tables.update_table(table.table_id, settings=TableSettings(60, "normal", False))
+    await store.tables.update_table(
+        table.table_id, settings=TableSettings(60, "normal", images=False)
+    )
     assert (await store.tables.get_table(table.table_id)).settings.images is False
 
 
