@@ -330,6 +330,16 @@ MATCH_RULES = Migration(
     ("ALTER TABLE matches ADD COLUMN rules TEXT",),
 )
 
+LANGUAGES = Migration(
+    10,
+    "the language of a table's channel posts, and of a server's new tables",
+    # NULL: a table posts in its server's language, a server follows its preferred locale.
+    (
+        "ALTER TABLE tables ADD COLUMN language TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -338,6 +348,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     DELIVERY,
     TABLE_PLACE,
     MATCH_RULES,
+    LANGUAGES,
 )
 LATEST = MIGRATIONS[-1].version
 

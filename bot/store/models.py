@@ -53,6 +53,8 @@ class TableSettings:
 
     turn_seconds: int = 60
     computer_level: str = "normal"
+    language: str | None = None
+    """The language of the table's channel posts (``"nl"``); None: the server's."""
 
     def __post_init__(self) -> None:
         if self.turn_seconds <= 0:
@@ -77,6 +79,8 @@ class GuildSettings:
 
     table_defaults: TableSettings = TableSettings()
     place: TablePlace = TablePlace.THREAD
+    language: str | None = None
+    """The language of new tables' channel posts; None: the server's preferred locale."""
 
 
 @dataclass(frozen=True, slots=True)

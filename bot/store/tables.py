@@ -25,7 +25,7 @@ from .models import (
 # match in play at the table. ``{where}`` is filled from constants in this module only.
 TABLE_QUERY = """
     SELECT t.table_id, t.guild_id, t.channel_id, t.host_id, t.status, t.turn_seconds,
-           t.computer_level, t.created_at, m.match_id
+           t.computer_level, t.created_at, m.match_id, t.language
     FROM tables t LEFT JOIN matches m ON m.table_id = t.table_id AND m.status = 'playing'
     WHERE {where} ORDER BY t.table_id
 """
@@ -56,13 +56,19 @@ class TableStore:
         defaults = settings.table_defaults
         await self._db.write_one(
             """
-            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place)
-            VALUES (?, ?, ?, ?)
+            INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, language)
+            VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
-                place = excluded.place
+                place = excluded.place, language = excluded.language
             """,
-            (guild_id, defaults.turn_seconds, defaults.computer_level, settings.place),
+            (
+                guild_id,
+                defaults.turn_seconds,
+                defaults.computer_level,
+                settings.place,
+                settings.language,
+            ),
         )
 
     async def create_table(
@@ -84,8 +90,8 @@ class TableStore:
                 row = await session.fetchone(
                     """
                     INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,
-                                        computer_level, created_at, updated_at)
-                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING table_id
+                                        computer_level, created_at, updated_at, language)
+                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING table_id
                     """,
                     (
                         guild_id,
@@ -95,6 +101,7 @@ class TableStore:
                         settings.computer_level,
                         now,
                         now,
+                        settings.language,
                     ),
                 )
             except ConstraintFailed:
@@ -146,6 +153,7 @@ class TableStore:
             if settings is not None:
                 changes["turn_seconds"] = settings.turn_seconds
                 changes["computer_level"] = settings.computer_level
+                changes["language"] = settings.language
             assignments = ", ".join(f"{column} = ?" for column in changes)
             try:
                 await session.execute(
@@ -163,12 +171,14 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place FROM guild_settings WHERE guild_id = ?",
+        "SELECT turn_seconds, computer_level, place, language FROM guild_settings"
+        " WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         return GuildSettings()
-    return GuildSettings(TableSettings(row[0], row[1]), TablePlace(row[2] or TablePlace.THREAD))
+    place = TablePlace(row[2] or TablePlace.THREAD)
+    return GuildSettings(TableSettings(row[0], row[1]), place, row[3])
 
 
 async def _set_seat(
@@ -240,7 +250,9 @@ def _record(
     names: tuple[str | None, ...],
     messages: dict[str, int],
 ) -> TableRecord:
-    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created, match_id = row
+    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created, match_id = row[
+        :9
+    ]
     return TableRecord(
         table_id=table_id,
         guild_id=guild_id,
@@ -249,7 +261,7 @@ def _record(
         status=TableStatus(status),
         seats=seats,
         names=names,
-        settings=TableSettings(turn_seconds, level),
+        settings=TableSettings(turn_seconds, level, row[9]),
         messages=messages,
         match_id=match_id,
         created_at=to_datetime(created),
