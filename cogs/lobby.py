@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
 
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=i18n.LANGUAGE_NAMES[lang], value=lang) for lang in i18n.LANGUAGES
+]
 
 
 class LobbyCommands(commands.Cog):
@@ -29,16 +33,19 @@ class LobbyCommands(commands.Cog):
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
         computer_level="How strong the computer players are; default normal",
+        language="The language of the table's posts; default the server's",
     )
-    @app_commands.choices(computer_level=LEVEL_CHOICES)
+    @app_commands.choices(computer_level=LEVEL_CHOICES, language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, 15, 600] | None = None,
         computer_level: str | None = None,
+        language: str | None = None,
     ) -> None:
         await guarded(
-            interaction, lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level)
+            interaction,
+            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, language),
         )
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import i18n
 from bot.engine import DEALS_PER_MATCH
+from bot.i18n import _
 from bot.render import text
 from bot.tables import TableView
-from bot.tables.table import SEAT_NAMES
 
-from .embeds import GREEN, GREY, seat_labels
+from .embeds import GREEN, GREY, compass, level_name, plain_name, seat_labels
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -39,7 +40,7 @@ Standings = tuple[tuple[int, ...], tuple[int, ...]]
 def thread_name(view: TableView) -> str:
     """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
     shows no Markdown, so nothing is escaped)."""
-    names = ", ".join(seat.name or SEAT_NAMES[i] for i, seat in enumerate(view.seats))
+    names = ", ".join(plain_name(seat) or compass(i) for i, seat in enumerate(view.seats))
     name = f"Bonken · {names}"
     if len(name) > THREAD_NAME_LIMIT:
         name = name[: THREAD_NAME_LIMIT - 1].rstrip() + "…"
@@ -57,35 +58,36 @@ def summary_embed(
     end the final standings (or why the table closed)."""
     labels = seat_labels(view)
     if standings is not None:
-        title = "Bonken · the match is over"
+        title = _("Bonken · the match is over")
     elif closed is not None:
-        title = "Bonken · the table is closed"
+        title = _("Bonken · the table is closed")
     else:
-        title = f"Bonken · deal {max(view.deal_number, 1)} of {DEALS_PER_MATCH}"
+        deal = max(view.deal_number, 1)
+        title = _("Bonken · deal {number} of {deals}", number=deal, deals=DEALS_PER_MATCH)
     embed = discord.Embed(
         title=title,
         colour=GREEN if standings is None and closed is None else GREY,
-        description=(
-            f"Played in <#{thread_id}> · host <@{view.host_id}> · "
-            f"{view.settings.turn_seconds} s per card · computers: "
-            f"{view.settings.computer_level}"
+        description=_(
+            "Played in <#{thread}> · host <@{host}> · {seconds} s per card · computers: {level}",
+            thread=thread_id,
+            host=view.host_id,
+            seconds=view.settings.turn_seconds,
+            level=level_name(view.settings.computer_level),
         ),
     )
     totals = standings[0] if standings is not None else view.totals
     embed.add_field(
-        name="Seats",
-        value="\n".join(
-            f"{SEAT_NAMES[s]}: {labels[s]} · {text.signed(totals[s])}" for s in range(4)
-        ),
+        name=_("Seats"),
+        value="\n".join(f"{compass(s)}: {labels[s]} · {text.signed(totals[s])}" for s in range(4)),
         inline=False,
     )
     if standings is not None:
         short = seat_labels(view, short=True)
         embed.add_field(
-            name="Final standings", value=text.standings_text(short, *standings), inline=False
+            name=_("Final standings"), value=text.standings_text(short, *standings), inline=False
         )
     elif closed is not None:
-        embed.add_field(name="Closed", value=f"{closed[:1].upper()}{closed[1:]}.", inline=False)
+        embed.add_field(name=_("Closed"), value=f"{closed[:1].upper()}{closed[1:]}.", inline=False)
     return embed
 
 
@@ -146,9 +148,10 @@ class SummaryMessage:
         self._dirty.clear()
         if self._view is None:
             return
-        embed = summary_embed(
-            self._view, self.thread_id, standings=self._standings, closed=self._closed
-        )
+        with i18n.using(self._view.settings.language):
+            embed = summary_embed(
+                self._view, self.thread_id, standings=self._standings, closed=self._closed
+            )
         channel = self.bot.get_partial_messageable(self.channel_id)
         try:
             await channel.get_partial_message(self.message_id).edit(embed=embed, view=None)
