@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+}
+""":data:`NEEDED` as Discord's settings name them, in the reader's language."""
 THREAD_NEEDED = ("create_public_threads", "send_messages_in_threads")
 """Without these the table plays in its channel, as it does where threads cannot be."""
 THREADED = (discord.ChannelType.text, discord.ChannelType.news)
@@ -83,7 +90,7 @@ class LobbyController:
         channel = channel_id(interaction)
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
-            names = ", ".join(p.replace("_", " ").title() for p in missing)
+            names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
             raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
         guild = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
         defaults = guild.table_defaults
