@@ -36,11 +36,12 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command")
     demo = commands.add_parser("demo", help="play one all-computer match and print it")
     demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--lang", help="en or nl (default: from LANG, else en)")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from bot.demo import main as demo_main
 
-        return demo_main(args.seed)
+        return demo_main(args.seed, args.lang)
     return run_bot()
 
 

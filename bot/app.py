@@ -27,6 +27,7 @@ from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.presenter import Presenter
+from bot.ui.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class BonkenBot(commands.Bot):
             pace=self.settings.pace,
             rater=OpenSkillRater(),
         )
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -79,7 +81,7 @@ class BonkenBot(commands.Bot):
         guild = None if guild_id is None else discord.Object(id=guild_id)
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        digest = command_digest(self.tree, guild_id)
+        digest = await command_digest(self.tree, guild_id)
         if await self.store.facts.get(SYNCED_COMMANDS) == digest:
             log.info("commands unchanged since the last sync; not syncing")
             return
@@ -107,11 +109,18 @@ class BonkenBot(commands.Bot):
         await super().close()
 
 
-def command_digest(tree: app_commands.CommandTree[BonkenBot], guild_id: int | None) -> str:
-    """A hash of what a sync would send (the commands as Discord receives them) and of
-    where it sends them (globally or to the dev guild)."""
+async def command_digest(tree: app_commands.CommandTree[BonkenBot], guild_id: int | None) -> str:
+    """A hash of what a sync would send (the commands as Discord receives them, with
+    every translation: a catalogue change syncs again) and of where it sends them
+    (globally or to the dev guild)."""
     guild = None if guild_id is None else discord.Object(id=guild_id)
-    payload = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    translator = tree.translator
+    payload = [
+        command.to_dict(tree)
+        if translator is None
+        else await command.get_translated_payload(tree, translator)
+        for command in tree.get_commands(guild=guild)
+    ]
     text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -1,7 +1,8 @@
 """``python -m bot demo --seed 7``: one match of four computers, printed as a transcript.
 
 It runs the real table service on a temporary database, so what it prints is what a
-channel would see, in words: the choices, the doubles, every trick and every score.
+channel would see, in words: the choices, the doubles, every trick and every score;
+in the language of ``--lang``, else of ``LANG`` (``nl_NL.UTF-8`` reads Dutch).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.engine import Action, SeatView, contract_name
+from bot import i18n
+from bot.engine import Action, SeatView
+from bot.i18n import _
 from bot.players.pool import decide_sync
 from bot.render import text
 from bot.store import TableSettings, open_store
@@ -28,7 +31,7 @@ class Transcript:
     """Turns events into lines; keeps the seat names it learns from the service."""
 
     def __init__(self) -> None:
-        self.names: list[str] = ["North", "East", "South", "West"]
+        self.names: list[str] = [text.compass(seat) for seat in range(4)]
         self.lines: list[str] = []
         self.reader_gone = asyncio.Event()
         """Set when standard output is a pipe whose reader quit (``| head``)."""
@@ -53,9 +56,19 @@ class Transcript:
         names = self.names
         match event:
             case ev.DealStarted(deal_number=number, dealer=dealer, chooser=chooser):
-                return f"\n== Deal {number}: {names[dealer]} deals, {names[chooser]} chooses =="
+                heading = _(
+                    "Deal {number}: {dealer} deals, {chooser} chooses",
+                    number=number,
+                    dealer=names[dealer],
+                    chooser=names[chooser],
+                )
+                return f"\n== {heading} =="
             case ev.ContractChosen(seat=seat, contract=contract):
-                return f"{names[seat]} chooses {contract_name(contract)}"
+                return _(
+                    "{name} chooses {contract}",
+                    name=names[seat],
+                    contract=text.contract_name(contract),
+                )
             case ev.Doubled():
                 return text.doubling_text(names, event)
             case ev.TrickTaken():
@@ -63,9 +76,14 @@ class Transcript:
             case ev.DealScored():
                 return text.deal_text(names, event)
             case ev.MatchEnded(names=final_names, totals=totals, ranks=ranks):
-                return "\n== Final standings ==\n" + text.standings_text(final_names, totals, ranks)
-            case ev.LobbyChanged(what=what) | ev.TableClosed(reason=what):
-                return f"[{what}]"
+                standings = text.standings_text(
+                    [text.player_name(name) for name in final_names], totals, ranks
+                )
+                return f"\n== {_('Final standings')} ==\n" + standings
+            case ev.LobbyChanged(words=(message, values)):
+                return f"[{_(message, **dict(values))}]"
+            case ev.TableClosed(reason=reason):
+                return f"[{_(reason)}]"
         return None
 
 
@@ -80,7 +98,7 @@ async def run_demo(seed: int, decide: Decider = random_decider, level: str = "no
             settings = TableSettings(60, level)
             await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
             view = await service.start(CHANNEL, HOST)  # the empty seats fill with computers
-            transcript.names = [seat.name for seat in view.seats]
+            transcript.names = [text.player_name(seat.name) for seat in view.seats]
             played = asyncio.ensure_future(service.settle())
             gone = asyncio.ensure_future(transcript.reader_gone.wait())
             await asyncio.wait((played, gone), return_when=asyncio.FIRST_COMPLETED)
@@ -98,7 +116,8 @@ async def rule_based_decider(level: str, view: SeatView, seed: int) -> Action:
     return decide_sync(level, view, seed, budget=0)
 
 
-def main(seed: int) -> int:
+def main(seed: int, lang: str | None = None) -> int:
     """``python -m bot demo``: 0 also when the reader quit early, as ``| head`` does."""
-    asyncio.run(run_demo(seed, decide=rule_based_decider))
+    with i18n.using(lang or os.environ.get("LANG")):
+        asyncio.run(run_demo(seed, decide=rule_based_decider))
     return 0

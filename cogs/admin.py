@@ -14,11 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import N_, _
 from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
 from bot.tables import LEVELS, Refusal
-from bot.ui.lobby import MAX_TURN, MIN_TURN
-from bot.ui.replies import apologise, guarded, is_admin, literal
+from bot.ui.embeds import level_name
+from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
+from bot.ui.replies import apologise, guarded, is_admin, literal, server_language
 from bot.ui.rules_options import (
     DESCRIPTIONS,
     DOMINO_DOUBLING_CHOICES,
@@ -29,7 +32,7 @@ from bot.ui.rules_options import (
 )
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
 
-from .lobby import LEVEL_CHOICES
+from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -37,15 +40,15 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
 PLACE_WORDS = {
-    TablePlace.THREAD: (
+    TablePlace.THREAD: N_(
         "a thread of its own, opened on the table message when the match starts (where I "
         "may create threads; elsewhere in the channel)"
     ),
-    TablePlace.CHANNEL: "the channel the table is opened in",
+    TablePlace.CHANNEL: N_("the channel the table is opened in"),
 }
 IMAGE_WORDS = {
-    True: "on (the table, the Domino rows and the score chart are drawn)",
-    False: "off (text only)",
+    True: N_("on (the table, the Domino rows and the score chart are drawn)"),
+    False: N_("off (text only)"),
 }
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
@@ -53,27 +56,44 @@ PLACE_CHOICES = [
 ]
 
 
-def settings_text(settings: GuildSettings, changed: list[str]) -> str:
-    """The server's defaults for new tables, as the settings command shows them."""
+def settings_text(settings: GuildSettings, changed: list[str], guild_language: str) -> str:
+    """The server's defaults for new tables, as the settings command shows them
+    (``guild_language``: the server's preferred locale's, followed while none is set)."""
     defaults = settings.table_defaults
     head = (
-        f"Changed: {', '.join(changed)}. Tables open now keep their settings.\n" if changed else ""
+        _("Changed: {what}. Tables open now keep their settings.", what=", ".join(changed)) + "\n"
+        if changed
+        else ""
     )
-    return (
-        f"{head}This server's defaults for new tables (`/bonken new` may still choose the "
-        "turn time, the level and the rules):\n"
-        f"- Turn time: **{defaults.turn_seconds} s** per card (choosing and doubling get "
-        "1.5×)\n"
-        f"- Computer level: **{defaults.computer_level}**\n"
-        f"- Where a match plays: **{PLACE_WORDS[settings.place]}**\n"
-        f"- Rules: **{rules_line(defaults.rules)}**\n"
-        f"- Pictures: **{IMAGE_WORDS[defaults.images]}**"
+    if settings.language is None:
+        language = _(
+            "{language}, the server's language in Discord",
+            language=i18n.LANGUAGE_NAMES[guild_language],
+        )
+    else:
+        language = i18n.LANGUAGE_NAMES[settings.language]
+    return head + _(
+        "This server's defaults for new tables (`/bonken new` may still choose the "
+        "turn time, the level, the rules, the pictures and the language):\n"
+        "- Turn time: **{seconds} s** per card (choosing and doubling get 1.5×)\n"
+        "- Computer level: **{level}**\n"
+        "- Where a match plays: **{place}**\n"
+        "- Rules: **{rules}**\n"
+        "- Pictures: **{pictures}**\n"
+        "- Language of the tables' posts: **{language}** (private replies speak each "
+        "player's own Discord language)",
+        seconds=defaults.turn_seconds,
+        level=level_name(defaults.computer_level),
+        place=_(PLACE_WORDS[settings.place]),
+        rules=rules_line(defaults.rules),
+        pictures=_(IMAGE_WORDS[defaults.images]),
+        language=language,
     )
 
 
 def _require_manage_server(interaction: Interaction, what: str) -> None:
     if not is_admin(interaction):
-        raise Refusal(f"only members with the Manage Server permission can {what}")
+        raise Refusal(_("only members with the Manage Server permission can {what}", what=_(what)))
 
 
 @app_commands.guild_only()
@@ -97,26 +117,31 @@ class BonkenAdmin(
         self, interaction: Interaction, name: app_commands.Range[str, 1, SEASON_NAME_LENGTH]
     ) -> None:
         async def work() -> None:
-            _require_manage_server(interaction, "start a season")
+            _require_manage_server(interaction, N_("start a season"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal("seasons belong to a server; use this command in one")
+                raise Refusal(_("seasons belong to a server; use this command in one"))
             if not name.strip():
-                raise Refusal("a season needs a name")
+                raise Refusal(_("a season needs a name"))
             seasons = self.bot.store.seasons
             previous = await seasons.active_season(guild_id)
             try:
                 started = await seasons.start_season(guild_id, name)
             except Conflict:
-                raise Refusal(f"there is already a season named {name.strip()!r}") from None
-            text = (
-                f"🏁 Season **{literal(started.name)}** has started: finished matches count in it."
-            )
-            if previous is not None:
-                text += (
-                    f"\n**{literal(previous.name)}** is archived; `/bonken leaderboard` with "
-                    "its name as the season still shows it."
+                raise Refusal(
+                    _("there is already a season named {name}", name=repr(name.strip()))
+                ) from None
+            with i18n.using(await server_language(interaction)):  # posted for the channel
+                text = _(
+                    "🏁 Season **{name}** has started: finished matches count in it.",
+                    name=literal(started.name),
                 )
+                if previous is not None:
+                    text += "\n" + _(
+                        "**{name}** is archived; `/bonken leaderboard` with "
+                        "its name as the season still shows it.",
+                        name=literal(previous.name),
+                    )
             await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
         await guarded(interaction, work)
@@ -124,25 +149,30 @@ class BonkenAdmin(
     @season.command(name="end", description="End the active season and archive it")
     async def season_end(self, interaction: Interaction) -> None:
         async def work() -> None:
-            _require_manage_server(interaction, "end a season")
+            _require_manage_server(interaction, N_("end a season"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal("seasons belong to a server; use this command in one")
+                raise Refusal(_("seasons belong to a server; use this command in one"))
             store = self.bot.store
             try:
                 ended = await store.seasons.end_season(guild_id)
             except NotFound:
-                raise Refusal("there is no active season to end") from None
+                raise Refusal(_("there is no active season to end")) from None
             viewer = interaction.user.id
             page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
-            view = leaderboard_view(guild_id, page, viewer)
+            with i18n.using(await server_language(interaction)):  # posted for the channel
+                view = leaderboard_view(guild_id, page, viewer)
+                embed = leaderboard_embed(page, viewer)
+                text = _(
+                    "🏁 **{name}** has ended and is archived with its final "
+                    "standings; `/bonken leaderboard` with its name as the season shows them any "
+                    "time. The next finished match starts a new season unless you name one with "
+                    "`/bonken-admin season start`.",
+                    name=literal(ended.name),
+                )
             await interaction.response.send_message(
-                f"🏁 **{literal(ended.name)}** has ended and is archived with its final "
-                "standings; `/bonken leaderboard` with its name as the season shows them any "
-                "time. The next "
-                "finished match starts a new season unless you name one with "
-                "`/bonken-admin season start`.",
-                embed=leaderboard_embed(page, viewer),
+                text,
+                embed=embed,
                 allowed_mentions=NO_MENTIONS,
                 view=discord.utils.MISSING if view is None else view,
             )
@@ -157,11 +187,13 @@ class BonkenAdmin(
         computer_level="How strong the computer players are",
         where="Play each match in a thread of its table message, or in the channel",
         images="Draw the table and the score chart as pictures (off: text only)",
+        language="The language of the tables' posts; default the server's language in Discord",
         **DESCRIPTIONS,
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
+        language=LANGUAGE_CHOICES,
         variant=VARIANT_CHOICES,
         heart_lead=HEART_LEAD_CHOICES,
         first_lead=FIRST_LEAD_CHOICES,
@@ -173,6 +205,7 @@ class BonkenAdmin(
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         computer_level: str | None = None,
         where: str | None = None,
+        language: str | None = None,
         variant: str | None = None,
         heart_lead: str | None = None,
         first_lead: str | None = None,
@@ -180,17 +213,19 @@ class BonkenAdmin(
         images: bool | None = None,
     ) -> None:
         async def work() -> None:
-            _require_manage_server(interaction, "change the server's Bonken settings")
+            _require_manage_server(interaction, N_("change the server's Bonken settings"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal("settings belong to a server; use this command in one")
+                raise Refusal(_("settings belong to a server; use this command in one"))
             if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-                raise Refusal(f"the turn time must be {MIN_TURN}-{MAX_TURN} seconds")
+                raise Refusal(turn_time_refusal())
             if computer_level is not None and computer_level not in LEVELS:
-                raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
+                raise Refusal(level_refusal())
             places = [place.value for place in TablePlace]
             if where is not None and where not in places:
-                raise Refusal(f"a match plays in one of: {', '.join(places)}")
+                raise Refusal(_("a match plays in one of: {places}", places=", ".join(places)))
+            if language is not None and language not in i18n.LANGUAGES:
+                raise Refusal(language_refusal())
             tables = self.bot.store.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
@@ -203,25 +238,30 @@ class BonkenAdmin(
                     defaults.images if images is None else images,
                 ),
                 TablePlace(where) if where is not None else now.place,
+                language or now.language,
             )
             changed = [
-                what
+                _(what)
                 for what, given in (
-                    ("turn time", turn_seconds),
-                    ("computer level", computer_level),
-                    ("where a match plays", where),
-                    ("variant", variant),
-                    ("heart lead", heart_lead),
-                    ("first lead", first_lead),
-                    ("Domino doubling", domino_doubling),
-                    ("pictures", images),
+                    (N_("turn time"), turn_seconds),
+                    (N_("computer level"), computer_level),
+                    (N_("where a match plays"), where),
+                    (N_("language"), language),
+                    (N_("variant"), variant),
+                    (N_("heart lead"), heart_lead),
+                    (N_("first lead"), first_lead),
+                    (N_("Domino doubling"), domino_doubling),
+                    (N_("pictures"), images),
                 )
                 if given is not None
             ]
             if new != now:
                 await tables.set_guild_settings(guild_id, new)
+            guild_language = i18n.language_of(interaction.guild_locale)
             await interaction.response.send_message(
-                settings_text(new, changed), ephemeral=True, allowed_mentions=NO_MENTIONS
+                settings_text(new, changed, guild_language),
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
             )
 
         await guarded(interaction, work)

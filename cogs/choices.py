@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import i18n
 from bot.engine import Choose, Double, SeatView
+from bot.i18n import _
+from bot.render.text import contract_name, player_name
 from bot.tables import Refusal, TableView
 from bot.tables.table import SEAT_NAMES
+from bot.ui.embeds import compass
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -18,14 +22,14 @@ Interaction = discord.Interaction[Any]
 
 
 def parse_seat(value: str) -> int:
-    """A seat from an autocomplete value ("2") or a typed seat name ("south")."""
+    """A seat from an autocomplete value ("2") or a typed seat name ("south", "zuid")."""
     value = value.strip()
     if value.isdigit() and int(value) in range(4):
         return int(value)
     for seat, name in enumerate(SEAT_NAMES):
-        if value.lower() == name.lower():
+        if value.lower() in (name.lower(), compass(seat).lower()):
             return seat
-    raise Refusal(f"there is no seat {value!r}; pick one from the list")
+    raise Refusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
 
 
 def _bot(interaction: Interaction) -> BonkenBot:
@@ -35,16 +39,18 @@ def _bot(interaction: Interaction) -> BonkenBot:
 async def seat_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Every occupied seat of this channel's table, as "South: Ann"."""
+    """Every occupied seat of this channel's table, as "South: Ann" (in the asker's
+    language)."""
     bot = _bot(interaction)
     view = bot.service.table_in_channel(bot.presenter.table_channel(interaction.channel_id or 0))
     if view is None:
         return []
-    return [
-        app_commands.Choice(name=f"{SEAT_NAMES[i]}: {seat.name}"[:100], value=str(i))
-        for i, seat in enumerate(view.seats)
-        if seat.name and current.lower() in f"{SEAT_NAMES[i]} {seat.name}".lower()
-    ]
+    with i18n.using(interaction.locale):
+        return [
+            app_commands.Choice(name=f"{compass(i)}: {player_name(seat.name)}"[:100], value=str(i))
+            for i, seat in enumerate(view.seats)
+            if seat.name and current.lower() in f"{compass(i)} {player_name(seat.name)}".lower()
+        ]
 
 
 def _my_turn(interaction: Interaction) -> tuple[TableView, SeatView] | None:
@@ -71,11 +77,13 @@ async def double_target_autocomplete(
     targets = sorted(
         {s for action in seat_view.legal if isinstance(action, Double) for s in action.targets}
     )
-    return [
-        app_commands.Choice(name=f"{SEAT_NAMES[s]}: {view.seats[s].name}"[:100], value=str(s))
-        for s in targets
-        if current.lower() in f"{SEAT_NAMES[s]} {view.seats[s].name}".lower()
-    ]
+    with i18n.using(interaction.locale):
+        names = [player_name(seat.name) for seat in view.seats]
+        return [
+            app_commands.Choice(name=f"{compass(s)}: {names[s]}"[:100], value=str(s))
+            for s in targets
+            if current.lower() in f"{compass(s)} {names[s]}".lower()
+        ]
 
 
 async def contract_autocomplete(
@@ -85,12 +93,9 @@ async def contract_autocomplete(
     found = _my_turn(interaction)
     if found is None:
         return []
-    seat = found[1]
-    names = {
-        a.contract: seat.rules.by_id[a.contract].name for a in seat.legal if isinstance(a, Choose)
-    }
-    return [
-        app_commands.Choice(name=name, value=contract)
-        for contract, name in names.items()
-        if current.lower() in name.lower()
-    ]
+    with i18n.using(interaction.locale):
+        return [
+            app_commands.Choice(name=contract_name(a.contract), value=a.contract)
+            for a in found[1].legal
+            if isinstance(a, Choose) and current.lower() in contract_name(a.contract).lower()
+        ]

@@ -12,9 +12,11 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.engine import VARIANTS, Rules, from_record, public_record, rules_for
+from bot.i18n import N_, _
 from bot.render.rules import rules_text
+from bot.render.text import contract_name
 from bot.tables import Refusal, TableView
-from bot.tables.table import SEAT_NAMES
+from bot.ui.embeds import compass, plain_name
 from bot.ui.lobby import channel_id
 from bot.ui.pictures import chart_of_scores, chart_picture, show
 from bot.ui.replies import guarded
@@ -23,13 +25,13 @@ if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
-RECORD_DONE = "The match record (`bonken-record/1`); `python -m bot.engine verify` checks it."
-RECORD_SO_FAR = (
+RECORD_DONE = N_("The match record (`bonken-record/1`); `python -m bot.engine verify` checks it.")
+RECORD_SO_FAR = N_(
     "The match so far (`bonken-record/1`): every finished deal in full; of the deal in "
     "play only your own hand, and no seed. The full record is posted in the channel when "
     "the match ends."
 )
-RECORD_STOPPED = (
+RECORD_STOPPED = N_(
     "The last match here was not played to the end: its finished deals in full, without "
     "the hands of the deal it stopped in and without the seed."
 )
@@ -37,50 +39,61 @@ CONTRACT_CHOICES = [
     app_commands.Choice(name=contract.name, value=contract.id)
     for contract in {c.id: c for v in VARIANTS for c in rules_for(v).contracts}.values()
 ]
-"""Every contract of every variant; ``/bonken rules`` answers for the table's own."""
+"""Every contract of every variant, named as the engine names them (the command translator
+gives each its Dutch name); ``/bonken rules`` answers for the table's own."""
 
 
 HELP = (
     (
-        "A table",
-        "`/bonken new` opens a table in this channel; others press **Join**. The host adds "
-        "computers or presses **Start** (empty seats get computers). The table message "
-        "shows whose turn it is and how long they have.",
+        N_("A table"),
+        N_(
+            "`/bonken new` opens a table in this channel; others press **Join**. The host adds "
+            "computers or presses **Start** (empty seats get computers). The table message "
+            "shows whose turn it is and how long they have."
+        ),
     ),
     (
-        "Your hand",
-        "Press **Show my hand** under the table message: only you see it. Your legal cards "
-        "light up on your turn; a click plays. The chooser picks the contract from a menu. "
-        "A hand message updates itself for about 14 minutes (Discord's limit); before it "
-        "stops it says so: press **Show my hand** again for a fresh one.",
+        N_("Your hand"),
+        N_(
+            "Press **Show my hand** under the table message: only you see it. Your legal cards "
+            "light up on your turn; a click plays. The chooser picks the contract from a menu. "
+            "A hand message updates itself for about 14 minutes (Discord's limit); before it "
+            "stops it says so: press **Show my hand** again for a fresh one."
+        ),
     ),
     (
-        "Doubling",
-        "Before the first card each player has one doubling turn: toggle the players to "
-        "double (or redouble) and **Confirm**, or **Pass**. Each doubled pair settles the "
-        "difference of their deal scores; the score line says what it moved for whom. "
-        "Also `/bonken double` and `/bonken pass`.",
+        N_("Doubling"),
+        N_(
+            "Before the first card each player has one doubling turn: toggle the players to "
+            "double (or redouble) and **Confirm**, or **Pass**. Each doubled pair settles the "
+            "difference of their deal scores; the score line says what it moved for whom. "
+            "Also `/bonken double` and `/bonken pass`."
+        ),
     ),
     (
-        "Time",
-        "You have the table's turn time per card, half as long again to choose or double; "
-        "a ping reminds you at half time, then a computer plays for you. After two timeouts "
-        "in a row a computer plays your seat until you act again or use `/bonken back`.",
+        N_("Time"),
+        N_(
+            "You have the table's turn time per card, half as long again to choose or double; "
+            "a ping reminds you at half time, then a computer plays for you. After two timeouts "
+            "in a row a computer plays your seat until you act again or use `/bonken back`."
+        ),
     ),
     (
-        "Afterwards",
-        "`/bonken scores` shows the match so far; the final standings come with the match "
-        "record (`/bonken record` any time) and a **Play again** button for a rematch with "
-        "the same seats. `/bonken rules` explains the game; `/bonken leaderboard` and "
-        "`/bonken stats` the standings.",
+        N_("Afterwards"),
+        N_(
+            "`/bonken scores` shows the match so far; the final standings come with the match "
+            "record (`/bonken record` any time) and a **Play again** button for a rematch with "
+            "the same seats. `/bonken rules` explains the game; `/bonken leaderboard` and "
+            "`/bonken stats` the standings."
+        ),
     ),
 )
 
 
 def help_embed() -> discord.Embed:
-    embed = discord.Embed(title="Playing Bonken with this bot")
+    embed = discord.Embed(title=_("Playing Bonken with this bot"))
     for name, value in HELP:
-        embed.add_field(name=name, value=value, inline=False)
+        embed.add_field(name=_(name), value=_(value), inline=False)
     return embed
 
 
@@ -90,22 +103,21 @@ def scores_table(
     """The deals as a code block with aligned columns, one per player (headed by their
     name, cut to fit), the deal in progress marked as such, then the totals."""
     in_play = table.deal_number if table.to_act is not None else None
-    width = max(5, *(len(_cell_name(seat.name)) for seat in table.seats))
-    contracts = table.rules.by_id
-    first = max(len(c.name) for c in contracts.values()) + 3  # room for " *"
+    width = max(5, *(len(_cell_name(plain_name(seat))) for seat in table.seats))
+    first = max(len(contract_name(c)) for c in table.rules.contracts) + 3  # room for " *"
     rows = [
-        f"{'#':<3}{'contract':<{first}}"
-        + "".join(f"{_cell_name(s.name):>{width + 1}}" for s in table.seats)
+        f"{'#':<3}{_('contract'):<{first}}"
+        + "".join(f"{_cell_name(plain_name(s)):>{width + 1}}" for s in table.seats)
     ]
     for number, contract, _base, final in deals:
-        name = contracts[contract].name + (" *" if number == in_play else "")
+        name = contract_name(contract) + (" *" if number == in_play else "")
         rows.append(
             f"{number:<3}{name:<{first}}" + "".join(f"{score:>{width + 1}}" for score in final)
         )
     rows.append(
-        f"{'':<3}{'total':<{first}}" + "".join(f"{total:>{width + 1}}" for total in table.totals)
+        f"{'':<3}{_('total'):<{first}}" + "".join(f"{total:>{width + 1}}" for total in table.totals)
     )
-    note = "\n\\* in progress: its score so far" if in_play in {d[0] for d in deals} else ""
+    note = "\n\\* " + _("in progress: its score so far") if in_play in {d[0] for d in deals} else ""
     return "```\n" + "\n".join(rows) + "\n```" + note
 
 
@@ -125,12 +137,12 @@ class InfoCommands(commands.Cog):
             table = self.bot.lobby.table_here(interaction)
             deals = self.bot.service.scores(table.table_id)
             if not deals:
-                raise Refusal("no deal has been scored yet")
+                raise Refusal(_("no deal has been scored yet"))
             embed = discord.Embed(
-                title="Scores so far (after doubling)", description=scores_table(table, deals)
+                title=_("Scores so far (after doubling)"), description=scores_table(table, deals)
             )
             embed.set_footer(
-                text=" · ".join(f"{SEAT_NAMES[s]}: {table.seats[s].name}" for s in range(4))
+                text=" · ".join(f"{compass(s)}: {plain_name(table.seats[s])}" for s in range(4))
             )
             chart = await chart_picture(table, chart_of_scores(table, deals))
             await interaction.response.send_message(
@@ -192,11 +204,11 @@ class InfoCommands(commands.Cog):
         if table is not None:
             record = self.bot.service.record(table.table_id, interaction.user.id)
             if record is not None:
-                return record, RECORD_SO_FAR
+                return record, _(RECORD_SO_FAR)
         stored = await self.bot.store.matches.latest_record_in_channel(channel)
         if stored is None:
-            raise Refusal("no match has been played in this channel yet")
+            raise Refusal(_("no match has been played in this channel yet"))
         match = from_record(stored)
         if match.is_over:
-            return stored, RECORD_DONE
-        return public_record(match), RECORD_STOPPED
+            return stored, _(RECORD_DONE)
+        return public_record(match), _(RECORD_STOPPED)

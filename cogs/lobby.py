@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
 from bot.ui.rules_options import (
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=i18n.LANGUAGE_NAMES[lang], value=lang) for lang in i18n.LANGUAGES
+]
 
 
 class LobbyCommands(commands.Cog):
@@ -37,10 +41,12 @@ class LobbyCommands(commands.Cog):
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×); default 60",
         computer_level="How strong the computer players are; default normal",
         images="Draw the table as a picture; default the server's setting (on)",
+        language="The language of the table's posts; default the server's",
         **DESCRIPTIONS,
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
+        language=LANGUAGE_CHOICES,
         variant=VARIANT_CHOICES,
         heart_lead=HEART_LEAD_CHOICES,
         first_lead=FIRST_LEAD_CHOICES,
@@ -51,6 +57,7 @@ class LobbyCommands(commands.Cog):
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, 15, 600] | None = None,
         computer_level: str | None = None,
+        language: str | None = None,
         variant: str | None = None,
         heart_lead: str | None = None,
         first_lead: str | None = None,
@@ -61,7 +68,9 @@ class LobbyCommands(commands.Cog):
         rules = (variant, heart_lead, first_lead, domino_doubling)
         await guarded(
             interaction,
-            lambda: self.bot.lobby.open(interaction, turn_seconds, computer_level, rules, images),
+            lambda: self.bot.lobby.open(
+                interaction, turn_seconds, computer_level, rules, images, language
+            ),
         )
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -10,6 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import Choose, Double
+from bot.i18n import _
+from bot.render.text import contract_name, names_text
 from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import seat_labels
@@ -22,12 +23,6 @@ if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
-SEAT_NUMBER = re.compile(r"\bseat ([0-3])\b")
-
-
-def _with_names(text: str, names: list[str]) -> str:
-    """The engine names seats by number ("seat 2 did not"); players know them by name."""
-    return SEAT_NUMBER.sub(lambda found: names[int(found[1])], text)
 
 
 class PlayCommands(commands.Cog):
@@ -48,12 +43,11 @@ class PlayCommands(commands.Cog):
     @app_commands.autocomplete(contract=contract_autocomplete)
     async def choose(self, interaction: Interaction, contract: str) -> None:
         async def work() -> None:
-            rules = self.bot.lobby.table_here(interaction).rules
             await self.bot.service.act_in_channel(
                 channel_id(interaction), interaction.user.id, Choose(contract)
             )
             await interaction.response.send_message(
-                f"You chose **{rules.by_id[contract].name}**.", ephemeral=True
+                _("You chose **{contract}**.", contract=contract_name(contract)), ephemeral=True
             )
 
         await guarded(interaction, work)
@@ -75,27 +69,19 @@ class PlayCommands(commands.Cog):
         async def work() -> None:
             seats = [parse_seat(p) for p in (player, player2, player3) if p is not None]
             if len(set(seats)) != len(seats):
-                raise Refusal("you named the same player twice")
+                raise Refusal(_("you named the same player twice"))
             channel = channel_id(interaction)
-            try:
-                await self.bot.service.act_in_channel(
-                    channel, interaction.user.id, Double(frozenset(seats))
-                )
-            except Refusal as refusal:
-                named = _with_names(str(refusal), self._names(channel))
-                raise Refusal(
-                    named, refusal.reason, subject=refusal.subject, seat=refusal.seat
-                ) from None
+            await self.bot.service.act_in_channel(
+                channel, interaction.user.id, Double(frozenset(seats))
+            )
             view = self.bot.service.table_in_channel(channel)
             shown = seat_labels(view, short=True) if view else list(SEAT_NAMES)
-            named = " and ".join(shown[s] for s in sorted(seats))
-            await interaction.response.send_message(f"You doubled {named}.", ephemeral=True)
+            named = names_text(shown, sorted(seats))
+            await interaction.response.send_message(
+                _("You doubled {names}.", names=named), ephemeral=True
+            )
 
         await guarded(interaction, work)
-
-    def _names(self, channel: int) -> list[str]:
-        view = self.bot.service.table_in_channel(channel)
-        return list(SEAT_NAMES) if view is None else [seat.name for seat in view.seats]
 
     @app_commands.command(name="pass", description="Pass your doubling turn")
     async def pass_(self, interaction: Interaction) -> None:
@@ -103,7 +89,7 @@ class PlayCommands(commands.Cog):
             await self.bot.service.act_in_channel(
                 channel_id(interaction), interaction.user.id, Double(frozenset())
             )
-            await interaction.response.send_message("You passed.", ephemeral=True)
+            await interaction.response.send_message(_("You passed."), ephemeral=True)
 
         await guarded(interaction, work)
 
@@ -112,7 +98,7 @@ class PlayCommands(commands.Cog):
         async def work() -> None:
             await self.bot.service.take_back(channel_id(interaction), interaction.user.id)
             await interaction.response.send_message(
-                "Welcome back: you play your seat again.", ephemeral=True
+                _("Welcome back: you play your seat again."), ephemeral=True
             )
 
         await guarded(interaction, work)

@@ -9,8 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
+from bot.i18n import _
 from bot.store import LeaderboardSort
-from bot.ui.replies import guarded, literal, say_privately
+from bot.ui.replies import guarded, literal, say_privately, server_language
 from bot.ui.standings import (
     NO_MENTIONS,
     SORT_NAMES,
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction[Any]
 SORT_CHOICES = [
-    app_commands.Choice(name=f"by {SORT_NAMES[sort]}", value=sort.value) for sort in LeaderboardSort
+    app_commands.Choice(name=SORT_NAMES[sort], value=sort.value) for sort in LeaderboardSort
 ]
 SEASON_NAME_LENGTH = 50
 
@@ -43,9 +45,11 @@ async def season_autocomplete(
         return []
     seasons = await _bot(interaction).store.seasons.seasons(interaction.guild_id)
     typed = current.strip().lower()
+    with i18n.using(interaction.locale):
+        active = " " + _("(active)")
     return [
         app_commands.Choice(
-            name=(season.name + (" (active)" if season.active else ""))[:100], value=season.name
+            name=(season.name + (active if season.active else ""))[:100], value=season.name
         )
         for season in seasons
         if typed in season.name.lower()
@@ -73,9 +77,11 @@ class StandingsCommands(commands.Cog):
             order = LeaderboardSort(sort or LeaderboardSort.POINTS)
             viewer = interaction.user.id
             page = await fetch_page(store, found.season_id, order, 0, viewer)
-            view = leaderboard_view(found.guild_id, page, viewer)
+            with i18n.using(await server_language(interaction)):  # posted for the channel
+                view = leaderboard_view(found.guild_id, page, viewer)
+                embed = leaderboard_embed(page, viewer)
             await interaction.response.send_message(
-                embed=leaderboard_embed(page, viewer),
+                embed=embed,
                 allowed_mentions=NO_MENTIONS,
                 view=discord.utils.MISSING if view is None else view,
             )
@@ -99,13 +105,20 @@ class StandingsCommands(commands.Cog):
             who = player or interaction.user
             stats = await store.standings.player_stats(found.season_id, who.id)
             if stats is None:
-                subject = "You have" if who.id == interaction.user.id else f"{who.mention} has"
-                await say_privately(
-                    interaction, f"{subject} not finished a match in {literal(found.name)} yet."
+                season_name = literal(found.name)
+                words = (
+                    _("You have not finished a match in {season} yet.", season=season_name)
+                    if who.id == interaction.user.id
+                    else _(
+                        "{user} has not finished a match in {season} yet.",
+                        user=who.mention,
+                        season=season_name,
+                    )
                 )
+                await say_privately(interaction, words)
                 return
-            await interaction.response.send_message(
-                embed=stats_embed(stats, who.display_name), allowed_mentions=NO_MENTIONS
-            )
+            with i18n.using(await server_language(interaction)):  # posted for the channel
+                embed = stats_embed(stats, who.display_name)
+            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await guarded(interaction, work)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
 
@@ -49,6 +50,11 @@ class Contract:
     """Domino: the points of the last seat still holding cards."""
     heart_lead: HeartLead | None = None
     """None: any card may be led; otherwise when a heart may be led (see :class:`HeartLead`)."""
+    description_template: str = ""
+    """``description`` before its numbers were filled in (``"{per_trick} per trick taken"``),
+    so a front end can say it in another language with this variant's numbers."""
+    description_values: tuple[tuple[str, int], ...] = ()
+    """The numbers of ``description_template``, by placeholder name."""
     point_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """``card_points`` by :attr:`Card.index` (52 entries), for the playout loops."""
     trick_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -121,6 +127,32 @@ def _points(predicate: Callable[[Card], bool], value: int) -> dict[Card, int]:
     return {card: value for card in CARDS if predicate(card)}
 
 
+def _described(template: str, **values: int) -> dict[str, Any]:
+    """A contract's description: the English words with the numbers filled in, and both
+    parts kept (see :attr:`Contract.description_template`)."""
+    return {
+        "description": template.format(**values),
+        "description_template": template,
+        "description_values": tuple(sorted(values.items())),
+    }
+
+
+TRUMP_DESCRIPTIONS = {
+    None: "{per_trick:+d} per trick taken",
+    Suit.CLUBS: "{per_trick:+d} per trick taken; clubs are trump",
+    Suit.DIAMONDS: "{per_trick:+d} per trick taken; diamonds are trump",
+    Suit.HEARTS: "{per_trick:+d} per trick taken; hearts are trump",
+    Suit.SPADES: "{per_trick:+d} per trick taken; spades are trump",
+}
+"""One sentence per trump option (a suit's name is not a word to paste into a sentence of
+another language)."""
+
+NO_HEART_LEAD = {
+    HeartLead.NEVER: "no heart lead unless you hold only hearts",
+    HeartLead.BROKEN: "no heart lead until a heart has been played, unless you hold only hearts",
+}
+
+
 def _trump(suit: Suit | None, per_trick: int) -> Contract:
     name = "No Trump" if suit is None else f"{suit.name.title()} trumps"
     cid = "trump-notrump" if suit is None else f"trump-{suit.name.lower()}"
@@ -128,10 +160,9 @@ def _trump(suit: Suit | None, per_trick: int) -> Contract:
         id=cid,
         name=name,
         kind=Kind.TRUMP,
-        description=f"{per_trick:+d} per trick taken"
-        + ("" if suit is None else f"; {suit.name.lower()} are trump"),
         trump=suit,
         per_trick=per_trick,
+        **_described(TRUMP_DESCRIPTIONS[suit], per_trick=per_trick),
     )
 
 
@@ -139,57 +170,55 @@ def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> t
     """The contracts of a variant with ``points``, in table order: the negatives, then the
     five trump options. ``heart_lead`` is when Heartshunting and King of Hearts let a heart
     be led (the house rule)."""
-    no_lead = "no heart lead unless you hold only hearts"
-    if heart_lead is HeartLead.BROKEN:
-        no_lead = "no heart lead until a heart has been played, unless you hold only hearts"
+    no_lead = NO_HEART_LEAD[heart_lead]
     p = points
     negatives = [
         Contract(
             "ducking",
             "Ducking",
             Kind.NEGATIVE,
-            f"{p.per_trick} per trick taken; no trumps",
             per_trick=p.per_trick,
+            **_described("{per_trick} per trick taken; no trumps", per_trick=p.per_trick),
         ),
         Contract(
             "hearts",
             "Heartshunting",
             Kind.NEGATIVE,
-            f"{p.heart} per heart taken; {no_lead}",
             card_points=_points(lambda c: c.suit is Suit.HEARTS, p.heart),
             heart_lead=heart_lead,
+            **_described("{each} per heart taken; " + no_lead, each=p.heart),
         ),
         Contract(
             "kingjacks",
             "Kingjacks",
             Kind.NEGATIVE,
-            f"{p.king} per king and {p.jack} per jack taken",
             card_points={
                 **_points(lambda c: c.rank == KING, p.king),
                 **_points(lambda c: c.rank == JACK, p.jack),
             },
+            **_described("{king} per king and {jack} per jack taken", king=p.king, jack=p.jack),
         ),
         Contract(
             "queens",
             "Queens",
             Kind.NEGATIVE,
-            f"{p.queen} per queen taken",
             card_points=_points(lambda c: c.rank == QUEEN, p.queen),
+            **_described("{each} per queen taken", each=p.queen),
         ),
         Contract(
             "kingofhearts",
             "King of Hearts",
             Kind.NEGATIVE,
-            f"{p.king_of_hearts} to who takes the K♥; {no_lead}",
             card_points={Card.parse("KH"): p.king_of_hearts},
             heart_lead=heart_lead,
+            **_described("{each} to who takes the K♥; " + no_lead, each=p.king_of_hearts),
         ),
         Contract(
             "lasttrick",
             "Last trick",
             Kind.NEGATIVE,
-            f"{p.last_trick} to who takes trick 13",
             trick_points={13: p.last_trick},
+            **_described("{each} to who takes trick 13", each=p.last_trick),
         ),
     ]
     if p.seventh_and_thirteenth is not None:
@@ -199,8 +228,10 @@ def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> t
                 "seventhirteenth",
                 "7th and 13th trick",
                 Kind.NEGATIVE,
-                f"{each} to who takes trick 7, {each} to who takes trick 13",
                 trick_points={7: each, 13: each},
+                **_described(
+                    "{each} to who takes trick 7, {each} to who takes trick 13", each=each
+                ),
             )
         )
     negatives.append(
@@ -208,9 +239,12 @@ def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> t
             "domino",
             "Domino",
             Kind.NEGATIVE,
-            f"play an 8 or a card next to one on the table; {p.domino} to the last holding cards",
             domino=True,
             last_holder=p.domino,
+            **_described(
+                "play an 8 or a card next to one on the table; {each} to the last holding cards",
+                each=p.domino,
+            ),
         )
     )
     trumps = [_trump(suit, p.trump_trick) for suit in (*Suit, None)]

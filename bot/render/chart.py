@@ -15,10 +15,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine import contract_name
+from bot import i18n
 
 from .draw import INK, WHITE, Colour, clean, fit, font, png
-from .labels import label, signed
+from .labels import drawn_in, label, signed
+from .text import contract_name
 
 SIZE = (800, 500)
 PLOT = (86, 64, 600, 330)
@@ -42,6 +43,8 @@ class ChartData:
     """Each finished deal's scores after doubling, per seat."""
     deals: int
     """Deals in the match, finished or not."""
+    language: str = i18n.DEFAULT
+    """The language of the chart's words (its title, the contracts, the totals)."""
 
     def totals(self) -> list[list[int]]:
         """Per seat: the running total before the first deal (0) and after each one."""
@@ -83,6 +86,7 @@ def points(data: ChartData) -> list[list[tuple[int, int]]]:
 
 
 @lru_cache(maxsize=32)
+@drawn_in
 def chart_png(data: ChartData) -> bytes:
     image = Image.new("RGB", SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)

@@ -17,7 +17,7 @@ from bot.engine.cards import RANK_NAMES
 
 from . import cards
 from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, fit, font, png
-from .labels import ORDINALS, count_label, label
+from .labels import cards_label, label, ordinal
 from .scene import TableScene
 from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 
@@ -75,7 +75,7 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     name = fit(draw, clean(scene.seats[seat].name, SEAT_FALLBACK[seat]), 22, room, bold=True)
     draw.text((x0 + 10, PLATE_TOP + 8), name, font=font(22, bold=True), fill=text)
     if out:
-        place = ORDINALS[scene.domino_out.index(seat)]
+        place = ordinal(scene.domino_out.index(seat))
         draw.text(
             (x0 + 10, PLATE_TOP + 40),
             "✔ " + label("out", place=place),
@@ -83,7 +83,7 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
             fill=GOLD if not on_turn else INK,
         )
     else:
-        left = count_label("card", "cards", scene.seats[seat].cards_left)
+        left = cards_label(scene.seats[seat].cards_left)
         draw.text((x0 + 10, PLATE_TOP + 40), left, font=font(20), fill=text)
     for index, mark in enumerate(marks):
         chip(draw, (box[2] - 8 - CHIP // 2 - index * (CHIP + 4), PLATE_TOP + 22), mark)

@@ -1,21 +1,25 @@
-"""The rules as players read them: ``/bonken rules`` and ``/bonken rules <contract>``.
+"""The rules as players read them: ``/bonken rules`` and ``/bonken rules <contract>``,
+and the one line the lobby and the deal messages say the table's rules in.
 
 Every number and every seat comes from the table's :class:`~bot.engine.Rules`, so the
 ``twelve`` variant and each house rule read as what the table plays; nothing here
-restates a rule the engine decides, it only says it in words.
+restates a rule the engine decides, it only says it in words, in the current language.
 """
 
 from __future__ import annotations
 
 from bot.engine import STANDARD, HeartLead, Rules
 from bot.engine.cards import JACK, KING
+from bot.i18n import N_, _
 
-OVERVIEW = """\
+from .text import contract_description, contract_name
+
+OVERVIEW = N_("""\
 **Bonken** · {title} · 4 players, 52 cards, {deals} deals, everyone for themselves; \
 highest total wins.
 • {chooser} **chooses the contract** after seeing their hand. \
 The {negatives} negative contracts are each played once; of the five trump options \
-(♣ ♦ ♥ ♠ or No Trump) {trumps} are played, and **every player picks exactly one**.
+(♣ ♦ ♥ ♠ or No Trump) four are played, and **every player picks exactly one**.
 • **Doubling**: before the first card each player has one turn (starting {first_doubler}, \
 the chooser last) to double any of the others; doubling someone who doubled you \
 is a redouble. The chooser may only redouble. Each pair settles the difference of their \
@@ -25,55 +29,101 @@ anything (trumping is allowed, never required). Highest trump, else highest card
 led suit, takes the trick and leads next. A deal ends early once nothing left can score.
 **Contracts**
 {contracts}{house_rules}
-Use `/bonken rules contract:<name>` for one contract."""
+Use `/bonken rules contract:<name>` for one contract.""")
 
-TITLES = {"standard": "the standard game", "twelve": "the 12-deal game"}
+TITLES = {"standard": N_("the standard game"), "twelve": N_("the 12-deal game")}
 """How the overview names each variant (the record's ``variant`` name otherwise)."""
+LINE_TITLES = {"standard": N_("Standard game"), "twelve": N_("12-deal game")}
+"""The variant at the head of the rules line."""
 
 NO_HEART_LEAD = {
-    HeartLead.NEVER: "You may not lead a heart unless you hold only hearts.",
-    HeartLead.BROKEN: "You may not lead a heart until a heart has been played to an "
-    "earlier trick, unless you hold only hearts.",
+    HeartLead.NEVER: N_("You may not lead a heart unless you hold only hearts."),
+    HeartLead.BROKEN: N_(
+        "You may not lead a heart until a heart has been played to an earlier trick, "
+        "unless you hold only hearts."
+    ),
 }
 
 DETAILS = {
-    "ducking": "Take as few tricks as you can: {per_trick} per trick. All 13 tricks are played.",
-    "hearts": "{each} per heart you take. {heart_lead} Ends once all 13 hearts are taken.",
-    "kingjacks": "{king} per king and {jack} per jack you take. "
-    "Ends once all kings and jacks are taken.",
-    "queens": "{each} per queen you take. Ends once all four queens are taken.",
-    "kingofhearts": "{each} to whoever takes the K♥. {heart_lead} Ends when the K♥ is taken.",
-    "lasttrick": "{trick_13} to whoever takes the 13th trick.",
-    "seventhirteenth": "{trick_7} to whoever takes the 7th trick and {trick_13} to whoever "
-    "takes the 13th. Any card may be led. All 13 tricks are played.",
-    "domino": "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
-    "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
-    "next to the 3). If you cannot play you pass (automatically). {first_lead} "
-    "starts. The last player still holding cards gets {last_holder}.{domino_doubling}",
+    "ducking": N_(
+        "Take as few tricks as you can: {per_trick} per trick. All 13 tricks are played."
+    ),
+    "hearts": N_("{each} per heart you take. {heart_lead} Ends once all 13 hearts are taken."),
+    "kingjacks": N_(
+        "{king} per king and {jack} per jack you take. Ends once all kings and jacks are taken."
+    ),
+    "queens": N_("{each} per queen you take. Ends once all four queens are taken."),
+    "kingofhearts": N_("{each} to whoever takes the K♥. {heart_lead} Ends when the K♥ is taken."),
+    "lasttrick": N_("{trick_13} to whoever takes the 13th trick."),
+    "seventhirteenth": N_(
+        "{trick_7} to whoever takes the 7th trick and {trick_13} to whoever takes the 13th. "
+        "Any card may be led. All 13 tricks are played."
+    ),
+    "domino": N_(
+        "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
+        "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
+        "next to the 3). If you cannot play you pass (automatically). {first_lead} "
+        "starts. The last player still holding cards gets {last_holder}."
+    ),
 }
 """Each negative contract's text; the numbers are filled in from the rules' contract."""
-TRUMP_DETAIL = (
+TRUMP_DETAIL = N_(
     "{per_trick:+d} per trick you take. {trump} Each player picks one trump option per match."
 )
-SEATS = ("the dealer", "left of the dealer", "across from the dealer", "right of the dealer")
-"""A seat by its offset from the dealer, as the rules text says it."""
+SUIT_TRUMPS = {
+    "CLUBS": N_("Clubs are trump: a player void in the led suit may trump, but never has to."),
+    "DIAMONDS": N_(
+        "Diamonds are trump: a player void in the led suit may trump, but never has to."
+    ),
+    "HEARTS": N_("Hearts are trump: a player void in the led suit may trump, but never has to."),
+    "SPADES": N_("Spades are trump: a player void in the led suit may trump, but never has to."),
+}
+"""The trump suit's sentence, by the suit's name (one sentence each: a suit's name is
+not a word to paste into another language's sentence)."""
+STARTER = (
+    N_("The dealer"),
+    N_("Left of the dealer"),
+    N_("Across from the dealer"),
+    N_("Right of the dealer"),
+)
+"""A seat by its offset from the dealer, at the start of a sentence."""
+FROM_SEAT = (
+    N_("from the dealer"),
+    N_("left of the dealer"),
+    N_("across from the dealer"),
+    N_("right of the dealer"),
+)
+"""Where the doubling starts, by the seat's offset from the dealer."""
 CHOOSER = (
-    "The dealer",
-    "The player left of the dealer",
-    "The player across from the dealer",
-    "The player right of the dealer",
+    N_("The dealer"),
+    N_("The player left of the dealer"),
+    N_("The player across from the dealer"),
+    N_("The player right of the dealer"),
 )
 
 HOUSE_RULE_TEXT = {
-    ("heart_lead", "broken"): "Hearts may be led once a heart has been played to an earlier "
-    "trick (in Heartshunting and King of Hearts).",
-    ("first_lead", "left"): "The player left of the dealer leads the first trick (and plays "
-    "first in Domino).",
-    ("first_lead", "dealer"): "The dealer leads the first trick (and plays first in Domino).",
-    ("domino_doubling", "ace_or_two"): "In Domino only a player holding an ace or a 2 may "
-    "double or redouble; the others can only pass.",
+    ("heart_lead", "broken"): N_(
+        "Hearts may be led once a heart has been played to an earlier trick (in "
+        "Heartshunting and King of Hearts)."
+    ),
+    ("first_lead", "left"): N_(
+        "The player left of the dealer leads the first trick (and plays first in Domino)."
+    ),
+    ("first_lead", "dealer"): N_("The dealer leads the first trick (and plays first in Domino)."),
+    ("domino_doubling", "ace_or_two"): N_(
+        "In Domino only a player holding an ace or a 2 may double or redouble; the others can "
+        "only pass."
+    ),
 }
 """What each house rule that differs from its default does, in one sentence."""
+
+SHORT_HOUSE_RULES = {
+    ("heart_lead", "broken"): N_("hearts may be led once broken"),
+    ("first_lead", "left"): N_("left of the dealer leads"),
+    ("first_lead", "dealer"): N_("the dealer leads"),
+    ("domino_doubling", "ace_or_two"): N_("Domino: double only with an ace or a 2"),
+}
+"""Each house rule in a few words, for the one line the lobby and deal messages show."""
 
 
 def rules_text(contract_id: str | None = None, rules: Rules = STANDARD) -> str:
@@ -83,80 +133,73 @@ def rules_text(contract_id: str | None = None, rules: Rules = STANDARD) -> str:
         return overview(rules)
     contract = rules.contract(contract_id)
     if contract is None:
-        return f"This table's game ({variant_title(rules)}) has no such contract."
-    return f"**{contract.name}**: {contract_detail(contract_id, rules)}"
+        return _("This table's game ({title}) has no such contract.", title=variant_title(rules))
+    return f"**{contract_name(contract)}**: {contract_detail(contract_id, rules)}"
 
 
 def overview(rules: Rules) -> str:
     """How ``rules`` are played, with its contract table and house rules."""
-    negatives = len(rules.negative_ids)
     house = house_rule_lines(rules)
-    return OVERVIEW.format(
+    heading = "\n**" + _("House rules") + "**\n"
+    return _(
+        OVERVIEW,
         title=variant_title(rules),
         deals=rules.deals,
-        chooser=CHOOSER[rules.chooser_offset],
-        negatives=_number_word(negatives),
-        trumps=_number_word(rules.deals - negatives),
-        first_doubler=SEATS[rules.doubling_offsets[0]],
-        leader=SEATS[rules.first_lead_offset].capitalize(),
+        chooser=_(CHOOSER[rules.chooser_offset]),
+        negatives=len(rules.negative_ids),
+        first_doubler=_(FROM_SEAT[rules.doubling_offsets[0]]),
+        leader=_(STARTER[rules.first_lead_offset]),
         contracts=contract_lines(rules),
-        house_rules="\n**House rules**\n" + "\n".join(f"• {line}" for line in house)
-        if house
-        else "",
+        house_rules=heading + "\n".join(f"• {line}" for line in house) if house else "",
     )
 
 
 def contract_lines(rules: Rules) -> str:
     """The contract table in this variant's points: each negative, then the trump options
     in one line (they score alike)."""
-    lines = [f"• **{c.name}**: {c.description}" for c in rules.contracts if not c.is_trump_option]
-    per_trick = {rules.by_id[cid].per_trick for cid in rules.trump_ids}
-    points = ", ".join(f"{p:+d}" for p in sorted(per_trick))
-    lines.append(f"• **Trump options** (♣ ♦ ♥ ♠ or No Trump): {points} per trick taken")
+    lines = [
+        f"• **{contract_name(c)}**: {contract_description(c)}"
+        for c in rules.contracts
+        if not c.is_trump_option
+    ]
+    per_trick = sorted({rules.by_id[cid].per_trick for cid in rules.trump_ids})
+    points = ", ".join(f"{p:+d}" for p in per_trick)
+    lines.append(
+        _("• **Trump options** (♣ ♦ ♥ ♠ or No Trump): {points} per trick taken", points=points)
+    )
     return "\n".join(lines)
 
 
 def variant_title(rules: Rules) -> str:
-    return TITLES.get(rules.variant, rules.variant)
-
-
-SHORT_HOUSE_RULES = {
-    ("heart_lead", "broken"): "hearts may be led once broken",
-    ("first_lead", "left"): "left of the dealer leads",
-    ("first_lead", "dealer"): "the dealer leads",
-    ("domino_doubling", "ace_or_two"): "Domino: double only with an ace or a 2",
-}
-"""Each house rule in a few words, for the one line the lobby and deal messages show."""
+    """The variant as the overview names it ("the 12-deal game")."""
+    title = TITLES.get(rules.variant)
+    return rules.variant if title is None else _(title)
 
 
 def rules_line(rules: Rules) -> str:
     """The table's rules in one line: ``12-deal game · the dealer leads``."""
-    words = [variant_title(rules).removeprefix("the ").capitalize()]
-    words += [text for pair, text in SHORT_HOUSE_RULES.items() if pair in rules.house_rules]
+    title = LINE_TITLES.get(rules.variant)
+    words = [rules.variant if title is None else _(title)]
+    words += [_(text) for pair, text in SHORT_HOUSE_RULES.items() if pair in rules.house_rules]
     return " · ".join(words)
 
 
 def house_rule_lines(rules: Rules) -> list[str]:
     """One sentence per house rule these rules play (those at their default say nothing)."""
-    return [HOUSE_RULE_TEXT[pair] for pair in rules.house_rules if pair in HOUSE_RULE_TEXT]
+    return [_(HOUSE_RULE_TEXT[pair]) for pair in rules.house_rules if pair in HOUSE_RULE_TEXT]
 
 
 def contract_detail(contract_id: str, rules: Rules) -> str:
     """One contract of ``rules`` in full sentences, its numbers from the rules."""
     contract = rules.by_id[contract_id]
     if contract.is_trump_option:
-        trump = (
-            "No trumps."
-            if contract.trump is None
-            else f"{contract.trump.name.title()} are trump: a player void in the led suit "
-            "may trump, but never has to."
-        )
-        return TRUMP_DETAIL.format(per_trick=contract.per_trick, trump=trump)
+        trump = _("No trumps.") if contract.trump is None else _(SUIT_TRUMPS[contract.trump.name])
+        return _(TRUMP_DETAIL, per_trick=contract.per_trick, trump=trump)
     if contract_id not in DETAILS:
-        return contract.description
+        return contract_description(contract)
     points = contract.card_points
-    domino_doubling = HOUSE_RULE_TEXT.get(("domino_doubling", rules.house_rule("domino_doubling")))
-    return DETAILS[contract_id].format(
+    detail = _(
+        DETAILS[contract_id],
         per_trick=contract.per_trick,
         each=min(points.values(), default=0),
         king=next((v for c, v in points.items() if c.rank == KING), 0),
@@ -164,12 +207,10 @@ def contract_detail(contract_id: str, rules: Rules) -> str:
         trick_7=contract.trick_points.get(7, 0),
         trick_13=contract.trick_points.get(13, 0),
         last_holder=contract.last_holder,
-        first_lead=SEATS[rules.first_lead_offset].capitalize(),
-        heart_lead=NO_HEART_LEAD[contract.heart_lead] if contract.heart_lead else "",
-        domino_doubling=f" {domino_doubling}" if domino_doubling else "",
+        first_lead=_(STARTER[rules.first_lead_offset]),
+        heart_lead=_(NO_HEART_LEAD[contract.heart_lead]) if contract.heart_lead else "",
     )
-
-
-def _number_word(n: int) -> str:
-    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-    return words[n] if n < len(words) else str(n)
+    domino_doubling = HOUSE_RULE_TEXT.get(("domino_doubling", rules.house_rule("domino_doubling")))
+    if contract.domino and domino_doubling is not None:
+        detail += " " + _(domino_doubling)
+    return detail

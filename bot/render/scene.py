@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot import i18n
 from bot.engine import Card, any_contract
 from bot.tables import TableView
 from bot.tables.table import SEAT_NAMES
@@ -46,6 +47,8 @@ class TableScene:
     domino_out: tuple[int, ...] = ()
     over: bool = False
     """The deal is over (its message is closed): nobody is on turn."""
+    language: str = i18n.DEFAULT
+    """The language of the picture's words: the table's posts'."""
 
     @property
     def domino(self) -> bool:
@@ -79,5 +82,6 @@ def scene_of(view: TableView, *, over: bool = False) -> TableScene:
         doubled=view.doubled,
         domino_rows=view.domino_rows,
         domino_out=view.domino_out,
+        language=i18n.language_of(view.settings.language),
         over=over,
     )

@@ -18,8 +18,9 @@ from bot.engine import any_contract
 
 from . import cards
 from .draw import FELT, FELT_LIGHT, FELT_LINE, GOLD, INK, PALE, PLATE, WHITE, clean, fit, font, png
-from .labels import count_label, label, signed
+from .labels import drawn_in, label, signed, tricks_label
 from .scene import TableScene
+from .text import contract_name
 
 SIZE = (800, 600)
 """Pixels; Discord shows an embed's picture about half as wide, so this is sharp on a
@@ -34,6 +35,7 @@ SEAT_FALLBACK = ("North", "East", "South", "West")
 CHIP = 30
 
 
+@drawn_in
 def table_png(scene: TableScene) -> bytes:
     """The deal's picture (the Domino layout in a Domino deal) as PNG bytes."""
     if scene.domino:
@@ -74,9 +76,10 @@ def heading(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
         return
     name = font(26, bold=True)
     right = SIZE[0] - 20
-    draw.text((right, HEADING // 2), contract.name, font=name, fill=WHITE, anchor="rm")
+    words = contract_name(contract)
+    draw.text((right, HEADING // 2), words, font=name, fill=WHITE, anchor="rm")
     if contract.trump is not None:
-        x = right - draw.textlength(contract.name, font=name) - 12 - CHIP // 2 - 4
+        x = right - draw.textlength(words, font=name) - 12 - CHIP // 2 - 4
         suit_chip(draw, (x, HEADING // 2), contract.trump)
 
 
@@ -100,7 +103,7 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     info = scene.seats[seat]
     name = fit(draw, clean(info.name, SEAT_FALLBACK[seat]), 24, room, bold=True)
     draw.text((box[0] + 12, box[1] + 6), name, font=font(24, bold=True), fill=text)
-    line = count_label("trick", "tricks", info.tricks)
+    line = tricks_label(info.tricks)
     if scene.contract is not None:
         line += f" · {signed(info.score)}"
     draw.text((box[0] + 12, box[1] + 35), line, font=font(20), fill=text)

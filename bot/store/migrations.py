@@ -383,6 +383,16 @@ PICTURES = Migration(
     ),
 )
 
+LANGUAGES = Migration(
+    10,
+    "the language of a table's channel posts, and of a server's new tables",
+    # NULL: a table posts in its server's language, a server follows its preferred locale.
+    (
+        "ALTER TABLE tables ADD COLUMN language TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -393,6 +403,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     MATCH_RULES,
     HOUSE_RULES,
     PICTURES,
+    LANGUAGES,
 )
 LATEST = MIGRATIONS[-1].version
 

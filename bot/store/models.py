@@ -60,6 +60,8 @@ class TableSettings:
     images: bool = True
     """Show the pictures: the table, the Domino rows, the score chart (False: text only).
     A guild's ``table_defaults`` hold its choice for new tables."""
+    language: str | None = None
+    """The language of the table's channel posts (``"nl"``); None: the server's."""
 
     def __post_init__(self) -> None:
         if self.turn_seconds <= 0:
@@ -84,6 +86,8 @@ class GuildSettings:
 
     table_defaults: TableSettings = TableSettings()
     place: TablePlace = TablePlace.THREAD
+    language: str | None = None
+    """The language of new tables' channel posts; None: the server's preferred locale."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from .models import (
 # match in play at the table. ``{where}`` is filled from constants in this module only.
 TABLE_QUERY = """
     SELECT t.table_id, t.guild_id, t.channel_id, t.host_id, t.status, t.turn_seconds,
-           t.computer_level, t.created_at, m.match_id, t.rules, t.images
+           t.computer_level, t.created_at, m.match_id, t.rules, t.images, t.language
     FROM tables t LEFT JOIN matches m ON m.table_id = t.table_id AND m.status = 'playing'
     WHERE {where} ORDER BY t.table_id
 """
@@ -64,11 +64,12 @@ class TableStore:
         await self._db.write_one(
             """
             INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules,
-                                        images)
-            VALUES (?, ?, ?, ?, ?, ?)
+                                        images, language)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
-                place = excluded.place, rules = excluded.rules, images = excluded.images
+                place = excluded.place, rules = excluded.rules, images = excluded.images,
+                language = excluded.language
             """,
             (
                 guild_id,
@@ -77,6 +78,7 @@ class TableStore:
                 settings.place,
                 encode_rules(defaults.rules),
                 int(defaults.images),
+                settings.language,
             ),
         )
 
@@ -99,8 +101,9 @@ class TableStore:
                 row = await session.fetchone(
                     """
                     INSERT INTO tables (guild_id, channel_id, host_id, status, turn_seconds,
-                                        computer_level, created_at, updated_at, rules, images)
-                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING table_id
+                                        computer_level, created_at, updated_at, rules, images,
+                                        language)
+                    VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING table_id
                     """,
                     (
                         guild_id,
@@ -112,6 +115,7 @@ class TableStore:
                         now,
                         encode_rules(settings.rules),
                         int(settings.images),
+                        settings.language,
                     ),
                 )
             except ConstraintFailed:
@@ -165,6 +169,7 @@ class TableStore:
                 changes["computer_level"] = settings.computer_level
                 changes["rules"] = encode_rules(settings.rules)
                 changes["images"] = int(settings.images)
+                changes["language"] = settings.language
             assignments = ", ".join(f"{column} = ?" for column in changes)
             try:
                 await session.execute(
@@ -182,15 +187,15 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place, rules, images FROM guild_settings "
-        "WHERE guild_id = ?",
+        "SELECT turn_seconds, computer_level, place, rules, images, language "
+        "FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         return GuildSettings()
     images = row[4] != 0  # NULL (before schema 9) is the default: pictures
     defaults = TableSettings(row[0], row[1], rules_from_column(row[3]), images)
-    return GuildSettings(defaults, TablePlace(row[2] or TablePlace.THREAD))
+    return GuildSettings(defaults, TablePlace(row[2] or TablePlace.THREAD), row[5])
 
 
 async def _set_seat(
@@ -263,7 +268,7 @@ def _record(
     messages: dict[str, int],
 ) -> TableRecord:
     table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created = row[:8]
-    match_id, rules, images = row[8:]
+    match_id, rules, images, language = row[8:]
     return TableRecord(
         table_id=table_id,
         guild_id=guild_id,
@@ -273,7 +278,9 @@ def _record(
         seats=seats,
         names=names,
         # images NULL (before schema 9) is the default: pictures
-        settings=TableSettings(turn_seconds, level, rules_from_column(rules), images != 0),
+        settings=TableSettings(
+            turn_seconds, level, rules_from_column(rules), images != 0, language
+        ),
         messages=messages,
         match_id=match_id,
         created_at=to_datetime(created),

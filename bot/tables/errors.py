@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from bot.engine import IllegalAction, Reason
+from bot.engine import Action, IllegalAction, Reason
 
 
 class TableReason(Enum):
@@ -53,7 +53,8 @@ class Refusal(Exception):
 
     ``reason`` says the same for a program (None for a front end's own refusal, whose
     sentence is all there is); ``subject`` is what a :attr:`TableReason.NOT_HOST`
-    refusal was about ("start the match"), ``seat`` the seat a refusal names."""
+    refusal was about ("start the match"), ``seat`` the seat a refusal names, ``action``
+    the move the rules refused (so a translation can name its card or contract)."""
 
     def __init__(
         self,
@@ -62,13 +63,15 @@ class Refusal(Exception):
         *,
         subject: str = "",
         seat: int | None = None,
+        action: Action | None = None,
     ) -> None:
         super().__init__(message)
         self.reason = reason
         self.subject = subject
         self.seat = seat
+        self.action = action
 
     @classmethod
-    def illegal(cls, error: IllegalAction) -> Refusal:
-        """The engine's refusal of a move, with its reason."""
-        return cls(str(error), error.reason)
+    def illegal(cls, error: IllegalAction, action: Action | None = None) -> Refusal:
+        """The engine's refusal of ``action``, with its reason."""
+        return cls(str(error), error.reason, action=action)

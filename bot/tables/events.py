@@ -19,16 +19,25 @@ class Event:
     channel_id: int
 
 
+Words = tuple[str, tuple[tuple[str, str], ...]]
+"""A sentence as its catalogue message (English, with ``{placeholders}``) and the values
+of its placeholders."""
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyChanged(Event):
-    """Someone joined, left, was added or kicked, or the host changed."""
+    """Someone joined, left, was added or kicked, or the host changed: ``what`` in
+    English, ``words`` the same as its catalogue message and the names it quotes, so a
+    front end can say it in its reader's language."""
 
     what: str
+    words: Words = ("", ())
 
 
 @dataclass(frozen=True, slots=True)
 class TableClosed(Event):
-    """The table is gone: cancelled, idle, or its match finished (``finished``)."""
+    """The table is gone: cancelled, idle, or its match finished (``finished``);
+    ``reason`` is a catalogue message (``N_``), so a front end translates it as it is."""
 
     reason: str
     finished: bool = False

@@ -13,6 +13,7 @@ import random
 from enum import Enum
 
 from bot.engine import Match
+from bot.i18n import N_
 from bot.store import Computer, Conflict, Human, StoreError, TableSettings, TableStatus
 
 from . import events as ev
@@ -27,7 +28,9 @@ from .turns import Turns
 log = logging.getLogger(__name__)
 
 LOBBY_IDLE_SECONDS = 15 * 60
-EVERYONE_LEFT_THE_MATCH = "every player left the match, so it is cancelled and counts for nobody"
+EVERYONE_LEFT_THE_MATCH = N_(
+    "every player left the match, so it is cancelled and counts for nobody"
+)
 
 
 class Left(Enum):
@@ -104,7 +107,7 @@ class Lobby:
         if host_seated:
             table.seats[0] = Seat(Human(host_id), host_name)
         registry.add(table)
-        await self._lobby_changed(table, f"{host_name} opened the table")
+        await self._lobby_changed(table, N_("{name} opened the table"), name=host_name)
         return view_of(table)
 
     async def join(self, table: Table, user_id: int, name: str) -> TableView:
@@ -118,7 +121,7 @@ class Lobby:
                     raise _table_full()
                 seat = free[0]
                 await self._set_seat(table, seat, Human(user_id), name)
-                await self._lobby_changed(table, f"{name} joined")
+                await self._lobby_changed(table, N_("{name} joined"), name=name)
             else:
                 vacated = [i for i, s in enumerate(table.seats) if s.vacated]
                 if not vacated:
@@ -128,7 +131,10 @@ class Lobby:
                 seat = vacated[0]
                 await self._set_seat(table, seat, Human(user_id), table.seats[seat].name)
                 await self._lobby_changed(
-                    table, f"{name} took over {table.seats[seat].name}'s seat"
+                    table,
+                    N_("{name} took over {seat}'s seat"),
+                    name=name,
+                    seat=table.seats[seat].name,
                 )
                 await self._turns.after_change(table)
             return view_of(table)
@@ -143,14 +149,14 @@ class Lobby:
                 await self._set_seat(table, seat, None, "")
                 if not table.humans():
                     await self._closing.close(
-                        table, TableStatus.CANCELLED, "everyone left the lobby"
+                        table, TableStatus.CANCELLED, N_("everyone left the lobby")
                     )
                     return Left.TABLE_CLOSED
                 if user_id == table.host_id:
                     await self._new_host(table, table.humans()[0])
-                await self._lobby_changed(table, f"{name} left")
+                await self._lobby_changed(table, N_("{name} left"), name=name)
                 return Left.SEAT_FREED
-            if await self._vacate(table, seat, f"{name} left; a computer plays their seat"):
+            if await self._vacate(table, seat, N_("{name} left; a computer plays their seat")):
                 return Left.MATCH_CANCELLED
             return Left.COMPUTER_PLAYS
 
@@ -167,7 +173,7 @@ class Lobby:
                 raise _table_full()
             seat = free[0]
             await self._set_seat(table, seat, Computer(level), computer_name(seat))
-            await self._lobby_changed(table, f"a {level} computer player sits down")
+            await self._lobby_changed(table, N_("a {level} computer player sits down"), level=level)
             return view_of(table)
 
     async def kick(self, table: Table, actor_id: int, seat: int, *, is_admin: bool) -> TableView:
@@ -185,19 +191,21 @@ class Lobby:
                         seat=seat,
                     )
                 await self._set_seat(table, seat, None, "")
-                await self._lobby_changed(table, f"{name} was removed")
+                await self._lobby_changed(table, N_("{name} was removed"), name=name)
             else:
                 if table.seats[seat].computer_plays and table.seats[seat].user_id is None:
                     raise Refusal(
                         "a computer already plays that seat", TableReason.COMPUTER_PLAYS, seat=seat
                     )
-                await self._vacate(table, seat, f"{name} was removed; a computer plays their seat")
+                await self._vacate(
+                    table, seat, N_("{name} was removed; a computer plays their seat")
+                )
             return view_of(table)
 
     async def cancel(self, table: Table, actor_id: int, *, is_admin: bool) -> None:
         async with table.lock:
             _require_host(table, actor_id, is_admin, "cancel the table")
-            await self._closing.close(table, TableStatus.CANCELLED, "the table was cancelled")
+            await self._closing.close(table, TableStatus.CANCELLED, N_("the table was cancelled"))
 
     async def start(self, table: Table, actor_id: int, *, is_admin: bool) -> TableView:
         """Start the match, filling empty seats with computers at the table's level."""
@@ -226,7 +234,7 @@ class Lobby:
             table.status = TableStatus.PLAYING
             table.match_id, table.turn = info.match_id, 0
             table.match = Match(names, first_dealer=info.first_dealer, rules=table.rules)
-            await self._lobby_changed(table, "the match starts")
+            await self._lobby_changed(table, N_("the match starts"))
             await self._play.next_deal(table)
             await self._turns.after_change(table)
             return view_of(table)
@@ -245,7 +253,8 @@ class Lobby:
 
     async def _vacate(self, table: Table, seat: int, what: str) -> bool:
         """A computer plays the seat from now on; True if that left no person at the
-        table, which cancels the match (a match of computers only counts for nobody)."""
+        table, which cancels the match (a match of computers only counts for nobody).
+        ``what`` says so, with ``{name}`` the seat's player."""
         level = table.settings.computer_level
         name = table.seats[seat].name
         await self._context.store.tables.update_table(table.table_id, seats={seat: Computer(level)})
@@ -255,14 +264,17 @@ class Lobby:
             return True
         if table.seat_of(table.host_id) is None:
             await self._new_host(table, table.humans()[0])
-        await self._lobby_changed(table, what)
+        await self._lobby_changed(table, what, name=name)
         await self._turns.after_change(table)
         return False
 
-    async def _lobby_changed(self, table: Table, what: str) -> None:
+    async def _lobby_changed(self, table: Table, what: str, **values: str) -> None:
+        """Announce the change ``what`` (a catalogue message; ``values`` fill it in)."""
         if table.status is TableStatus.LOBBY:
             self.restart_idle_timer(table)
-        await self._context.emit(ev.LobbyChanged(table.table_id, table.channel_id, what))
+        words = (what, tuple(values.items()))
+        event = ev.LobbyChanged(table.table_id, table.channel_id, what.format(**values), words)
+        await self._context.emit(event)
 
     def restart_idle_timer(self, table: Table) -> None:
         """The lobby closes by itself after ``LOBBY_IDLE_SECONDS`` without a change."""
@@ -274,7 +286,7 @@ class Lobby:
         async with table.lock:
             if table.status is TableStatus.LOBBY and self._context.registry.is_open(table):
                 await self._closing.close(
-                    table, TableStatus.CANCELLED, "the lobby was idle for 15 minutes"
+                    table, TableStatus.CANCELLED, N_("the lobby was idle for 15 minutes")
                 )
 
 

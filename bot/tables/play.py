@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from enum import Enum
 
 from bot.engine import Action, deal_hands
+from bot.i18n import N_
 from bot.store import AlreadyStored, Computer, MatchStatus, Rater, StoreError, TableStatus
 
 from . import events as ev
@@ -136,4 +137,4 @@ class Play:
                 record,
             )
         )
-        await self._closing.forget(table, TableStatus.FINISHED, "the match is over")
+        await self._closing.forget(table, TableStatus.FINISHED, N_("the match is over"))

@@ -66,7 +66,7 @@ class Turns:
             try:
                 table.match.check(action, seat)
             except IllegalAction as error:
-                raise Refusal.illegal(error) from None
+                raise Refusal.illegal(error, action) from None
 
             async def stored() -> None:
                 await self._bring_back(table, seat)

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from bot import i18n
 from bot.engine import Card, Choose, Double, Play, parse_action
+from bot.i18n import N_, _
+from bot.render.text import card_text
 from bot.tables import Refusal
 
 from .replies import guarded, say_privately
@@ -27,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TRUMPS = "trumps"
-STALE = "this button is no longer valid; use the newest message (`/bonken hand` for your hand)"
+STALE = N_("this button is no longer valid; use the newest message (`/bonken hand` for your hand)")
 Interaction = discord.Interaction[Any]
 
 
@@ -64,10 +67,10 @@ class LobbyButton(
     template=r"bonken:lobby:(?P<table>\d+):(?P<op>join|leave|addbot|start)",
 ):
     LABELS: ClassVar[dict[str, str]] = {
-        "join": "Join",
-        "leave": "Leave",
-        "addbot": "Add computer",
-        "start": "Start",
+        "join": N_("Join"),
+        "leave": N_("Leave"),
+        "addbot": N_("Add computer"),
+        "start": N_("Start"),
     }
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.success,
@@ -80,7 +83,7 @@ class LobbyButton(
         self.table_id, self.op = table_id, op
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[op],
+                label=_(self.LABELS[op]),
                 style=self.STYLES[op],
                 custom_id=f"bonken:lobby:{table_id}:{op}",
             )
@@ -111,7 +114,7 @@ class ShowHandButton(
         self.table_id = table_id
         super().__init__(
             discord.ui.Button(
-                label="Show my hand",
+                label=_("Show my hand"),
                 emoji="🃏",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"bonken:hand:{table_id}",
@@ -144,7 +147,7 @@ class PlayAgainButton(
         self.table_id = table_id
         super().__init__(
             discord.ui.Button(
-                label="Play again",
+                label=_("Play again"),
                 emoji="🔁",
                 style=discord.ButtonStyle.success,
                 custom_id=f"bonken:again:{table_id}",
@@ -179,7 +182,7 @@ class PlayButton(
         self.table_id, self.turn, self.card = table_id, turn, card
         super().__init__(
             discord.ui.Button(
-                label=card.label,
+                label=card_text(card),
                 style=discord.ButtonStyle.primary if enabled else discord.ButtonStyle.secondary,
                 disabled=not enabled,
                 custom_id=f"bonken:play:{table_id}:{turn}:{Play(card).code}",
@@ -208,8 +211,8 @@ class ContractSelect(
     options left (``trump``). Either way a pick is a ``Choose`` for this turn."""
 
     PLACEHOLDERS: ClassVar[dict[str, str]] = {
-        "choose": "Choose the contract",
-        "trump": "Choose the trump (or No Trump)",
+        "choose": N_("Choose the contract"),
+        "trump": N_("Choose the trump (or No Trump)"),
     }
 
     def __init__(
@@ -224,11 +227,11 @@ class ContractSelect(
         # Rebuilt from a click, the options do not matter: the click carries its value.
         options = [
             discord.SelectOption(label=label, value=value, description=description[:100])
-            for value, label, description in choices or [(TRUMPS, "Trumps…", "")]
+            for value, label, description in choices or [(TRUMPS, _("Trumps…"), "")]
         ]
         super().__init__(
             discord.ui.Select(
-                placeholder=self.PLACEHOLDERS[kind],
+                placeholder=_(self.PLACEHOLDERS[kind]),
                 options=options,
                 custom_id=f"bonken:{kind}:{table_id}:{turn}",
             )
@@ -257,13 +260,13 @@ class DoubleToggle(
     template=rf"bonken:dbl:(?P<table>\d+):(?P<turn>\d+):(?:{DOUBLE_CODE}|{OLD_MASK}):(?P<seat>[0-3])",
 ):
     def __init__(
-        self, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str = "Double"
+        self, table_id: int, turn: int, chosen: frozenset[int], seat: int, label: str = ""
     ) -> None:
         self.table_id, self.turn, self.chosen, self.seat = table_id, turn, chosen, seat
         on = seat in chosen
         super().__init__(
             discord.ui.Button(
-                label=("✓ " if on else "") + label,
+                label=("✓ " if on else "") + (label or _("Double")),
                 style=discord.ButtonStyle.danger if on else discord.ButtonStyle.secondary,
                 custom_id=f"bonken:dbl:{table_id}:{turn}:{Double(chosen).code}:{seat}",
             )
@@ -294,7 +297,7 @@ class DoubleConfirm(
         self.table_id, self.turn, self.chosen = table_id, turn, chosen
         super().__init__(
             discord.ui.Button(
-                label="Pass" if is_pass else "Confirm",
+                label=_("Pass") if is_pass else _("Confirm"),
                 style=discord.ButtonStyle.secondary if is_pass else discord.ButtonStyle.primary,
                 disabled=not is_pass and not chosen,
                 custom_id=f"bonken:dblok:{table_id}:{turn}:{Double(chosen).code}"
@@ -326,7 +329,7 @@ def _selected(interaction: Interaction) -> str:
     data: Mapping[str, Any] = interaction.data or {}
     values = data.get("values") or []
     if not values:
-        raise Refusal("nothing was selected")
+        raise Refusal(_("nothing was selected"))
     return str(values[0])
 
 
@@ -361,4 +364,5 @@ async def answer_unclaimed(interaction: Interaction) -> None:
     if isinstance(custom_id, str) and claimed(custom_id):
         return
     log.info("unclaimed component click: user=%s custom_id=%r", interaction.user.id, custom_id)
-    await say_privately(interaction, f"⚠️ {STALE}")
+    with i18n.using(interaction.locale):
+        await say_privately(interaction, f"⚠️ {_(STALE)}")

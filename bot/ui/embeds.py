@@ -1,7 +1,8 @@
 """The public table message: one embed for the lobby, one per deal.
 
 Everything here reads a :class:`~bot.tables.TableView` (public information only) and
-returns a ``discord.Embed``; nothing sends or edits.
+returns a ``discord.Embed``; nothing sends or edits. The words are the current
+language's: the caller speaks the table's language (:func:`bot.ui.presenter.table_language`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine import Phase
+from bot.i18n import N_, _, pgettext
 from bot.render import text
+from bot.render.reasons import LEVEL
 from bot.render.rules import rules_line
 from bot.store import TableStatus
 from bot.tables import SeatInfo, TableView
-from bot.tables.table import SEAT_NAMES
 
 from .replies import literal
 
@@ -23,10 +25,11 @@ GREEN = discord.Colour.from_rgb(31, 122, 76)
 GREY = discord.Colour.light_grey()
 
 TURN_WORDS = {
-    Phase.CHOOSING: "to choose the contract",
-    Phase.DOUBLING: "to double or pass",
-    Phase.PLAYING: "to play",
+    Phase.CHOOSING: N_("▶ {name}, your turn to choose the contract"),
+    Phase.DOUBLING: N_("▶ {name}, your turn to double or pass"),
+    Phase.PLAYING: N_("▶ {name}, your turn to play"),
 }
+compass = text.compass
 COMPUTER_MARK = "🤖"
 
 
@@ -37,9 +40,15 @@ def seat_name(seat: SeatInfo) -> str:
     if seat.user_id is not None and seat.name in ("", f"<@{seat.user_id}>"):
         return f"<@{seat.user_id}>"  # no display name was stored: the mention names them
     if not seat.name:
-        return "*empty seat*"
+        return _("*empty seat*")
     marker = f" {COMPUTER_MARK}" if seat.user_id is None else ""
-    return f"**{literal(seat.name)}**{marker}"
+    return f"**{literal(plain_name(seat))}**{marker}"
+
+
+def plain_name(seat: SeatInfo) -> str:
+    """The seat's name as written (a button label, a footer), a computer's named after
+    its seat in the current language ("South bot", "Zuid-bot")."""
+    return seat.name if seat.user_id is not None else text.player_name(seat.name)
 
 
 def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
@@ -49,12 +58,18 @@ def seat_label(seat: SeatInfo, *, short: bool = False) -> str:
     if short:
         return name
     if seat.user_id is not None:
-        return name + (" (away: a computer plays)" if seat.away else "")
+        return _("{name} (away: a computer plays)", name=name) if seat.away else name
     if seat.level is None:
-        return "*empty*"
+        return _("*empty*")
+    level = level_name(seat.level)
     if seat.vacated:
-        return f"{name} (left; {seat.level} computer plays)"
-    return f"{name} ({seat.level} computer)"
+        return _("{name} (left; {level} computer plays)", name=name, level=level)
+    return _("{name} ({level} computer)", name=name, level=level)
+
+
+def level_name(level: str) -> str:
+    """A computer level (``easy``, ``normal``, ``hard``) in the current language."""
+    return pgettext(LEVEL, level)
 
 
 def seat_labels(view: TableView, *, short: bool = False) -> list[str]:
@@ -68,22 +83,25 @@ def computer_plays(seat: SeatInfo) -> bool:
 
 def lobby_embed(view: TableView) -> discord.Embed:
     embed = discord.Embed(
-        title="Bonken table",
+        title=_("Bonken table"),
         colour=GREEN if view.status is TableStatus.LOBBY else GREY,
-        description=(
-            f"Host: <@{view.host_id}> · {view.settings.turn_seconds} s per card · "
-            f"computers: {view.settings.computer_level}\n"
-            f"Rules: {rules_line(view.rules)} (`/bonken rules` explains them)\n"
-            "Join, or let the host add computers and start. Empty seats get computers."
+        description=_(
+            "Host: <@{host}> · {seconds} s per card · computers: {level}\n"
+            "Rules: {rules} (`/bonken rules` explains them)\n"
+            "Join, or let the host add computers and start. Empty seats get computers.",
+            host=view.host_id,
+            seconds=view.settings.turn_seconds,
+            level=level_name(view.settings.computer_level),
+            rules=rules_line(view.rules),
         ),
     )
     embed.add_field(
-        name="Seats",
-        value="\n".join(f"{SEAT_NAMES[i]}: {label}" for i, label in enumerate(seat_labels(view))),
+        name=_("Seats"),
+        value="\n".join(f"{compass(i)}: {label}" for i, label in enumerate(seat_labels(view))),
         inline=False,
     )
     if view.status is not TableStatus.LOBBY:
-        embed.set_footer(text="The match has started." if view.match_id else "Closed.")
+        embed.set_footer(text=_("The match has started.") if view.match_id else _("Closed."))
     return embed
 
 
@@ -104,33 +122,40 @@ def deal_embed(
     names = seat_labels(view, short=True)
     contract = view.rules.by_id[view.contract] if view.contract else None
     embed = discord.Embed(
-        title=f"Deal {view.deal_number} of {view.rules.deals} · "
-        + (contract.name if contract else "being chosen"),
+        title=_("Deal {number} of {deals}", number=view.deal_number, deals=view.rules.deals)
+        + " · "
+        + (text.contract_name(contract) if contract else _("being chosen")),
         colour=GREEN if closed is None else GREY,
     )
-    lines = [f"Rules: {rules_line(view.rules)}"]
+    lines = [_("Rules: {rules}", rules=rules_line(view.rules))]
     if view.dealer is not None and view.chooser is not None:
-        lines.append(f"Dealer {names[view.dealer]} · chooser {names[view.chooser]}")
+        lines.append(
+            _(
+                "Dealer {dealer} · chooser {chooser}",
+                dealer=names[view.dealer],
+                chooser=names[view.chooser],
+            )
+        )
     if contract:
-        lines.append(f"*{contract.description}*")
+        lines.append(f"*{text.contract_description(contract)}*")
     if closed is not None:
         lines.append(f"**{closed}**")
     elif view.to_act is not None and view.turn_kind is not None:
         lines.append(turn_line(view, names, deadline))
     embed.description = "\n".join(lines)
     if view.doubling_done or view.doubled:
-        embed.add_field(name="Doubling", value=doubling_summary(view, names), inline=False)
+        embed.add_field(name=_("Doubling"), value=doubling_summary(view, names), inline=False)
     domino = contract is not None and contract.domino
     if domino:
-        embed.add_field(name="On the table", value=domino_summary(view, names), inline=False)
+        embed.add_field(name=_("On the table"), value=domino_summary(view, names), inline=False)
     elif view.trick:
-        plays = "\n".join(f"{names[seat]}: **{card.label}**" for seat, card in view.trick)
-        embed.add_field(name="Trick", value=plays, inline=False)
+        plays = "\n".join(f"{names[seat]}: **{text.card_text(card)}**" for seat, card in view.trick)
+        embed.add_field(name=_("Trick"), value=plays, inline=False)
     if tricks and not domino:
-        embed.add_field(name="Tricks", value=_latest_lines(tricks), inline=False)
+        embed.add_field(name=_("Tricks"), value=_latest_lines(tricks), inline=False)
     if contract:
         embed.add_field(
-            name="This deal",
+            name=_("This deal"),
             value="\n".join(
                 f"{names[s]}: {text.signed(view.base[s])}"
                 + ("" if domino else f" ({text.tricks(view.tricks_taken[s])})")
@@ -139,11 +164,13 @@ def deal_embed(
             inline=True,
         )
     embed.add_field(
-        name="Match totals",
+        name=_("Match totals"),
         value="\n".join(f"{names[s]}: {text.signed(view.totals[s])}" for s in range(4)),
         inline=True,
     )
-    embed.set_footer(text=" · ".join(f"{SEAT_NAMES[s]} = {view.seats[s].name}" for s in range(4)))
+    embed.set_footer(
+        text=" · ".join(f"{compass(s)} = {plain_name(view.seats[s])}" for s in range(4))
+    )
     return embed
 
 
@@ -161,10 +188,10 @@ def turn_line(view: TableView, names: list[str], deadline: float | None) -> str:
     assert view.to_act is not None and view.turn_kind is not None
     name = names[view.to_act]
     if computer_plays(view.seats[view.to_act]):
-        return f"▶ {name} is thinking..."
-    line = f"▶ {name}, your turn {TURN_WORDS[view.turn_kind]}"
+        return _("▶ {name} is thinking...", name=name)
+    line = _(TURN_WORDS[view.turn_kind], name=name)
     if deadline is not None:
-        line += f" (time runs out <t:{int(deadline)}:R>)"
+        line += " " + _("(time runs out <t:{time}:R>)", time=int(deadline))
     return line + "."
 
 
@@ -172,16 +199,19 @@ def domino_summary(view: TableView, names: list[str]) -> str:
     """Domino's four suit rows, and who went out so far, in order."""
     value = text.domino_rows_text(view.domino_rows)
     if view.domino_out:
-        value += "\nOut, in order: " + ", ".join(names[s] for s in view.domino_out)
+        value += "\n" + _(
+            "Out, in order: {names}", names=", ".join(names[s] for s in view.domino_out)
+        )
     return value
 
 
 def doubling_summary(view: TableView, names: list[str]) -> str:
     pairs = [
-        f"{names[i]} × {names[j]}: {'redoubled' if level == 2 else 'doubled'}"
+        f"{names[i]} × {names[j]}: {_('redoubled') if level == 2 else _('doubled')}"
         for i, j, level in view.doubled
     ]
     if len(view.doubling_done) == 4:  # every turn taken: the doubling is settled
-        return "\n".join(pairs or ["nobody doubled"])
+        return "\n".join(pairs or [_("nobody doubled")])
     done = ", ".join(names[s] for s in view.doubling_done)
-    return "\n".join(pairs or ["nobody yet"]) + (f"\n(had their turn: {done})" if done else "")
+    had = "\n" + _("(had their turn: {names})", names=done) if done else ""
+    return "\n".join(pairs or [_("nobody yet")]) + had

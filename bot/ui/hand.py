@@ -13,12 +13,12 @@ import discord
 
 from bot.engine import Choose, Double, MatchPhase, Play, SeatView, Suit
 from bot.engine.cards import Card
+from bot.i18n import _
 from bot.render import text
 from bot.tables import SeatInfo
-from bot.tables.table import SEAT_NAMES
 
 from . import components as c
-from .embeds import seat_name
+from .embeds import compass, plain_name, seat_name
 
 MAX_PER_ROW = 5
 
@@ -28,23 +28,26 @@ def hand_message(
 ) -> tuple[str, discord.ui.View]:
     """The content and components of ``view.seat``'s hand message at ``turn``; ``seats``
     name the players (as the table message names them; button labels take plain names)."""
-    names = [seat.name for seat in seats]
+    names = [plain_name(seat) for seat in seats]
     lines = [_header(view)]
     ui = discord.ui.View(timeout=None)
     if view.phase is MatchPhase.CHOOSING and view.my_turn:
-        lines.append(f"Your hand: {_hand_text(view.hand)}")
-        lines.append("**Choose the contract** for this deal:")
+        lines.append(_("Your hand: {cards}", cards=_hand_text(view.hand)))
+        lines.append(_("**Choose the contract** for this deal:"))
         ui.add_item(c.ContractSelect(table_id, turn, _contract_choices(view)))
     elif view.phase is MatchPhase.DOUBLING and view.my_turn:
-        lines.append(f"Your hand: {_hand_text(view.hand)}")
+        lines.append(_("Your hand: {cards}", cards=_hand_text(view.hand)))
         if doubling_targets(view):
             lines.append(
-                "**Your doubling turn.** Toggle the players to double (or redouble), then Confirm."
+                _(
+                    "**Your doubling turn.** Toggle the players to double (or redouble), "
+                    "then Confirm."
+                )
             )
             for item in doubling_items(table_id, turn, view, names, frozenset()):
                 ui.add_item(item)
         else:
-            lines.append(f"**Your doubling turn.** {_only_a_pass(view)}")
+            lines.append(_("**Your doubling turn.** {why}", why=_only_a_pass(view)))
             ui.add_item(c.DoubleConfirm.build(table_id, turn, frozenset(), is_pass=True))
     elif view.phase is MatchPhase.PLAYING:
         lines.append(_trick_text(view, [seat_name(seat) for seat in seats]))
@@ -53,9 +56,9 @@ def hand_message(
             for card in cards:
                 ui.add_item(c.PlayButton(table_id, turn, card, enabled=card in legal, row=row))
         if view.my_turn:
-            lines.append("**Your turn**: play one of the highlighted cards.")
+            lines.append(_("**Your turn**: play one of the highlighted cards."))
     else:
-        lines.append(f"Your hand: {_hand_text(view.hand)}")
+        lines.append(_("Your hand: {cards}", cards=_hand_text(view.hand)))
     return "\n".join(lines), ui
 
 
@@ -69,8 +72,8 @@ def doubling_targets(view: SeatView) -> list[int]:
 def _only_a_pass(view: SeatView) -> str:
     """Why this doubling turn can only be a pass (the engine's rules, in words)."""
     if view.seat == view.chooser and not any(view.multipliers[view.seat]):
-        return "Nobody doubled you, and the chooser may only redouble: press Pass."
-    return "In Domino at this table only a player holding an ace or a 2 may double: press Pass."
+        return _("Nobody doubled you, and the chooser may only redouble: press Pass.")
+    return _("In Domino at this table only a player holding an ace or a 2 may double: press Pass.")
 
 
 def doubling_items(
@@ -81,8 +84,12 @@ def doubling_items(
     doubled_me = {j for j in range(4) if view.multipliers[view.seat][j] == 1}
     items: list[discord.ui.Item[Any]] = []
     for seat in targets:
-        verb = "Redouble" if seat in doubled_me else "Double"
-        items.append(c.DoubleToggle(table_id, turn, chosen, seat, f"{verb} {names[seat]}"[:80]))
+        label = (
+            _("Redouble {name}", name=names[seat])
+            if seat in doubled_me
+            else _("Double {name}", name=names[seat])
+        )
+        items.append(c.DoubleToggle(table_id, turn, chosen, seat, label[:80]))
     items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=False))
     items.append(c.DoubleConfirm.build(table_id, turn, chosen, is_pass=True))
     return items
@@ -97,7 +104,7 @@ def _choices(view: SeatView) -> list[tuple[tuple[str, str, str], bool]]:
     select, with whether it is a trump option; names and points are the table's rules'."""
     contracts = view.rules.by_id
     return [
-        ((c.id, c.name, c.description), c.is_trump_option)
+        ((c.id, text.contract_name(c), text.contract_description(c)), c.is_trump_option)
         for c in (contracts[a.contract] for a in view.legal if isinstance(a, Choose))
     ]
 
@@ -107,17 +114,30 @@ def _contract_choices(view: SeatView) -> list[tuple[str, str, str]]:
     choices = [choice for choice, trump in _choices(view) if not trump]
     trumps = trump_choices(view)
     if trumps:
-        left = ", ".join(name for _, name, _ in trumps)
+        left = ", ".join(name for _value, name, _words in trumps)
         per_trick = view.rules.by_id[trumps[0][0]].per_trick
-        choices.append((c.TRUMPS, "Trumps…", f"{per_trick:+d} per trick; then pick from: {left}"))
+        choices.append(
+            (
+                c.TRUMPS,
+                _("Trumps…"),
+                _(
+                    "{per_trick:+d} per trick; then pick from: {left}",
+                    per_trick=per_trick,
+                    left=left,
+                ),
+            )
+        )
     return choices
 
 
 def _header(view: SeatView) -> str:
-    contract = view.contract.name if view.contract else "contract not chosen yet"
-    return (
-        f"**Deal {view.deal_number} · {contract}** · you are {SEAT_NAMES[view.seat]}"
-        f" · match total {text.signed(view.totals[view.seat])}"
+    contract = text.contract_name(view.contract) if view.contract else _("contract not chosen yet")
+    return _(
+        "**Deal {number} · {contract}** · you are {seat} · match total {total}",
+        number=view.deal_number,
+        contract=contract,
+        seat=compass(view.seat),
+        total=text.signed(view.totals[view.seat]),
     )
 
 
@@ -125,15 +145,15 @@ def _trick_text(view: SeatView, names: list[str]) -> str:
     if not view.trick:
         if view.contract is not None and view.contract.domino:
             rows = [(int(suit), low, high) for suit, (low, high) in view.domino_rows.items()]
-            return "Table: " + text.domino_rows_text(rows)
-        return "No cards on the table yet."
-    plays = ", ".join(f"{names[seat]} {card.label}" for seat, card in view.trick)
-    return f"On the table: {plays}"
+            return _("Table: {rows}", rows=text.domino_rows_text(rows))
+        return _("No cards on the table yet.")
+    plays = ", ".join(f"{names[seat]} {text.card_text(card)}" for seat, card in view.trick)
+    return _("On the table: {plays}", plays=plays)
 
 
 def _hand_text(hand: tuple[Card, ...]) -> str:
     by_suit = [[card for card in hand if card.suit is suit] for suit in Suit]
-    return "  ".join(" ".join(card.label for card in cards) for cards in by_suit if cards)
+    return "  ".join(text.cards_text(cards) for cards in by_suit if cards)
 
 
 def _rows(hand: tuple[Card, ...]) -> list[list[Card]]:

@@ -7,7 +7,8 @@ restart, without anyone pressing Show my hand again. Refreshes run beside the ch
 queue (the webhook is not in the channel's rate-limit bucket), and a refresh that would
 show what the message already shows is not sent. A minute before a token runs out, the
 message says it is about to stop updating (Show my hand gives a fresh one). Tokens are
-credentials: never logged.
+credentials: never logged. A hand message speaks its player's language (the locale of
+the interaction that opened it), also when a refresh is caused by someone else's move.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot import i18n
 from bot.engine import Action, MatchPhase, SeatView
+from bot.i18n import N_, _
 from bot.store import HandLink, StoreError
 from bot.tables import Refusal, TableReason
 
@@ -45,10 +48,10 @@ NOTICE_SECONDS = 60.0
 """A hand message whose token has less than this left says it is about to stop updating."""
 SWEEP_SECONDS = 15.0
 """How often the tokens are checked for the notice (well inside ``NOTICE_SECONDS``)."""
-STALE_NOTICE = (
+STALE_NOTICE = N_(
     "⚠️ This hand message is about to stop updating: press **Show my hand** for a fresh one."
 )
-MATCH_OVER = "This match is over; the final standings are in the channel."
+MATCH_OVER = N_("This match is over; the final standings are in the channel.")
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
 
@@ -76,6 +79,17 @@ class HandController:
         self._deferred: set[Key] = set()
         """Refreshes asked for while an answer was in flight: sent after it."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._languages: dict[Key, str] = {}
+        """Each linked message's language (its player's locale; after a restart, the
+        table's until the player opens a new one)."""
+
+    def _language(self, key: Key) -> str:
+        if key in self._languages:
+            return self._languages[key]
+        try:
+            return self.bot.service.view(key[0]).settings.language or i18n.DEFAULT
+        except Refusal:
+            return i18n.DEFAULT
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
         service = self.bot.service
@@ -94,6 +108,7 @@ class HandController:
         """Answer with the hand (a ``new`` message, or the clicked one edited); this
         interaction's message is the player's hand message from now on."""
         key = (table_id, interaction.user.id)
+        self._languages[key] = i18n.language_of(interaction.locale)
         self._answering.add(key)  # refreshes wait for this answer and its newer token
         try:
             if new:
@@ -141,7 +156,7 @@ class HandController:
             # This message says so itself; closing the table must not say it again.
             key = (table_id, interaction.user.id)
             self._links.pop(key, None)
-            await interaction.response.edit_message(content=MATCH_OVER, view=None)
+            await interaction.response.edit_message(content=_(MATCH_OVER), view=None)
             await self._forget(key)
             return
         await self._answer(interaction, table_id, content, view, new=False)
@@ -161,7 +176,7 @@ class HandController:
         ui.add_item(c.ContractSelect(table_id, turn, trump_choices(seat_view), kind="trump"))
         self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
         await interaction.response.edit_message(
-            content="**Choose the trump suit** (or No Trump); +10 per trick taken.", view=ui
+            content=_("**Choose the trump suit** (or No Trump); +10 per trick taken."), view=ui
         )
 
     async def toggle_double(
@@ -219,12 +234,14 @@ class HandController:
             await self._forget(key)  # an expired token is never used
             return
         try:
-            content, view = self._render(table_id, user_id)
+            with i18n.using(self._language(key)):
+                content, view = self._render(table_id, user_id)
+                notice = _(STALE_NOTICE)
         except Refusal:
             await self._forget(key)
             return
         if link.expires_at - time.time() <= NOTICE_SECONDS:
-            content = f"{STALE_NOTICE}\n{content}"  # its token runs out soon: say so
+            content = f"{notice}\n{content}"  # its token runs out soon: say so
         shown = (content, view.to_components())
         if self._shown.get(key) == shown:
             return
@@ -267,14 +284,22 @@ class HandController:
     async def _forget(self, key: Key) -> None:
         self._links.pop(key, None)
         self._shown.pop(key, None)
+        self._languages.pop(key, None)
         try:
             await self.bot.store.delivery.forget_hand(*key)
         except StoreError:
             log.exception("the hand message of %s could not be forgotten", key[1])
 
-    async def close_table(self, table_id: int, text: str) -> None:
-        """The table is gone: its open hand messages say so and lose their buttons."""
+    async def close_table(self, table_id: int, reason: str | None, language: str) -> None:
+        """The table is gone: its open hand messages say so (the match is over, or the
+        table closed for ``reason``, a catalogue message) and lose their buttons; a
+        message of unknown language speaks the table's ``language``."""
         for key in [key for key in self._links if key[0] == table_id]:
+            with i18n.using(self._languages.pop(key, language)):
+                if reason is None:
+                    text = _(MATCH_OVER)
+                else:
+                    text = _("The table is closed: {reason}.", reason=_(reason))
             link = self._links.pop(key)
             self._shown.pop(key, None)
             task = self._refreshing.pop(key, None)

@@ -6,13 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
+from bot.i18n import N_, _
 from bot.store import TablePlace, TableSettings, TableStatus
 from bot.tables import LEVELS, Refusal, TableReason, TableService, TableView
 from bot.tables.lobby import Left
-from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
-from .embeds import lobby_embed
+from .embeds import compass, level_name, lobby_embed
 from .presenter import THREAD
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
@@ -23,19 +24,26 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")
+PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+}
+""":data:`NEEDED` as Discord's settings name them, in the reader's language."""
 THREAD_NEEDED = ("create_public_threads", "send_messages_in_threads")
 """Without these the table plays in its channel, as it does where threads cannot be."""
 THREADED = (discord.ChannelType.text, discord.ChannelType.news)
 """Channels whose messages can start a public thread."""
 MIN_TURN, MAX_TURN = 15, 600
 LEFT_WORDS = {
-    Left.SEAT_FREED: "You left the table.",
-    Left.TABLE_CLOSED: "You left the table; no other person sat at it, so it is closed.",
-    Left.COMPUTER_PLAYS: (
+    Left.SEAT_FREED: N_("You left the table."),
+    Left.TABLE_CLOSED: N_("You left the table; no other person sat at it, so it is closed."),
+    Left.COMPUTER_PLAYS: N_(
         "You left the match; a computer plays your seat, and anyone (you too) may take it "
         "with `/bonken join`."
     ),
-    Left.MATCH_CANCELLED: (
+    Left.MATCH_CANCELLED: N_(
         "You left the match. Nobody else played in it, so it is cancelled and counts for nobody."
     ),
 }
@@ -45,7 +53,7 @@ def channel_id(interaction: Interaction) -> int:
     """The channel whose table the interaction is about: its own channel, or, from the
     thread a table plays in, the channel the table was opened in."""
     if interaction.channel_id is None or interaction.guild_id is None:
-        raise Refusal("Bonken is played in a server's text channel")
+        raise Refusal(_("Bonken is played in a server's text channel"))
     return interaction.client.presenter.table_channel(interaction.channel_id)
 
 
@@ -78,25 +86,32 @@ class LobbyController:
         level: str | None,
         rules: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None),
         images: bool | None = None,
+        language: str | None = None,
     ) -> None:
         """Open a table; ``rules`` is (variant, heart_lead, first_lead, domino_doubling) as
-        chosen, each None for the server's default."""
+        chosen, each None for the server's default; its channel posts speak ``language``,
+        else the server's setting, else the server's preferred locale (a table keeps the
+        language it opened with)."""
         channel = channel_id(interaction)
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
-            names = ", ".join(p.replace("_", " ").title() for p in missing)
-            raise Refusal(f"I need these permissions in this channel first: {names}")
+            names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
+            raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
         guild = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
         defaults = guild.table_defaults
         if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-            raise Refusal(f"the turn time must be {MIN_TURN}-{MAX_TURN} seconds")
+            raise Refusal(turn_time_refusal())
         if level is not None and level not in LEVELS:
-            raise Refusal(f"the computer level must be one of {', '.join(LEVELS)}")
+            raise Refusal(level_refusal())
+        if language is not None and language not in i18n.LANGUAGES:
+            raise Refusal(language_refusal())
+        chosen = language or guild.language or i18n.language_of(interaction.guild_locale)
         settings = TableSettings(
             turn_seconds or defaults.turn_seconds,
             level or defaults.computer_level,
             chosen_rules(defaults.rules, *rules),
             defaults.images if images is None else images,
+            chosen,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(
@@ -104,9 +119,9 @@ class LobbyController:
         )
         if guild.place is TablePlace.THREAD and can_thread(interaction):
             await self.bot.presenter.play_in_thread(view.table_id)
-        await interaction.response.send_message(
-            embed=lobby_embed(view), view=lobby_view(view.table_id)
-        )
+        with i18n.using(view.settings.language):  # a channel post: the table's language
+            embed, buttons = lobby_embed(view), lobby_view(view.table_id)
+        await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
         await self.service.remember_message(view.table_id, "table", message.id)
         self.bot.presenter.adopt_message(channel, view.table_id, message.id)
@@ -116,46 +131,55 @@ class LobbyController:
             channel_id(interaction), interaction.user.id, display_name(interaction)
         )
         seat = next(i for i, s in enumerate(view.seats) if s.user_id == interaction.user.id)
-        await _confirm(interaction, f"You sit {SEAT_NAMES[seat]}.")
+        await _confirm(interaction, _("You sit {seat}.", seat=compass(seat)))
 
     async def leave(self, interaction: Interaction) -> None:
         left = await self.service.leave(channel_id(interaction), interaction.user.id)
-        await _confirm(interaction, LEFT_WORDS[left])
+        await _confirm(interaction, _(LEFT_WORDS[left]))
 
     async def add_computer(self, interaction: Interaction, level: str | None) -> None:
         await self.service.add_computer(
             channel_id(interaction), interaction.user.id, level, is_admin=is_admin(interaction)
         )
-        await _confirm(interaction, "A computer player sits down.")
+        await _confirm(interaction, _("A computer player sits down."))
 
     async def start(self, interaction: Interaction) -> None:
         view = await self.service.start(
             channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
-        where = " in its thread, under the table message" if THREAD in view.messages else ""
-        await _confirm(
-            interaction, f"The match starts{where}: press **Show my hand** to see your cards."
-        )
+        if THREAD in view.messages:
+            words = _(
+                "The match starts in its thread, under the table message: press "
+                "**Show my hand** to see your cards."
+            )
+        else:
+            words = _("The match starts: press **Show my hand** to see your cards.")
+        await _confirm(interaction, words)
 
     async def kick(self, interaction: Interaction, seat: int) -> None:
         view = await self.service.kick(
             channel_id(interaction), interaction.user.id, seat, is_admin=is_admin(interaction)
         )
         if view.status is TableStatus.CANCELLED:  # that was the last person in the match
-            words = "nobody else played in the match, so it is cancelled and counts for nobody"
-            await _confirm(interaction, f"{SEAT_NAMES[seat]} was removed; {words}.")
+            words = _(
+                "{seat} was removed; nobody else played in the match, so it is cancelled "
+                "and counts for nobody.",
+                seat=compass(seat),
+            )
+            await _confirm(interaction, words)
         elif view.match_id is not None:
             await _confirm(
-                interaction, f"{SEAT_NAMES[seat]} was removed; a computer plays the seat."
+                interaction,
+                _("{seat} was removed; a computer plays the seat.", seat=compass(seat)),
             )
         else:
-            await _confirm(interaction, f"{SEAT_NAMES[seat]}'s seat is freed.")
+            await _confirm(interaction, _("{seat}'s seat is freed.", seat=compass(seat)))
 
     async def cancel(self, interaction: Interaction) -> None:
         await self.service.cancel(
             channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
-        await _confirm(interaction, "The table is cancelled.")
+        await _confirm(interaction, _("The table is cancelled."))
 
     async def button(self, interaction: Interaction, table_id: int, op: str) -> None:
         """A lobby button: only for the table that is open in this channel now."""
@@ -169,6 +193,19 @@ class LobbyController:
             "start": lambda: self.start(interaction),
         }
         await actions[op]()
+
+
+def turn_time_refusal() -> str:
+    return _("the turn time must be {low}-{high} seconds", low=MIN_TURN, high=MAX_TURN)
+
+
+def level_refusal() -> str:
+    levels = ", ".join(level_name(level) for level in LEVELS)
+    return _("the computer level must be one of {levels}", levels=levels)
+
+
+def language_refusal() -> str:
+    return _("the language must be one of {languages}", languages=", ".join(i18n.LANGUAGES))
 
 
 async def _confirm(interaction: Interaction, text: str) -> None:

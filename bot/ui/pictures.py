@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
 from bot.render.scene import scene_of
@@ -76,6 +77,7 @@ def chart_of_scores(
         contracts=tuple(contract for _n, contract, _b, _f in done),
         scores=tuple(tuple(final) for _n, _c, _b, final in done),
         deals=view.rules.deals,
+        language=i18n.current(),  # the reader's: /bonken scores answers privately
     )
 
 
@@ -94,4 +96,5 @@ def chart_of_record(view: TableView, record: dict[str, Any]) -> ChartData | None
         contracts=tuple(deal.contract.id for deal in deals if deal.contract is not None),
         scores=tuple(tuple(deal.final_scores()) for deal in deals),
         deals=match.rules.deals,
+        language=i18n.language_of(view.settings.language),  # a channel post's
     )

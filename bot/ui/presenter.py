@@ -14,6 +14,9 @@ there, and the lobby message stays in the channel as the match's summary
 (:class:`~bot.ui.summary.SummaryMessage`). The thread's id is kept with the table's
 messages, so a restart finds it; it is archived a while after the match ends.
 
+Everything posted in the channel (or thread) is in the table's language
+(:func:`table_language`), whoever's action caused it.
+
 Each line posted is recorded in the store, so shutting down drains the queue for a few
 seconds and the next start posts what still did not go out (:class:`~bot.tables.events.
 TableRestored`).
@@ -32,6 +35,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord.utils import MISSING
 
+from bot import i18n
+from bot.i18n import N_, _
 from bot.render import text
 from bot.render.chart import ChartData
 from bot.store import SCORE_STEP, StoreError, TableStatus
@@ -41,7 +46,6 @@ from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
-from .hands import MATCH_OVER
 from .pictures import chart_of_record, chart_picture, show, table_picture
 from .replies import literal
 from .summary import SummaryMessage, thread_name
@@ -75,13 +79,26 @@ RESTART_QUIET = 5.0
 """Seconds a restored table's channel stays quiet before the first post or edit: one of
 Discord's rate-limit windows. The last run may have used the window up on its way down
 (it drains its queue), and a new process cannot know; posting at once would draw a 429."""
-RESTORED = (
+RESTORED = N_(
     "The bot restarted; the table is restored. Press **Show my hand** if your hand "
     "stopped updating."
 )
-RESTORED_LOBBY = "The bot restarted; the table is restored."
-CHART_TITLE = "The match, deal by deal"
+RESTORED_LOBBY = N_("The bot restarted; the table is restored.")
+CHART_TITLE = N_("The match, deal by deal")
 """Above the score chart under the final standings."""
+
+
+def table_language(view: TableView | None) -> str:
+    """The language of a table's channel posts: chosen when it was opened (the table's
+    option, else the server's setting, else the server's preferred locale)."""
+    return i18n.language_of(view.settings.language if view is not None else None)
+
+
+def said(words: ev.Words) -> str:
+    """An event's sentence (its catalogue message and values) in the current language."""
+    message, values = words
+    return _(message, **dict(values))
+
 
 Line = tuple[int, int]
 """A line of the channel as (deal, step): step 0 the deal's message, 1-13 a trick line,
@@ -127,12 +144,13 @@ class ChannelFeed:
         while True:
             event, view = await self.queue.get()
             try:
-                if isinstance(event, ev.DealStarted) and view is not None:
-                    # The old deal's message is closed with the old deal's last state.
-                    await self._new_deal_message(view)
-                else:
-                    self.view = view or self.view
-                    await self._handle(event)
+                with i18n.using(table_language(view or self.view)):
+                    if isinstance(event, ev.DealStarted) and view is not None:
+                        # The old deal's message is closed with the old deal's last state.
+                        await self._new_deal_message(view)
+                    else:
+                        self.view = view or self.view
+                        await self._handle(event)
             except discord.HTTPException as error:
                 log.warning(
                     "channel %s: %s failed: %s", self.channel_id, type(event).__name__, error
@@ -166,44 +184,55 @@ class ChannelFeed:
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
-                    await self._post(f"The table is closed: {reason}.")
+                    await self._post(_("The table is closed: {reason}.", reason=_(reason)))
                 async with self.edit_lock:
                     await self._edit_now()
                 if self.summary is not None:
-                    self.summary.show(self.view, closed=None if over else reason)
+                    self.summary.show(self.view, closed=None if over else _(reason))
                     await self.summary.flush()
                     self.summary.close()
                     self.presenter.archive_later(self.summary.thread_id)
                 await self.presenter.bot.hands.close_table(
-                    event.table_id, MATCH_OVER if over else f"The table is closed: {reason}."
+                    event.table_id, None if over else reason, table_language(self.view)
                 )
                 self.presenter.drop(self.channel_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
                 fresh = (
                     ""
                     if self.presenter.bot.hands.live(event.table_id, user_id)
-                    else (" Press **Show my hand** for your cards.")
+                    else " " + _("Press **Show my hand** for your cards.")
                 )
                 await self.channel.send(
-                    f"<@{user_id}>, it is your turn: {left:.0f} seconds left before a computer "
-                    "plays for you." + fresh,
+                    _(
+                        "<@{user}>, it is your turn: {seconds} seconds left before a computer "
+                        "plays for you.",
+                        user=user_id,
+                        seconds=f"{left:.0f}",
+                    )
+                    + fresh,
                     allowed_mentions=PING_USERS,
                 )
             case ev.TimedOut(seat=seat):
-                await self._post(f"{labels[seat]} ran out of time; a computer played for them.")
+                await self._post(
+                    _("{name} ran out of time; a computer played for them.", name=labels[seat])
+                )
             case ev.SeatAway(seat=seat):
                 await self._post(
-                    f"{labels[seat]} is away: a computer plays their seat until they act again "
-                    "(or use `/bonken back`)."
+                    _(
+                        "{name} is away: a computer plays their seat until they act again "
+                        "(or use `/bonken back`).",
+                        name=labels[seat],
+                    )
                 )
             case ev.SeatBack(seat=seat):
-                await self._post(f"{labels[seat]} is back.")
+                await self._post(_("{name} is back.", name=labels[seat]))
                 self.dirty.set()
             case ev.TurnStarted(turn=turn, seconds=seconds):
                 self.deadline = None if seconds is None else (turn, time.time() + seconds)
                 self.dirty.set()
-            case ev.LobbyChanged(what=what) if not self.lobby:
-                await self._post(f"{literal(what)}.")  # someone left, was removed, took over
+            case ev.LobbyChanged(what=what, words=words) if not self.lobby:
+                # someone left, was removed, took over
+                await self._post(f"{literal(said(words) if words[0] else what)}.")
                 self.dirty.set()
             case _:
                 self.dirty.set()
@@ -248,7 +277,7 @@ class ChannelFeed:
                     self.tricks.append(text.trick_summary(labels, line))
                 if (deal, step) > last:
                     await self._post_line(labels, line, deal)
-        await self._post(RESTORED if view.match_id is not None else RESTORED_LOBBY)
+        await self._post(_(RESTORED) if view.match_id is not None else _(RESTORED_LOBBY))
 
     async def _new_deal_message(self, view: TableView) -> None:
         """Close the last deal's message and post this deal's, with the Show hand button
@@ -339,13 +368,15 @@ class ChannelFeed:
         if chart is not None:
             files.append(chart)
         await self.channel.send(
-            "**The match is over.** Final standings:\n"
+            _("**The match is over.** Final standings:")
+            + "\n"
             + text.standings_text(labels, totals, ranks)
-            + "\nThe match record is attached (`python -m bot.engine verify` checks it).",
+            + "\n"
+            + _("The match record is attached (`python -m bot.engine verify` checks it)."),
             files=files,
             view=rematch_view(table_id),
             allowed_mentions=QUIET,
-            embed=MISSING if chart is None else show(discord.Embed(title=CHART_TITLE), chart),
+            embed=MISSING if chart is None else show(discord.Embed(title=_(CHART_TITLE)), chart),
         )
 
     async def _edit_loop(self) -> None:
@@ -353,7 +384,8 @@ class ChannelFeed:
             await self.dirty.wait()
             async with self.edit_lock:
                 if self.dirty.is_set():  # (a closing edit may have taken it meanwhile)
-                    await self._edit_now()
+                    with i18n.using(table_language(self.view)):
+                        await self._edit_now()
 
     async def _wait_turn(self) -> None:
         wait = self.last_edit + EDIT_INTERVAL - time.monotonic()
@@ -379,7 +411,7 @@ class ChannelFeed:
                     view=lobby_view(view.table_id) if lobby_open else None,
                 )
             else:
-                done = self.closed or ("Deal over." if final else None)
+                done = _(self.closed) if self.closed else (_("Deal over.") if final else None)
                 buttons = None if done else table_view(view.table_id)
                 deadline = (
                     self.deadline[1] if self.deadline and self.deadline[0] == view.turn else None
@@ -405,7 +437,8 @@ class ChannelFeed:
         if self.dirty.is_set():
             async with self.edit_lock:
                 if self.dirty.is_set():
-                    await self._edit_now()
+                    with i18n.using(table_language(self.view)):
+                        await self._edit_now()
         if self.summary is not None:
             await self.summary.flush()
 

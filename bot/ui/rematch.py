@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
+from bot.i18n import N_, _
 from bot.store import Computer, Human, NotFound, TableRecord, TableStatus
 from bot.tables import Refusal, TableView
-from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view
-from .embeds import lobby_embed
+from .embeds import compass, lobby_embed
 from .presenter import THREAD
 from .replies import display_name
 
@@ -26,8 +27,10 @@ if TYPE_CHECKING:
     from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
-NOT_A_PLAYER = "only the players of that match can start its rematch; `/bonken new` opens a table"
-TABLE_OPEN = "a table is already open in this channel; finish or cancel it first"
+NOT_A_PLAYER = N_(
+    "only the players of that match can start its rematch; `/bonken new` opens a table"
+)
+TABLE_OPEN = N_("a table is already open in this channel; finish or cancel it first")
 
 
 async def play_again(interaction: Interaction, old_table_id: int) -> None:
@@ -37,19 +40,21 @@ async def play_again(interaction: Interaction, old_table_id: int) -> None:
     try:
         old = await bot.store.tables.get_table(old_table_id)
     except NotFound:
-        raise Refusal("that match is not known any more; `/bonken new` opens a table") from None
+        raise Refusal(_("that match is not known any more; `/bonken new` opens a table")) from None
     user_id = interaction.user.id
     if Human(user_id) not in old.seats:
-        raise Refusal(NOT_A_PLAYER)
+        raise Refusal(_(NOT_A_PLAYER))
     here = bot.service.table_in_channel(old.channel_id)
     if here is None:
         await _open(bot, interaction, old)
     elif here.status is TableStatus.LOBBY and Human(here.host_id) in old.seats:
         view = await bot.service.join(old.channel_id, user_id, display_name(interaction))
         seat = next(i for i, s in enumerate(view.seats) if s.user_id == user_id)
-        await interaction.response.send_message(f"You sit {SEAT_NAMES[seat]}.", ephemeral=True)
+        await interaction.response.send_message(
+            _("You sit {seat}.", seat=compass(seat)), ephemeral=True
+        )
     else:
-        raise Refusal(TABLE_OPEN)
+        raise Refusal(_(TABLE_OPEN))
 
 
 async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> None:
@@ -64,7 +69,8 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
             view = await service.add_computer(channel, interaction.user.id, occupant.level)
     if THREAD in old.messages:  # the match played in a thread of its own: so does this one
         await bot.presenter.play_in_thread(view.table_id)
-    embed, buttons = lobby_embed(view), lobby_view(view.table_id)
+    with i18n.using(view.settings.language):  # a channel post: the table's language
+        embed, buttons = lobby_embed(view), lobby_view(view.table_id)
     message: discord.Message
     if interaction.channel_id == channel:
         await interaction.response.send_message(embed=embed, view=buttons)
@@ -72,7 +78,8 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
     else:
         # Clicked in the finished match's thread: the new lobby belongs in the channel.
         await interaction.response.send_message(
-            f"A new table is open in <#{channel}>: its lobby message is there.", ephemeral=True
+            _("A new table is open in <#{channel}>: its lobby message is there.", channel=channel),
+            ephemeral=True,
         )
         message = await bot.get_partial_messageable(channel).send(
             embed=embed, view=buttons, allowed_mentions=discord.AllowedMentions.none()

@@ -5,6 +5,8 @@ Every command and component handler runs its work through :func:`guarded`, so a
 an unexpected error becomes a logged traceback plus an apology, never Discord's
 "This interaction failed". :func:`worded` adds Discord's words (a command, a permission)
 to the refusals whose reason needs them; the table service never speaks Discord.
+Everything said to the person who caused the interaction is in their language
+(``interaction.locale``): :func:`guarded` speaks it while the work runs.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from typing import Any
 
 import discord
 
-from bot.tables import Refusal, TableReason
+from bot import i18n
+from bot.i18n import N_, _
+from bot.render.reasons import refusal_text
+from bot.tables import Refusal, TableReason, TableView
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on our side. The table is safe; please try again."
+APOLOGY = N_("Sorry, something went wrong on our side. The table is safe; please try again.")
 
 
 def literal(text: str) -> str:
@@ -38,24 +43,48 @@ async def say_privately(interaction: discord.Interaction[Any], text: str) -> Non
         await interaction.response.send_message(text, ephemeral=True)
 
 
-def worded(refusal: Refusal) -> str:
-    """The refusal as this front end says it: by its reason where Discord has its own
-    words for it, else the service's sentence."""
+def worded(refusal: Refusal, view: TableView | None = None) -> str:
+    """The refusal as this front end says it, in the current language: by its reason,
+    with Discord's words where it has its own (``view``: the table it is about)."""
     if refusal.reason is TableReason.NO_TABLE:
-        return "there is no Bonken table in this channel; open one with /bonken new"
+        return _("there is no Bonken table in this channel; open one with /bonken new")
     if refusal.reason is TableReason.NOT_HOST:
-        return f"only the host or a member with Manage Server can {refusal.subject}"
-    return str(refusal)
+        return _(
+            "only the host or a member with Manage Server can {subject}",
+            subject=_(refusal.subject),
+        )
+    return refusal_text(refusal, view)
+
+
+def table_of(interaction: discord.Interaction[Any]) -> TableView | None:
+    """The table of the interaction's channel (or thread), if there is one: a refusal
+    names its players and the suit led."""
+    client: Any = interaction.client
+    try:
+        channel = client.presenter.table_channel(interaction.channel_id or 0)
+        view: TableView | None = client.service.table_in_channel(channel)
+    except AttributeError:  # a client without tables
+        return None
+    return view
 
 
 async def guarded(
     interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
 ) -> None:
-    """Run ``work``; turn a refusal into an ephemeral reply and an error into an apology."""
+    """Run ``work`` in the user's language; turn a refusal into an ephemeral reply and an
+    error into an apology."""
+    with i18n.using(interaction.locale):
+        await _guarded(interaction, work)
+
+
+async def _guarded(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+) -> None:
     try:
         await work()
     except Refusal as refusal:  # plain words, which may quote a name someone chose
-        await say_privately(interaction, f"⚠️ {literal(worded(refusal))}")
+        text = literal(worded(refusal, table_of(interaction)))
+        await say_privately(interaction, f"⚠️ {text}")
     except Exception:
         log.exception(
             "interaction failed: user=%s guild=%s channel=%s data=%s",
@@ -65,7 +94,7 @@ async def guarded(
             interaction.data,
         )
         try:
-            await say_privately(interaction, APOLOGY)
+            await say_privately(interaction, _(APOLOGY))
         except discord.HTTPException:
             log.warning("could not send the apology for interaction %s", interaction.id)
 
@@ -84,9 +113,18 @@ async def apologise(interaction: discord.Interaction[Any], error: Exception) -> 
         exc_info=error,
     )
     try:
-        await say_privately(interaction, APOLOGY)
+        with i18n.using(interaction.locale):
+            await say_privately(interaction, _(APOLOGY))
     except discord.HTTPException:
         log.warning("could not apologise for interaction %s", interaction.id)
+
+
+async def server_language(interaction: discord.Interaction[Any]) -> str:
+    """The language the bot posts in for this server's channels: the server's setting
+    (``/bonken-admin settings language``), else the server's preferred locale."""
+    client: Any = interaction.client
+    settings = await client.store.tables.guild_settings(interaction.guild_id or 0)
+    return settings.language or i18n.language_of(interaction.guild_locale)
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:

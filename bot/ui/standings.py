@@ -4,7 +4,8 @@ The Previous/Next buttons are ``DynamicItem``s whose custom_id carries everythin
 needs: ``bonken:lb:<guild>:<season>:<sort>:<offset>:<viewer>:<prev|next>``. The offset is
 the first row of the page the button leads to, and the viewer is whoever ran the
 command, so their own line stays on the message whoever turns the pages. A click edits
-the message in place.
+the message in place. Boards and statistics are posted for the channel, so they speak
+the server's language (the caller sets it); refusals speak the asker's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import contract_name
+from bot import i18n
+from bot.engine import rules_for
+from bot.i18n import N_, _, ngettext
+from bot.render.rules import variant_title
+from bot.render.text import contract_name
 from bot.store import (
     ContractStat,
     LeaderboardPage,
@@ -27,7 +32,7 @@ from bot.store import (
 )
 from bot.tables import Refusal
 
-from .replies import guarded, literal
+from .replies import guarded, literal, server_language
 
 if TYPE_CHECKING:
     from bot.app import BonkenBot
@@ -39,13 +44,13 @@ GOLD = discord.Colour.gold()
 NO_MENTIONS = discord.AllowedMentions.none()
 
 SORT_NAMES = {
-    LeaderboardSort.POINTS: "total points",
-    LeaderboardSort.WINS: "wins",
-    LeaderboardSort.AVERAGE: "average points per match",
-    LeaderboardSort.RATING: "rating",
+    LeaderboardSort.POINTS: N_("by total points"),
+    LeaderboardSort.WINS: N_("by wins"),
+    LeaderboardSort.AVERAGE: N_("by average points per match"),
+    LeaderboardSort.RATING: N_("by rating"),
 }
-RATING_NOTE = "rating = μ − 3σ (openskill, Plackett-Luce)"
-POINTS_NOTE = "points in standard points (a twelve match counts half)"
+RATING_NOTE = N_("rating = μ − 3σ (openskill, Plackett-Luce)")
+POINTS_NOTE = N_("points in standard points (a twelve match counts half)")
 
 
 # -- finding a season ------------------------------------------------------------------
@@ -55,18 +60,20 @@ async def resolve_season(store: Store, guild_id: int | None, name: str | None) -
     """The season named ``name`` in the guild; without a name the active season, or the
     newest one if the guild has none active."""
     if guild_id is None:
-        raise Refusal("seasons belong to a server; use this command in one")
+        raise Refusal(_("seasons belong to a server; use this command in one"))
     if name is not None and name.strip():
         season = await store.seasons.season_named(guild_id, name)
         if season is None:
-            raise Refusal(f"there is no season named {name.strip()!r} in this server")
+            raise Refusal(
+                _("there is no season named {name} in this server", name=repr(name.strip()))
+            )
         return season
     season = await store.seasons.active_season(guild_id)
     if season is not None:
         return season
     seasons = await store.seasons.seasons(guild_id)
     if not seasons:
-        raise Refusal("no Bonken match has been finished in this server yet")
+        raise Refusal(_("no Bonken match has been finished in this server yet"))
     return seasons[0]
 
 
@@ -96,14 +103,14 @@ def rating_text(rating: Rating | None) -> str:
 
 def standing_line(row: SeasonStanding, sort: LeaderboardSort, *, mark: bool = False) -> str:
     cells = {
-        LeaderboardSort.WINS: f"{row.wins} won",
-        LeaderboardSort.POINTS: f"{row.points} pts",
-        LeaderboardSort.AVERAGE: f"{row.average:.1f} avg",
-        LeaderboardSort.RATING: f"{rating_text(row.rating)} rating",
+        LeaderboardSort.WINS: _("{n} won", n=row.wins),
+        LeaderboardSort.POINTS: _("{n} pts", n=row.points),
+        LeaderboardSort.AVERAGE: _("{n} avg", n=f"{row.average:.1f}"),
+        LeaderboardSort.RATING: _("{n} rating", n=rating_text(row.rating)),
     }
     cells[sort] = f"**{cells[sort]}**"
     parts = [
-        f"{row.matches} played",
+        _("{n} played", n=row.matches),
         cells[LeaderboardSort.WINS],
         cells[LeaderboardSort.POINTS],
         cells[LeaderboardSort.AVERAGE],
@@ -116,30 +123,35 @@ def standing_line(row: SeasonStanding, sort: LeaderboardSort, *, mark: bool = Fa
 def leaderboard_embed(page: LeaderboardPage, viewer: int) -> discord.Embed:
     season = page.season
     embed = discord.Embed(
-        title=f"🏆 {literal(season.name)} · by {SORT_NAMES[page.sort]}",
+        title=f"🏆 {literal(season.name)} · {_(SORT_NAMES[page.sort])}",
         colour=GOLD,
     )
     if not page.rows:
-        embed.description = "No match has been finished in this season yet."
+        embed.description = _("No match has been finished in this season yet.")
     else:
         lines = [standing_line(row, page.sort, mark=row.user_id == viewer) for row in page.rows]
         shown = {row.user_id for row in page.rows}
         if page.viewer is None:
-            lines += ["", f"<@{viewer}> has not finished a match in this season."]
+            lines += ["", _("<@{user}> has not finished a match in this season.", user=viewer)]
         elif page.viewer.user_id not in shown:
             lines += ["⋯", standing_line(page.viewer, page.sort, mark=True)]
         embed.description = "\n".join(lines)
     first, last = page.offset + 1, page.offset + len(page.rows)
-    place = f"Players {first}–{last} of {page.players}" if page.rows else "No players"
-    embed.set_footer(text=f"{place} · {season_status(season)} · {POINTS_NOTE} · {RATING_NOTE}")
+    place = (
+        _("Players {first}–{last} of {count}", first=first, last=last, count=page.players)
+        if page.rows
+        else _("No players")
+    )
+    footer = f"{place} · {season_status(season)} · {_(POINTS_NOTE)} · {_(RATING_NOTE)}"
+    embed.set_footer(text=footer)
     return embed
 
 
 def season_status(season: Season) -> str:
     started = f"{season.started_at:%Y-%m-%d}"
     if season.ended_at is None:
-        return f"active since {started}"
-    return f"archived: {started} to {season.ended_at:%Y-%m-%d}"
+        return _("active since {date}", date=started)
+    return _("archived: {start} to {end}", start=started, end=f"{season.ended_at:%Y-%m-%d}")
 
 
 class LeaderboardButton(
@@ -166,7 +178,7 @@ class LeaderboardButton(
         self.offset, self.viewer, self.direction = offset, viewer, direction
         super().__init__(
             discord.ui.Button(
-                label="Previous" if direction == "prev" else "Next",
+                label=_("Previous") if direction == "prev" else _("Next"),
                 emoji="◀️" if direction == "prev" else "▶️",
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
@@ -195,12 +207,15 @@ class LeaderboardButton(
 
     async def turn_page(self, interaction: Interaction) -> None:
         if interaction.guild_id != self.guild_id:
-            raise Refusal("this leaderboard belongs to another server")
+            raise Refusal(_("this leaderboard belongs to another server"))
         bot: BonkenBot = interaction.client  # type: ignore[assignment]
         page = await fetch_page(bot.store, self.season_id, self.sort, self.offset, self.viewer)
+        with i18n.using(await server_language(interaction)):  # the board is the channel's
+            embed = leaderboard_embed(page, self.viewer)
+            buttons = leaderboard_view(self.guild_id, page, self.viewer)
         await interaction.response.edit_message(
-            embed=leaderboard_embed(page, self.viewer),
-            view=leaderboard_view(self.guild_id, page, self.viewer),
+            embed=embed,
+            view=buttons,
             allowed_mentions=NO_MENTIONS,
         )
 
@@ -238,17 +253,28 @@ def leaderboard_view(guild_id: int, page: LeaderboardPage, viewer: int) -> disco
 def contract_text(line: ContractStat | None) -> str:
     if line is None:
         return "—"
-    name = contract_name(line.contract)
-    deals = "deal" if line.deals == 1 else "deals"
-    return f"{name}: {line.average:+.1f} a deal ({line.deals} {deals})"
+    return ngettext(
+        "{name}: {average} a deal ({n} deal)",
+        "{name}: {average} a deal ({n} deals)",
+        line.deals,
+        name=contract_name(line.contract),
+        average=f"{line.average:+.1f}",
+    )
 
 
 def variant_text(stats: PlayerStats) -> str:
     """One line per variant played this season; the season's points above are standard
     points (a twelve match counts half its points), these are the points as played."""
     return "\n".join(
-        f"{line.variant}: {line.matches} matches, {line.wins} wins, "
-        f"{line.points:+d} points ({line.points / line.matches:+.1f} a match)"
+        ngettext(
+            "{variant}: {n} match, {wins} won, {points} points ({average} a match)",
+            "{variant}: {n} matches, {wins} won, {points} points ({average} a match)",
+            line.matches,
+            variant=variant_title(rules_for(line.variant)),
+            wins=line.wins,
+            points=f"{line.points:+d}",
+            average=f"{line.points / line.matches:+.1f}",
+        )
         for line in stats.variants
     )
 
@@ -259,29 +285,42 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         description=f"<@{stats.user_id}>",
         colour=GOLD,
     )
-    embed.add_field(name="Matches", value=str(stats.matches))
-    embed.add_field(name="Wins", value=str(stats.wins))
-    embed.add_field(name="Points", value=f"{stats.points} ({stats.average:.1f} a match)")
+    embed.add_field(name=_("Matches"), value=str(stats.matches))
+    embed.add_field(name=_("Wins"), value=str(stats.wins))
+    embed.add_field(
+        name=_("Points"),
+        value=_(
+            "{points} ({average} a match)", points=stats.points, average=f"{stats.average:.1f}"
+        ),
+    )
     rating = stats.rating
     embed.add_field(
-        name="Rating",
-        value="not rated yet"
+        name=_("Rating"),
+        value=_("not rated yet")
         if rating is None
         else f"{rating_text(rating)} (μ {rating.mu:.1f}, σ {rating.sigma:.2f})",
     )
-    embed.add_field(name="Best contract", value=contract_text(stats.best_contract), inline=False)
-    embed.add_field(name="Worst contract", value=contract_text(stats.worst_contract), inline=False)
+    embed.add_field(name=_("Best contract"), value=contract_text(stats.best_contract), inline=False)
     embed.add_field(
-        name="Doubling",
-        value=(
-            f"made {stats.doubles_made}, received {stats.doubles_received}; "
-            f"won {stats.doubling_won:+d}, lost {stats.doubling_lost:+d} points through doubling"
+        name=_("Worst contract"), value=contract_text(stats.worst_contract), inline=False
+    )
+    embed.add_field(
+        name=_("Doubling"),
+        value=_(
+            "made {made}, received {received}; won {won}, lost {lost} points through doubling",
+            made=stats.doubles_made,
+            received=stats.doubles_received,
+            won=f"{stats.doubling_won:+d}",
+            lost=f"{stats.doubling_lost:+d}",
         ),
         inline=False,
     )
-    times = "time" if stats.takeovers == 1 else "times"
-    embed.add_field(name="Computer took over", value=f"{stats.takeovers} {times}", inline=False)
+    embed.add_field(
+        name=_("Computer took over"),
+        value=ngettext("{n} time", "{n} times", stats.takeovers),
+        inline=False,
+    )
     if any(line.variant != "standard" for line in stats.variants):
-        embed.add_field(name="By variant (points as played)", value=variant_text(stats))
-    embed.set_footer(text=f"{season_status(stats.season)} · {RATING_NOTE}")
+        embed.add_field(name=_("By variant (points as played)"), value=variant_text(stats))
+    embed.set_footer(text=f"{season_status(stats.season)} · {_(RATING_NOTE)}")
     return embed

@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord.utils import MISSING
 
+from bot import i18n
+from bot.i18n import _
 from bot.render import text
 from bot.render.chart import ChartData
 from bot.render.rules import rules_line
 from bot.tables import TableView
-from bot.tables.table import SEAT_NAMES
 
-from .embeds import GREEN, GREY, seat_labels
+from .embeds import GREEN, GREY, compass, level_name, plain_name, seat_labels
 from .pictures import chart_picture, show
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ Standings = tuple[tuple[int, ...], tuple[int, ...]]
 def thread_name(view: TableView) -> str:
     """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
     shows no Markdown, so nothing is escaped)."""
-    names = ", ".join(seat.name or SEAT_NAMES[i] for i, seat in enumerate(view.seats))
+    names = ", ".join(plain_name(seat) or compass(i) for i, seat in enumerate(view.seats))
     name = f"Bonken · {names}"
     if len(name) > THREAD_NAME_LIMIT:
         name = name[: THREAD_NAME_LIMIT - 1].rstrip() + "…"
@@ -61,35 +62,38 @@ def summary_embed(
     end the final standings (or why the table closed)."""
     labels = seat_labels(view)
     if standings is not None:
-        title = "Bonken · the match is over"
+        title = _("Bonken · the match is over")
     elif closed is not None:
-        title = "Bonken · the table is closed"
+        title = _("Bonken · the table is closed")
     else:
-        title = f"Bonken · deal {max(view.deal_number, 1)} of {view.rules.deals}"
+        deal = max(view.deal_number, 1)
+        title = _("Bonken · deal {number} of {deals}", number=deal, deals=view.rules.deals)
     embed = discord.Embed(
         title=title,
         colour=GREEN if standings is None and closed is None else GREY,
-        description=(
-            f"Played in <#{thread_id}> · host <@{view.host_id}> · "
-            f"{view.settings.turn_seconds} s per card · computers: "
-            f"{view.settings.computer_level}\nRules: {rules_line(view.rules)}"
-        ),
+        description=_(
+            "Played in <#{thread}> · host <@{host}> · {seconds} s per card · computers: {level}",
+            thread=thread_id,
+            host=view.host_id,
+            seconds=view.settings.turn_seconds,
+            level=level_name(view.settings.computer_level),
+        )
+        + "\n"
+        + _("Rules: {rules}", rules=rules_line(view.rules)),
     )
     totals = standings[0] if standings is not None else view.totals
     embed.add_field(
-        name="Seats",
-        value="\n".join(
-            f"{SEAT_NAMES[s]}: {labels[s]} · {text.signed(totals[s])}" for s in range(4)
-        ),
+        name=_("Seats"),
+        value="\n".join(f"{compass(s)}: {labels[s]} · {text.signed(totals[s])}" for s in range(4)),
         inline=False,
     )
     if standings is not None:
         short = seat_labels(view, short=True)
         embed.add_field(
-            name="Final standings", value=text.standings_text(short, *standings), inline=False
+            name=_("Final standings"), value=text.standings_text(short, *standings), inline=False
         )
     elif closed is not None:
-        embed.add_field(name="Closed", value=f"{closed[:1].upper()}{closed[1:]}.", inline=False)
+        embed.add_field(name=_("Closed"), value=f"{closed[:1].upper()}{closed[1:]}.", inline=False)
     return embed
 
 
@@ -154,9 +158,10 @@ class SummaryMessage:
         self._dirty.clear()
         if self._view is None:
             return
-        embed = summary_embed(
-            self._view, self.thread_id, standings=self._standings, closed=self._closed
-        )
+        with i18n.using(self._view.settings.language):
+            embed = summary_embed(
+                self._view, self.thread_id, standings=self._standings, closed=self._closed
+            )
         picture = None
         if self._standings is not None and self._chart is not None:
             picture = await chart_picture(self._view, self._chart)

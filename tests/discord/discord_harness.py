@@ -106,6 +106,8 @@ class User:
     id: int
     name: str
     admin: bool = False
+    locale: str = "en-US"
+    """The user's Discord language, sent as every interaction's ``locale``."""
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -275,6 +277,8 @@ class FakeDiscord:
         that message's id, as in Discord)."""
         self.thread_refused: set[int] = set()
         """Channels where starting a thread fails with 403 Missing Permissions."""
+        self.guild_locale = "en-US"
+        """The guild's preferred locale, sent as every interaction's ``guild_locale``."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -678,8 +682,8 @@ class FakeDiscord:
             },
             "token": interaction.token,
             "version": 1,
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": user.locale,
+            "guild_locale": self.guild_locale,
             "app_permissions": str(app_permissions.value),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)},
@@ -815,9 +819,10 @@ class Harness:
     async def stop(self) -> None:
         await self.bot.close()
 
-    def user(self, name: str, *, admin: bool = False) -> User:
+    def user(self, name: str, *, admin: bool = False, locale: str = "en-US") -> User:
+        """The guild member ``name`` (made on first use, speaking ``locale``)."""
         if name not in self.users:
-            self.users[name] = User(snowflake(), name, admin)
+            self.users[name] = User(snowflake(), name, admin, locale)
         return self.users[name]
 
     # -- feeding interactions -------------------------------------------------------------
