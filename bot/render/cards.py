@@ -12,9 +12,9 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.engine import Card, Suit
-from bot.engine.cards import RANK_NAMES
 
 from .draw import CARD, CARD_EDGE, INK, RED, Colour, font
+from .text import rank_text
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
@@ -28,10 +28,15 @@ def suit_colour(suit: Suit) -> Colour:
     return RED if suit in RED_SUITS else INK
 
 
-@cache
 def face(card: Card, size: tuple[int, int] = BIG) -> Image.Image:
-    """The card's face, ``size`` pixels, with a transparent outside of its round corners."""
-    big = _face(card, (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE))
+    """The card's face, ``size`` pixels, with a transparent outside of its round corners;
+    its rank as the current language writes it (``V`` for a queen in Dutch)."""
+    return _drawn_face(card, size, rank_text(card.rank))
+
+
+@cache
+def _drawn_face(card: Card, size: tuple[int, int], rank: str) -> Image.Image:
+    big = _face(card, (size[0] * SUPERSAMPLE, size[1] * SUPERSAMPLE), rank)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
@@ -39,7 +44,7 @@ SUPERSAMPLE = 3
 """Faces are drawn this many times larger and scaled down: smooth corners and edges."""
 
 
-def _face(card: Card, size: tuple[int, int]) -> Image.Image:
+def _face(card: Card, size: tuple[int, int], rank: str) -> Image.Image:
     width, height = size
     image = Image.new("RGBA", size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -48,7 +53,6 @@ def _face(card: Card, size: tuple[int, int]) -> Image.Image:
         (0, 0, width - 1, height - 1), radius, fill=CARD, outline=CARD_EDGE, width=SUPERSAMPLE
     )
     colour = suit_colour(card.suit)
-    rank = RANK_NAMES[card.rank - 2]
     corner = int(height * 0.27)
     left = max(3 * SUPERSAMPLE, width // 14)
     rank_font = font(corner, bold=True)

@@ -122,9 +122,18 @@ def _axes(image: Image.Image, draw: ImageDraw.ImageDraw, data: ChartData) -> Non
     draw.line((left, top, left, bottom), fill=AXIS, width=1)
 
 
+AXIS_ROOM = SIZE[1] - PLOT[3] - 14
+"""Pixels under the plot for a contract's name, read upwards."""
+
+
 @lru_cache(maxsize=64)
 def _vertical_text(text: str) -> Image.Image:
-    face = font(16)
+    # A long name ("Zevende en dertiende slag") is set smaller, and only then cut.
+    face = next((font(s) for s in (16, 14, 12) if font(s).getlength(text) <= AXIS_ROOM), font(12))
+    if face.getlength(text) > AXIS_ROOM:
+        while text and face.getlength(text + "…") > AXIS_ROOM:
+            text = text[:-1]
+        text = text.rstrip() + "…"
     width = int(face.getlength(text)) + 4
     strip = Image.new("L", (width, 22), 0)
     ImageDraw.Draw(strip).text((2, 11), text, font=face, fill=255, anchor="lm")

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from bot import i18n
 from bot.engine import Card, any_contract
 from bot.tables import TableView
-from bot.tables.table import SEAT_NAMES
+
+from .text import compass, player_name
 
 Plays = tuple[tuple[int, Card], ...]
 """(seat, card) pairs in the order played."""
@@ -56,11 +57,19 @@ class TableScene:
         return contract is not None and contract.domino
 
 
+def seat_name(name: str | None, seat: int, language: str) -> str:
+    """A seat's name as the picture shows it: a computer's in the picture's language
+    ("Zuid-bot"), anyone else's as written, an unnamed seat by its compass name."""
+    with i18n.using(language):
+        return player_name(name) if name else compass(seat)
+
+
 def scene_of(view: TableView, *, over: bool = False) -> TableScene:
     """The picture's part of ``view``: public information only, as the view is."""
+    language = i18n.language_of(view.settings.language)
     seats = tuple(
         SeatScene(
-            name=seat.name or SEAT_NAMES[index],
+            name=seat_name(seat.name, index, language),
             tricks=view.tricks_taken[index],
             score=view.base[index],
             total=view.totals[index],
@@ -82,6 +91,6 @@ def scene_of(view: TableView, *, over: bool = False) -> TableScene:
         doubled=view.doubled,
         domino_rows=view.domino_rows,
         domino_out=view.domino_out,
-        language=i18n.language_of(view.settings.language),
+        language=language,
         over=over,
     )

@@ -68,15 +68,21 @@ def heading(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
     title = label("deal", number=scene.deal_number, deals=scene.deals)
     if scene.over:
         title += " · " + label("deal_over")
-    draw.text((20, HEADING // 2), title, font=font(26, bold=True), fill=WHITE, anchor="lm")
-    if scene.contract is None:
-        return
-    contract = any_contract(scene.contract)
-    if contract is None:
-        return
+    contract = None if scene.contract is None else any_contract(scene.contract)
     name = font(26, bold=True)
     right = SIZE[0] - 20
-    words = contract_name(contract)
+    words = "" if contract is None else contract_name(contract)
+    taken = draw.textlength(words, font=name) + (CHIP + 24 if contract and contract.trump else 0)
+    room = int(right - 20 - taken - 24)  # the title gives way to a long contract name
+    draw.text(
+        (20, HEADING // 2),
+        fit(draw, title, 26, room, bold=True),
+        font=name,
+        fill=WHITE,
+        anchor="lm",
+    )
+    if contract is None:
+        return
     draw.text((right, HEADING // 2), words, font=name, fill=WHITE, anchor="rm")
     if contract.trump is not None:
         x = right - draw.textlength(words, font=name) - 12 - CHIP // 2 - 4

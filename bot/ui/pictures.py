@@ -22,7 +22,7 @@ import discord
 from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
-from bot.render.scene import scene_of
+from bot.render.scene import scene_of, seat_name
 from bot.render.table_image import table_png
 from bot.tables import TableView
 
@@ -72,12 +72,13 @@ def chart_of_scores(
     """The chart of the deals the service lists (its ``scores``), the one in play left out."""
     in_play = view.deal_number if view.to_act is not None else None
     done = [deal for deal in deals if deal[0] != in_play]
+    language = i18n.current()  # the reader's: /bonken scores answers privately
     return ChartData(
-        names=tuple(seat.name for seat in view.seats),
+        names=tuple(seat_name(seat.name, s, language) for s, seat in enumerate(view.seats)),
         contracts=tuple(contract for _n, contract, _b, _f in done),
         scores=tuple(tuple(final) for _n, _c, _b, final in done),
         deals=view.rules.deals,
-        language=i18n.current(),  # the reader's: /bonken scores answers privately
+        language=language,
     )
 
 
@@ -91,10 +92,11 @@ def chart_of_record(view: TableView, record: dict[str, Any]) -> ChartData | None
         log.exception("replaying the record of table %s for its chart failed", view.table_id)
         return None
     deals = [deal for deal in match.deals if deal.contract is not None and deal.is_done]
+    language = i18n.language_of(view.settings.language)  # a channel post's
     return ChartData(
-        names=tuple(seat.name for seat in view.seats),
+        names=tuple(seat_name(seat.name, s, language) for s, seat in enumerate(view.seats)),
         contracts=tuple(deal.contract.id for deal in deals if deal.contract is not None),
         scores=tuple(tuple(deal.final_scores()) for deal in deals),
         deals=match.rules.deals,
-        language=i18n.language_of(view.settings.language),  # a channel post's
+        language=language,
     )

@@ -112,3 +112,17 @@ def test_a_contract_of_the_twelve_variant_draws_its_heading():
     assert not scene.domino
     image = decode(table_png(scene))
     assert image.size == SIZE
+
+
+def test_a_dutch_table_draws_dutch_ranks_and_computer_names():
+    from bot import i18n
+    from bot.engine import Card
+    from bot.render.scene import seat_name
+
+    queen = Card.parse("QH")
+    with i18n.using("nl"):
+        dutch = cards.face(queen).tobytes()
+    assert dutch != cards.face(queen).tobytes()  # V (vrouw), not Q
+    assert seat_name("South bot", 2, "nl") == "Zuid-bot"
+    assert seat_name("South bot", 2, "en") == "South bot"
+    assert seat_name("Ann", 0, "nl") == "Ann"
