@@ -79,7 +79,8 @@ class Transcript:
                 standings = text.standings_text(
                     [text.player_name(name) for name in final_names], totals, ranks
                 )
-                return f"\n== {_('Final standings')} ==\n" + standings
+                heading = _("Final standings")
+                return f"\n== {heading} ==\n" + standings
             case ev.LobbyChanged(words=(message, values)):
                 return f"[{_(message, **dict(values))}]"
             case ev.TableClosed(reason=reason):

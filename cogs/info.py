@@ -105,8 +105,9 @@ def scores_table(
     in_play = table.deal_number if table.to_act is not None else None
     width = max(5, *(len(_cell_name(plain_name(seat))) for seat in table.seats))
     first = max(len(contract_name(c)) for c in table.rules.contracts) + 3  # room for " *"
+    heading = _("contract")
     rows = [
-        f"{'#':<3}{_('contract'):<{first}}"
+        f"{'#':<3}{heading:<{first}}"
         + "".join(f"{_cell_name(plain_name(s)):>{width + 1}}" for s in table.seats)
     ]
     for number, contract, _base, final in deals:
@@ -114,8 +115,9 @@ def scores_table(
         rows.append(
             f"{number:<3}{name:<{first}}" + "".join(f"{score:>{width + 1}}" for score in final)
         )
+    total = _("total")  # outside the f-string, where the catalogue's extraction finds it
     rows.append(
-        f"{'':<3}{_('total'):<{first}}" + "".join(f"{total:>{width + 1}}" for total in table.totals)
+        f"{'':<3}{total:<{first}}" + "".join(f"{points:>{width + 1}}" for points in table.totals)
     )
     note = "\n\\* " + _("in progress: its score so far") if in_play in {d[0] for d in deals} else ""
     return "```\n" + "\n".join(rows) + "\n```" + note

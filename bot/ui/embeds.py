@@ -206,10 +206,9 @@ def domino_summary(view: TableView, names: list[str]) -> str:
 
 
 def doubling_summary(view: TableView, names: list[str]) -> str:
-    pairs = [
-        f"{names[i]} × {names[j]}: {_('redoubled') if level == 2 else _('doubled')}"
-        for i, j, level in view.doubled
-    ]
+    # Each word outside the f-string, where the catalogue's extraction finds it.
+    words = {1: _("doubled"), 2: _("redoubled")}
+    pairs = [f"{names[i]} × {names[j]}: {words[level]}" for i, j, level in view.doubled]
     if len(view.doubling_done) == 4:  # every turn taken: the doubling is settled
         return "\n".join(pairs or [_("nobody doubled")])
     done = ", ".join(names[s] for s in view.doubling_done)

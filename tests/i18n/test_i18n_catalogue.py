@@ -108,3 +108,24 @@ def test_the_contracts_and_cards_by_the_names_dutch_players_use():
 )
 def test_a_discord_or_system_locale_picks_the_bots_language(locale, language):
     assert i18n.language_of(locale) == language
+
+
+def test_no_message_hides_inside_an_f_string_where_extraction_cannot_see_it():
+    """``f"{_('doubled')}"`` is one string token to Babel's extractor: its message never
+    reaches the catalogue, so the Dutch reader gets English. Call ``_`` outside."""
+    import io
+    import re
+    import tokenize
+    from pathlib import Path
+
+    hidden = re.compile(r"""\{[^{}]*\b(?:_|ngettext|pgettext)\(\s*['"]""")
+    found = []
+    root = Path(__file__).resolve().parents[2]
+    for path in [*root.glob("bot/**/*.py"), *root.glob("cogs/**/*.py")]:
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        for token in tokens:
+            text = token.string
+            is_f_string = token.type == tokenize.STRING and text.lstrip("rbuRBU")[:1] in "fF"
+            if is_f_string and hidden.search(text):
+                found.append(f"{path.relative_to(root)}:{token.start[0]}: {text[:60]}")
+    assert not found, "\n".join(found)
