@@ -22,14 +22,8 @@ from bot.tables import LEVELS, Refusal
 from bot.ui.embeds import level_name
 from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
 from bot.ui.replies import apologise, guarded, is_admin, literal, server_language
-from bot.ui.rules_options import (
-    DESCRIPTIONS,
-    DOMINO_DOUBLING_CHOICES,
-    FIRST_LEAD_CHOICES,
-    HEART_LEAD_CHOICES,
-    VARIANT_CHOICES,
-    chosen_rules,
-)
+from bot.ui.rules_options import CHOICES as RULE_CHOICES
+from bot.ui.rules_options import DESCRIPTIONS, chosen_rules
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
 
 from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
@@ -194,10 +188,7 @@ class BonkenAdmin(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
         language=LANGUAGE_CHOICES,
-        variant=VARIANT_CHOICES,
-        heart_lead=HEART_LEAD_CHOICES,
-        first_lead=FIRST_LEAD_CHOICES,
-        domino_doubling=DOMINO_DOUBLING_CHOICES,
+        **RULE_CHOICES,
     )
     async def settings(
         self,

@@ -11,13 +11,8 @@ from discord.ext import commands
 from bot import i18n
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
-from bot.ui.rules_options import (
-    DESCRIPTIONS,
-    DOMINO_DOUBLING_CHOICES,
-    FIRST_LEAD_CHOICES,
-    HEART_LEAD_CHOICES,
-    VARIANT_CHOICES,
-)
+from bot.ui.rules_options import CHOICES as RULE_CHOICES
+from bot.ui.rules_options import DESCRIPTIONS
 
 from .choices import parse_seat, seat_autocomplete
 
@@ -47,10 +42,7 @@ class LobbyCommands(commands.Cog):
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         language=LANGUAGE_CHOICES,
-        variant=VARIANT_CHOICES,
-        heart_lead=HEART_LEAD_CHOICES,
-        first_lead=FIRST_LEAD_CHOICES,
-        domino_doubling=DOMINO_DOUBLING_CHOICES,
+        **RULE_CHOICES,
     )
     async def new(
         self,

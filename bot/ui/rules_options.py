@@ -25,6 +25,13 @@ HEART_LEAD_CHOICES, FIRST_LEAD_CHOICES, DOMINO_DOUBLING_CHOICES = (
     [app_commands.Choice(name=HOUSE_RULE_NAMES[rule][v], value=v) for v in HOUSE_RULES[rule]]
     for rule in ("heart_lead", "first_lead", "domino_doubling")
 )
+CHOICES = {
+    "variant": VARIANT_CHOICES,
+    "heart_lead": HEART_LEAD_CHOICES,
+    "first_lead": FIRST_LEAD_CHOICES,
+    "domino_doubling": DOMINO_DOUBLING_CHOICES,
+}
+"""Each rules option's choices, as ``app_commands.choices`` takes them."""
 DESCRIPTIONS = {
     "variant": "Standard (11 deals) or twelve (12 deals, an eighth contract, double points)",
     "heart_lead": "Hearts and King of Hearts: when a heart may be led",
