@@ -7,6 +7,12 @@ keeps the card with the best mean final score, doubling settlement included (wit
 doubles, a seat's score depends on the others' base scores too). Every card is tried on
 the same guesses, so differences between cards are not drowned in the luck of the deal.
 
+In the last :data:`ENDGAME_TRICKS` tricks of a trick contract each guess is solved
+exactly instead (:mod:`.endgame`): its own remaining cards searched, the others playing
+the normal player's cards (the playouts' model). Solvers that let the others see every
+hand (max^n, paranoid) measured worse: they play against defenders who know where every
+card is.
+
 For the contract and doubling it simulates whole deals the same way and hands the means
 to the shared rules in :mod:`.bidding`.
 
