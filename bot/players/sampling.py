@@ -4,17 +4,9 @@ The hard player searches over such guesses ("determinizations"). A guess gives e
 other seat exactly as many cards as it still holds, only cards not yet seen, none of a
 suit it has shown void in, and, in Domino, none of the cards it could have played when
 it passed (a seat that passed held no playable card then, and hands only shrink).
-
-One more thing is read from the contract choice: whoever chose a suit as trumps holds
-(or held, at the choice) at least as many of it as of any other suit he could have made
-trumps instead. A player picks the trump option for his hand, and a guess that gives him
-three trumps misjudges every ruff and every drawn trump. A guess that breaks this is
-repaired by swaps: a card of his too-long suit for a trump of another guessed hand,
-where the voids allow it, until it fits or no swap is left (so an odd choice never
-stalls the search). Drawing again until a guess fits would be exact but slow: often only
-one guess in ten fits. Otherwise the guesses are uniform over what the rules allow, as
-far as the simple sampler below gets (it weights seats by free room, which is uniform
-when no constraint binds).
+Nothing else is inferred: the guesses are uniform over what the rules allow, as far as
+the simple sampler below gets (it weights seats by free room, which is uniform when no
+constraint binds).
 """
 
 from __future__ import annotations
@@ -22,7 +14,6 @@ from __future__ import annotations
 import random
 
 from bot.engine.deal import extend_row, playable_ranks
-from bot.engine.fast import BITS
 from bot.engine.view import SeatView
 
 from .base import own_hand_masks
@@ -46,25 +37,6 @@ def _domino_forbidden(view: SeatView) -> list[int]:
             for rank in playable_ranks(rows[s]):
                 forbidden[seat] |= 1 << (s * 13 + rank - 2)
     return forbidden
-
-
-def _trump_choice(view: SeatView) -> tuple[int, int, list[int], list[int]] | None:
-    """For a suit-trump contract another seat chose: that seat, the trump suit, the other
-    suits it could have made trumps instead, and its cards played per suit."""
-    contract = view.contract
-    chooser = view.chooser
-    if contract is None or contract.trump is None or chooser is None or chooser == view.seat:
-        return None
-    others = [
-        int(c.trump)
-        for c in view.rules.contracts
-        if c.is_trump_option and c.trump is not None and c.id not in view.chosen_by
-    ]
-    played = [0, 0, 0, 0]
-    for seat, card in view.plays:
-        if seat == chooser:
-            played[card.suit] += 1
-    return chooser, int(contract.trump), others, played
 
 
 class Sampler:
@@ -91,49 +63,9 @@ class Sampler:
         self.options = {c: [s for s in others if self.allowed[s] >> c & 1] for c in self.unknown}
         # Most constrained cards first, so the greedy pass rarely paints itself in a corner.
         self.order = sorted(self.unknown, key=lambda c: len(self.options[c]))
-        self.trump_choice = _trump_choice(view)
 
     def sample(self, rng: random.Random) -> list[int]:
         """Sixteen hand masks (seat-major, suit-minor): this seat's hand plus a guess."""
-        masks = self._draw(rng)
-        if self.trump_choice is not None:
-            self._fit_trump_choice(masks, rng)
-        return masks
-
-    def _fit_trump_choice(self, masks: list[int], rng: random.Random) -> None:
-        """Swap cards into the chooser's guessed hand until it is longest in trumps."""
-        assert self.trump_choice is not None
-        chooser, trump, others, played = self.trump_choice
-        b = chooser * 4
-        donors = [s for s in range(4) if s not in (self.seat, chooser)]
-        while True:
-            length = played[trump] + masks[b + trump].bit_count()
-            longer = [s for s in others if played[s] + masks[b + s].bit_count() > length]
-            if not longer:
-                return
-            # Shorten a too-long suit; when its excess is all played, any side suit.
-            held = [s for s in longer if masks[b + s]]
-            held = held or [s for s in range(4) if s != trump and masks[b + s]]
-            if not held:
-                return
-            suit = rng.choice(held)
-            give = rng.choice(BITS[masks[b + suit]])
-            swaps = [
-                (seat, rank)
-                for seat in donors
-                if self.allowed[seat] >> (suit * 13 + give) & 1
-                for rank in BITS[masks[seat * 4 + trump]]
-                if self.allowed[chooser] >> (trump * 13 + rank) & 1
-            ]
-            if not swaps:
-                return
-            seat, take = rng.choice(swaps)
-            masks[b + suit] ^= 1 << give
-            masks[seat * 4 + suit] ^= 1 << give
-            masks[seat * 4 + trump] ^= 1 << take
-            masks[b + trump] ^= 1 << take
-
-    def _draw(self, rng: random.Random) -> list[int]:
         for _ in range(20):
             owner = self._greedy(rng)
             if owner is not None:

@@ -7,9 +7,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players_helpers import hands_with, position, random_position
+from players_helpers import random_position
 
-from bot.engine.cards import Suit
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
 from bot.players.sampling import Sampler
@@ -50,28 +49,3 @@ def test_every_contract_has_a_view_to_sample() -> None:
         match = random_position(1, contract, deals_before=0, moves=20)
         assert match.to_act is not None
         Sampler(seat_view(match, match.to_act)).sample(random.Random(1))
-
-
-def _suit_lengths(masks: list[int], seat: int) -> list[int]:
-    return [masks[seat * 4 + s].bit_count() for s in range(4)]
-
-
-def test_the_trump_chooser_is_guessed_long_in_trumps() -> None:
-    # Seat 2 chose hearts as trumps with five of them; seat 1 leads and guesses.
-    chooser_hand = ["2H", "5H", "9H", "JH", "AH", "3C", "6C", "TC", "KC", "4D", "8D", "7S", "QS"]
-    hands = hands_with({2: chooser_hand}, fill=[0, 1, 3])
-    view = position("trump-hearts", hands, [])
-    assert view.chooser == 2 and view.seat == 1
-    sampler = Sampler(view)
-    rng = random.Random(5)
-    for _ in range(40):
-        lengths = _suit_lengths(sampler.sample(rng), 2)
-        assert lengths[Suit.HEARTS] >= max(lengths)
-
-
-def test_the_searching_seat_as_chooser_or_no_trump_infers_nothing() -> None:
-    hands = hands_with({}, fill=[0, 1, 2, 3])
-    assert Sampler(position("trump-notrump", hands, [])).trump_choice is None
-    match = random_position(4, "trump-spades", deals_before=0, moves=5)
-    assert match.deal.chooser is not None
-    assert Sampler(seat_view(match, match.deal.chooser)).trump_choice is None
