@@ -7,6 +7,12 @@ keeps the card with the best mean final score, doubling settlement included (wit
 doubles, a seat's score depends on the others' base scores too). Every card is tried on
 the same guesses, so differences between cards are not drowned in the luck of the deal.
 
+In the last :data:`ENDGAME_TRICKS` tricks of a trick contract each guess is solved
+exactly instead (:mod:`.endgame`): its own remaining cards searched, the others playing
+the normal player's cards (the playouts' model). Solvers that let the others see every
+hand (max^n, paranoid) measured worse: they play against defenders who know where every
+card is.
+
 For the contract and doubling it simulates whole deals the same way and hands the means
 to the shared rules in :mod:`.bidding`.
 
@@ -36,6 +42,7 @@ from bot.engine.view import SeatView
 
 from .base import legal_card_masks, own_position, play_of
 from .bidding import best_choice, claimed_edge, doubling_turn
+from .endgame import EndgameSolver
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -52,6 +59,18 @@ CLOCK_SHARE = 0.9
 #: preferred: smaller differences are mostly sampling noise.
 NOISE = 0.5
 
+#: In a trick contract with at most this many tricks left (counting the one in play),
+#: every guess is solved exactly instead of played out (:mod:`.endgame`).
+ENDGAME_TRICKS = 4
+
+#: The work of one card tried by the endgame solver, in simulated playout cards, per
+#: mode (a ``normal`` node copies the position and asks the normal player's policy).
+SOLVER_NODE_WORK = {"maxn": 1.5, "paranoid": 1.5, "normal": 4.0}
+
+#: The work of drawing one guess and building its position, in simulated playout cards:
+#: next to a playout it is small, but solving the last two tricks costs less than that.
+GUESS_WORK = 50
+
 
 class _Search:
     """Stops after the budget's work in simulated cards, or near the budget's end on the
@@ -62,7 +81,7 @@ class _Search:
         clock = time.perf_counter() + CLOCK_SHARE * budget
         self.deadline = clock if wall_clock else float("inf")
 
-    def spend(self, cards: int) -> bool:
+    def spend(self, cards: float) -> bool:
         """Count ``cards`` of work; True while there is budget for another round."""
         self.work_left -= cards
         return self.work_left > 0 and time.perf_counter() < self.deadline
@@ -71,9 +90,17 @@ class _Search:
 class HardPlayer:
     """See the module docstring. With no budget it plays as the normal player."""
 
-    def __init__(self, wall_clock: bool = True, work_per_second: float = WORK_PER_SECOND) -> None:
+    def __init__(
+        self,
+        wall_clock: bool = True,
+        work_per_second: float = WORK_PER_SECOND,
+        endgame_tricks: int = ENDGAME_TRICKS,
+        endgame_mode: str = "normal",
+    ) -> None:
         self.wall_clock = wall_clock
         self.work_per_second = work_per_second
+        self.endgame_tricks = endgame_tricks
+        self.endgame_mode = endgame_mode
         self.normal = NormalPlayer()
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -95,15 +122,29 @@ class HardPlayer:
         totals = [0.0] * len(cards)
         rounds = 0
         cards_left = sum(view.cards_left)
+        solver = None
+        assert view.contract is not None
+        if not view.contract.domino and len(view.hand) <= self.endgame_tricks:
+            solver = EndgameSolver(view.contract, view.multipliers, view.seat, self.endgame_mode)
         while True:
             root = position_from_view(view, sampler.sample(rng))
+            nodes = solver.nodes if solver else 0
             for i, card in enumerate(cards):
                 pos = root.copy()
                 play_card(pos, card)
-                base = policy_playout(pos, normal_card)
-                totals[i] += settle_seat(base, view.multipliers, view.seat)
+                if solver is None:
+                    base = policy_playout(pos, normal_card)
+                    totals[i] += settle_seat(base, view.multipliers, view.seat)
+                else:
+                    settled = settle_seat(pos.base, view.multipliers, view.seat)
+                    totals[i] += settled + solver.value(pos)
             rounds += 1
-            if not search.spend(len(cards) * cards_left):
+            work: float
+            if solver is None:
+                work = len(cards) * cards_left
+            else:
+                work = GUESS_WORK + SOLVER_NODE_WORK[self.endgame_mode] * (solver.nodes - nodes)
+            if not search.spend(max(1, work)):
                 break
         best = max(range(len(cards)), key=lambda i: totals[i])
         keep = cards.index(preferred)
