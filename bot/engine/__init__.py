@@ -21,7 +21,6 @@ from .rules import (
     Rules,
     RulesError,
     any_contract,
-    contract_name,
     rules_for,
 )
 from .view import PublicView, SeatView, public_view, seat_view
@@ -60,7 +59,6 @@ __all__ = [
     "Suit",
     "Trick",
     "any_contract",
-    "contract_name",
     "deal_hands",
     "from_record",
     "parse_action",

@@ -238,6 +238,7 @@ STANDARD = rules_for("standard")
 TWELVE = rules_for("twelve")
 
 
+@cache
 def any_contract(contract_id: str) -> Contract | None:
     """The contract with this id in whichever variant has it, for what is the same in
     every variant (its name, kind, trump, whether it is Domino), where only the id is
@@ -247,12 +248,6 @@ def any_contract(contract_id: str) -> Contract | None:
         if contract is not None:
             return contract
     return None
-
-
-def contract_name(contract_id: str) -> str:
-    """A contract's name by its id in any variant; an unknown id is its own name."""
-    contract = any_contract(contract_id)
-    return contract_id if contract is None else contract.name
 
 
 def _known(names: Iterable[str]) -> str:
