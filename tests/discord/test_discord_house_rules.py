@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from discord_harness import OTHER_CHANNEL_ID, act_by_buttons, seat_state
+from discord_harness import GUILD_ID, OTHER_CHANNEL_ID, act_by_buttons, seat_state
 
 from bot.engine import from_record, rules_for
 
@@ -121,3 +121,22 @@ async def test_an_unknown_rule_value_is_refused_politely_and_opens_nothing(harne
     refused = await h.slash(ann, "new", first_lead="right")
     assert refused.ephemeral and "'right' is not a choice for first lead" in refused.text
     assert h.table() is None
+
+
+async def test_a_forged_rule_value_in_the_server_settings_changes_nothing(harness):
+    h = harness
+    boss = h.user("Boss", admin=True)
+    await h.admin(boss, "settings", variant="twelve")
+    before = await h.bot.store.tables.guild_settings(GUILD_ID)
+    refused = await h.admin(boss, "settings", heart_lead="sometimes", turn_seconds=90)
+    assert refused.ephemeral and "'sometimes' is not a choice for heart lead" in refused.text
+    assert await h.bot.store.tables.guild_settings(GUILD_ID) == before
+
+
+async def test_rules_for_a_contract_the_tables_variant_lacks_says_so(harness):
+    h = harness
+    ann = h.user("Ann")
+    await h.slash(ann, "new")  # the standard game: no 7th and 13th trick
+    reply = await h.slash(ann, "rules", contract="seventhirteenth")
+    assert reply.ephemeral
+    assert reply.text == "This table's game (the standard game) has no such contract."
