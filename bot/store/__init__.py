@@ -14,6 +14,7 @@ dataclasses in :mod:`bot.store.models`, and raises a :class:`StoreError` subclas
 refuses something.
 """
 
+from .claims import ClaimLost
 from .delivery import SCORE_STEP, HandLink
 from .errors import (
     AlreadyStored,
@@ -54,6 +55,7 @@ from .store import Store, open_store
 __all__ = [
     "SCORE_STEP",
     "AlreadyStored",
+    "ClaimLost",
     "Computer",
     "Conflict",
     "ConstraintFailed",

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.engine import STANDARD, Action, Card, RecordError, Rules, from_record, rules_for
 
+from .claims import ClaimLost, require_claim
 from .codec import (
     build_record,
     decode_occupant,
@@ -52,11 +53,21 @@ MATCH_QUERY = """
     WHERE m.match_id = ?
 """
 SEED_RANGE = range(-(2**63), 2**63)
+# The fence of a single-statement write to a match: its row comes from this join, so
+# it is stored only while the match's table is claimed by the owner given last.
+FENCE = """
+    FROM matches m JOIN table_claims c ON c.table_id = m.table_id
+    WHERE m.match_id = ? AND c.owner = ?
+"""
 
 
 class MatchStore:
-    def __init__(self, db: Database) -> None:
+    """Matches; every write that drives one is fenced by its table's claim
+    (:mod:`bot.store.claims`): stored only while this process (``owner``) holds it."""
+
+    def __init__(self, db: Database, owner: int) -> None:
         self._db = db
+        self._owner = owner
 
     async def create_match(
         self,
@@ -89,6 +100,7 @@ class MatchStore:
             )
             if len(seated) != 4:
                 raise Conflict(f"table {table_id} has empty seats")
+            await require_claim(session, table_id, self._owner)
             try:
                 match_id = await session.scalar(
                     "INSERT INTO matches (table_id, first_dealer, seed, started_at, rules) "
@@ -125,12 +137,17 @@ class MatchStore:
             raise ValueError(f"a match has deals 0-{deals - 1}, not {deal_index}")
         encoded = encode_hands(hands)
         try:
-            await self._db.write_one(
-                "INSERT INTO deals (match_id, deal_index, hands, dealt_at) VALUES (?, ?, ?, ?)",
-                (match_id, deal_index, encoded, now_ms()),
+            stored = await self._db.write_one(
+                f"""
+                INSERT INTO deals (match_id, deal_index, hands, dealt_at)
+                SELECT ?, ?, ?, ? {FENCE} RETURNING deal_index
+                """,
+                (match_id, deal_index, encoded, now_ms(), match_id, self._owner),
             )
         except ConstraintFailed as error:
             raise _refusal(error, f"deal {deal_index} of match {match_id}") from None
+        if not stored:
+            await self._not_stored(match_id)
 
     async def append_action(
         self,
@@ -152,17 +169,38 @@ class MatchStore:
             raise ValueError(f"seats are 0-3, not {seat}")
         kind, value = encode_action(action)
         try:
-            await self._db.write_one(
-                """
+            stored = await self._db.write_one(
+                f"""
                 INSERT INTO actions (match_id, seq, deal_index, seat, kind, value, by_computer,
-                                     acted_at)
-                VALUES (?, ?, (SELECT max(deal_index) FROM deals WHERE match_id = ?),
-                        ?, ?, ?, ?, ?)
+                                     acted_at, driver)
+                SELECT ?, ?, (SELECT max(deal_index) FROM deals WHERE match_id = ?),
+                       ?, ?, ?, ?, ?, c.owner {FENCE}
+                RETURNING seq
                 """,
-                (match_id, seq, match_id, seat, kind, value, int(by_computer), now_ms()),
+                (
+                    match_id,
+                    seq,
+                    match_id,
+                    seat,
+                    kind,
+                    value,
+                    int(by_computer),
+                    now_ms(),
+                    match_id,
+                    self._owner,
+                ),
             )
         except ConstraintFailed as error:
             raise _refusal(error, f"action {seq} of match {match_id}") from None
+        if not stored:
+            await self._not_stored(match_id)
+
+    async def _not_stored(self, match_id: int) -> None:
+        """Why a fenced write stored nothing: no such match, a match no longer in play
+        (its closed table has no claim), or a claim that is not ours."""
+        async with self._db.reading() as session:
+            _require_playing(await _info(session, match_id))
+        raise ClaimLost(f"match {match_id}: its table is driven by another process now")
 
     async def get_match(self, match_id: int) -> MatchInfo:
         async with self._db.reading() as session:
@@ -208,6 +246,7 @@ class MatchStore:
         async with self._db.writing() as session:
             info = await _info(session, match_id)
             _require_playing(info)
+            await require_claim(session, info.table_id, self._owner)
             record, acted = await _record(session, info)
             try:
                 match = await asyncio.to_thread(from_record, record)

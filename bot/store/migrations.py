@@ -393,6 +393,29 @@ LANGUAGES = Migration(
     ),
 )
 
+TABLE_CLAIMS = Migration(
+    11,
+    "which bot process drives each open table, and which process stored each action",
+    (
+        # An open table's claim (see bot.store.claims): the owner id of the process that
+        # drives it. Tables open at the upgrade get owner 0, which no process has, so the
+        # first bot to restore them takes them over.
+        """
+        CREATE TABLE table_claims (
+            table_id   INTEGER PRIMARY KEY REFERENCES tables (table_id),
+            owner      INTEGER NOT NULL,
+            claimed_at INTEGER NOT NULL
+        )
+        """,
+        """
+        INSERT INTO table_claims (table_id, owner, claimed_at)
+        SELECT table_id, 0, updated_at FROM tables WHERE status IN ('lobby', 'playing')
+        """,
+        # The owner id of the process that stored the action; NULL before this migration.
+        "ALTER TABLE actions ADD COLUMN driver INTEGER",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -404,6 +427,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     HOUSE_RULES,
     PICTURES,
     LANGUAGES,
+    TABLE_CLAIMS,
 )
 LATEST = MIGRATIONS[-1].version
 

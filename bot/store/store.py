@@ -6,7 +6,8 @@ from pathlib import Path
 from types import TracebackType
 
 from . import integrity
-from .database import Database
+from .claims import ClaimStore, new_owner
+from .database import Database, Session
 from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
@@ -24,13 +25,15 @@ class Store:
     - ``standings``: leaderboards and player statistics;
     - ``facts``: small facts the bot keeps about itself (the commands last synced).
     - ``delivery``: what a table's channel was last shown, and its open hand messages.
+    - ``claims``: which open tables this process drives (:mod:`bot.store.claims`).
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, owner: int | None = None) -> None:
         self.db = db
         """The connection itself, for the store's own modules (such as ``bulk``) only."""
-        self.tables = TableStore(db)
-        self.matches = MatchStore(db)
+        self.claims = ClaimStore(db, new_owner() if owner is None else owner, OnlyProcess())
+        self.tables = TableStore(db, self.claims.owner)
+        self.matches = MatchStore(db, self.claims.owner)
         self.seasons = SeasonStore(db)
         self.standings = StandingsStore(db)
         self.facts = FactStore(db)
@@ -43,6 +46,11 @@ class Store:
 
     async def close(self) -> None:
         await self.db.close()
+
+    async def adopt_claims(self) -> None:
+        """Make every claim this process's: only for a store no other process can use
+        (a SQLite file, which its process lock keeps to one bot)."""
+        await self.db.write_one("UPDATE table_claims SET owner = ?", (self.claims.owner,))
 
     async def __aenter__(self) -> Store:
         return self
@@ -65,4 +73,16 @@ async def open_store(path: Path | str, *, read_only: bool = False) -> Store:
     no lock, no upgrade, every write refused, and a missing, empty or old file refused.
     """
     path = Path(path)
-    return Store(await (Database.open_read_only(path) if read_only else Database.open(path)))
+    if read_only:
+        return Store(await Database.open_read_only(path))
+    store = Store(await Database.open(path))
+    await store.adopt_claims()
+    return store
+
+
+class OnlyProcess:
+    """SQLite's liveness: the file's process lock admits one bot, this one, so the owner
+    of any other claim is a process that has ended."""
+
+    async def alive(self, session: Session, owner: int) -> bool:
+        return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .claims import claim_new_table
 from .codec import (
     decode_occupant,
     encode_occupant,
@@ -52,8 +53,9 @@ OPEN_IN_CHANNEL = "t.channel_id = ? AND t.status IN ('lobby', 'playing')"
 class TableStore:
     """Create, change and load tables; every change is one committed transaction."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, owner: int) -> None:
         self._db = db
+        self._owner = owner
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._db.reading() as session:
@@ -121,6 +123,7 @@ class TableStore:
             except ConstraintFailed:
                 raise Conflict(f"channel {channel_id} already has an open table") from None
             assert row is not None
+            await claim_new_table(session, row[0], self._owner)
             return await _one(session, row[0])
 
     async def get_table(self, table_id: int) -> TableRecord:
@@ -182,6 +185,9 @@ class TableStore:
                 await _set_seat(session, table_id, seat, occupant, (names or {}).get(seat))
             for role, message_id in (messages or {}).items():
                 await _set_message(session, table_id, role, message_id)
+            if status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+                # a closed table is driven by no one
+                await session.execute("DELETE FROM table_claims WHERE table_id = ?", (table_id,))
             return await _one(session, table_id)
 
 
