@@ -6,13 +6,17 @@ Every part that may end a table (the lobby, play, recovery) is given the one
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 
 from bot.store import Conflict, TableStatus
 
 from . import events as ev
 from .context import Context
 from .table import Table
+
+log = logging.getLogger(__name__)
 
 
 class Closing:
@@ -38,3 +42,13 @@ class Closing:
         self._context.registry.remove(table.table_id, table.channel_id)
         finished = status is TableStatus.FINISHED
         await self._context.emit(ev.TableClosed(table.table_id, table.channel_id, reason, finished))
+
+    def let_go(self, table: Table) -> None:
+        """Another bot process holds the table's claim now (:mod:`bot.store.claims`): stop
+        driving it, without a word to the channel, which its new driver serves."""
+        log.warning("table %s is driven by another process now; letting it go", table.table_id)
+        table.stop_timer()
+        table.stop_lobby_timer()
+        self._context.registry.remove(table.table_id, table.channel_id)
+        if table.driver is not None and table.driver is not asyncio.current_task():
+            table.driver.cancel()

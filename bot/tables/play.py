@@ -17,7 +17,15 @@ from enum import Enum
 
 from bot.engine import Action, deal_hands
 from bot.i18n import N_
-from bot.store import AlreadyStored, Computer, MatchStatus, Rater, StoreError, TableStatus
+from bot.store import (
+    AlreadyStored,
+    ClaimLost,
+    Computer,
+    MatchStatus,
+    Rater,
+    StoreError,
+    TableStatus,
+)
 
 from . import events as ev
 from .closing import Closing
@@ -68,6 +76,9 @@ class Play:
             )
         except AlreadyStored:
             raise Refusal("that was for an earlier turn", TableReason.STALE_TURN) from None
+        except ClaimLost:
+            self._closing.let_go(table)
+            raise Refusal("that table is closed", TableReason.TABLE_CLOSED) from None
         except StoreError:
             log.exception("table %s: could not store action %s", table.table_id, action.code)
             raise Refusal(
@@ -99,6 +110,9 @@ class Play:
                 return Next.OVER
             await self.next_deal(table)
             return Next.PLAY_ON
+        except ClaimLost:
+            self._closing.let_go(table)
+            return Next.OVER
         except Exception:  # a failed write, or a bug: either way the table must go on
             log.exception("table %s: could not store the next deal or the result", table.table_id)
             return Next.STALLED

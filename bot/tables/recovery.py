@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import logging
 import time
+from collections.abc import Callable
 
 from bot.engine import Phase, RecordError, from_record
 from bot.store import Computer, Human, StoreError, TableRecord, TableStatus
@@ -32,19 +33,35 @@ RESTORE_GRACE = 0.2
 class Recovery:
     """``restore()`` at start: every open table replayed from its stored actions."""
 
-    def __init__(self, context: Context, lobby: Lobby, play: Play, turns: Turns) -> None:
+    def __init__(
+        self,
+        context: Context,
+        lobby: Lobby,
+        play: Play,
+        turns: Turns,
+        owns_guild: Callable[[int], bool],
+    ) -> None:
+        """``owns_guild``: whether this process serves the guild (its shard is ours)."""
         self._context = context
+        self._owns_guild = owns_guild
         self._lobby = lobby
         self._play = play
         self._turns = turns
 
     async def restore(self) -> int:
-        """Rebuild every open table from the store and resume its timers and computers."""
+        """Rebuild every open table of this process's guilds from the store and resume its
+        timers and computers; a table another live process has claimed is left to it."""
         restored = 0
-        for record in await self._context.store.tables.open_tables():
+        store = self._context.store
+        for record in await store.tables.open_tables():
             if self._context.registry.get(record.table_id) is not None:
                 continue
+            if not self._owns_guild(record.guild_id):
+                continue
             try:
+                if not await store.claims.claim(record.table_id):
+                    log.warning("table %s is driven by another process", record.table_id)
+                    continue
                 await self._restore_table(record)
             except StoreError:
                 # Perhaps passing (a locked file): keep the others running, try at next start.

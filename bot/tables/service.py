@@ -23,6 +23,7 @@ The service itself only looks tables up and passes each request to its part.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine import Action, SeatView, public_record, seat_view, to_record
@@ -41,6 +42,11 @@ from .turns import Turns
 __all__ = ["Left", "TableService"]
 
 
+def every_guild(guild_id: int) -> bool:
+    """One process serves every guild (no shards across processes)."""
+    return True
+
+
 class TableService:
     """Every table of the bot. Public methods raise :class:`Refusal` for bad requests."""
 
@@ -54,16 +60,19 @@ class TableService:
         time_scale: float = 1.0,
         rater: Rater | None = None,
         rng: random.Random | None = None,
+        owns_guild: Callable[[int], bool] = every_guild,
     ) -> None:
         """``pace``: seconds a computer waits before each move, so people can follow (0 in
-        tests). ``time_scale`` multiplies every timer (turns and the idle lobby)."""
+        tests). ``time_scale`` multiplies every timer (turns and the idle lobby).
+        ``owns_guild``: whether this process serves a guild (with shards across
+        processes, only its own shards' guilds); it restores only their tables."""
         self.context = Context(store, publish, time_scale)
         self.registry = self.context.registry
         closing = Closing(self.context)
         self.play = Play(self.context, closing, rater=rater)
         self.turns = Turns(self.context, self.play, decide=decide, pace=pace)
         self.lobby = Lobby(self.context, closing, self.play, self.turns, rng=rng or random.Random())
-        self.recovery = Recovery(self.context, self.lobby, self.play, self.turns)
+        self.recovery = Recovery(self.context, self.lobby, self.play, self.turns, owns_guild)
 
     # -- looking things up --------------------------------------------------------------
 

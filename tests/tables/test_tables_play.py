@@ -359,6 +359,7 @@ class FlakyMatches:
 class FlakyStore:
     def __init__(self, inner: Any) -> None:
         self.tables = inner.tables
+        self.claims = inner.claims
         self.matches = FlakyMatches(inner.matches)
 
 

@@ -53,6 +53,7 @@ class FlakyStore:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.tables = inner.tables
+        self.claims = inner.claims
         self.matches = FlakyMatches(inner.matches)
 
 
