@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -19,8 +20,9 @@ import sys
 import aiohttp
 import discord
 
-from bot.app import BonkenBot
+from bot.app import BonkenBot, make_bot
 from bot.settings import Settings, SettingsError
+from bot.shards import Shards, ShardsError
 from bot.store import StoreError
 
 log = logging.getLogger("bot")
@@ -33,6 +35,12 @@ STOPPED = 1
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument(
+        "--shards", help="the Discord shards this process runs, such as 0-3 (with --shard-count)"
+    )
+    parser.add_argument(
+        "--shard-count", type=int, help="how many shards the bot has in all, in every process"
+    )
     commands = parser.add_subparsers(dest="command")
     demo = commands.add_parser("demo", help="play one all-computer match and print it")
     demo.add_argument("--seed", type=int, default=7)
@@ -42,20 +50,22 @@ def main(argv: list[str] | None = None) -> int:
         from bot.demo import main as demo_main
 
         return demo_main(args.seed, args.lang)
-    return run_bot()
+    return run_bot(args.shards, args.shard_count)
 
 
-def run_bot() -> int:
+def run_bot(shards: str | None = None, shard_count: int | None = None) -> int:
     try:
-        settings = Settings.from_env()
+        settings = dataclasses.replace(
+            Settings.from_env(), shards=Shards.parse(shards, shard_count)
+        )
         token = settings.require_token()
-    except SettingsError as error:
+    except (SettingsError, ShardsError) as error:
         print(f"Cannot start: {error}", file=sys.stderr)
         return CANNOT_START
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    run = Run(BonkenBot(settings))
+    run = Run(make_bot(settings))
     try:
         asyncio.run(run.serve(token))
     except Exception as error:

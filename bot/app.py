@@ -8,10 +8,12 @@ slash commands if they changed since the last sync.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 from functools import partial
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,7 +23,7 @@ from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
 from bot.ratings import OpenSkillRater
 from bot.settings import Settings
-from bot.store import Store, open_store
+from bot.store import Store, StoreError, open_store
 from bot.tables import TableService
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
@@ -43,12 +45,14 @@ class BonkenBot(commands.Bot):
     service: TableService
     players: PlayerPool
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **options: Any) -> None:
         # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; nothing privileged
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+        )
         self.settings = settings
         self.presenter = Presenter(self)
         self.hands = HandController(self)
@@ -64,13 +68,14 @@ class BonkenBot(commands.Bot):
             decide=decide,
             pace=self.settings.pace,
             rater=OpenSkillRater(),
+            owns_guild=self.settings.shards.owns,
         )
         await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         restored = await self.service.restore()
-        log.info("restored %d open table(s)", restored)
+        log.info("%s: restored %d open table(s)", self.settings.shards.describe(), restored)
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -100,6 +105,8 @@ class BonkenBot(commands.Bot):
         if hasattr(self, "service"):
             await self.service.close()
             await self.presenter.drain()
+            with contextlib.suppress(StoreError):  # at worst the next owner finds us gone
+                await self.store.claims.release_all()
         self.presenter.close()
         self.hands.close()
         if hasattr(self, "players"):
@@ -107,6 +114,21 @@ class BonkenBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+class ShardedBonkenBot(BonkenBot, commands.AutoShardedBot):
+    """The bot running some of the bot's shards (``--shards`` of ``--shard-count``) in
+    this process: Discord's way past 2,500 guilds, several processes sharing one
+    PostgreSQL database, each driving its own shards' tables."""
+
+    def __init__(self, settings: Settings) -> None:
+        shards = settings.shards
+        super().__init__(settings, shard_ids=list(shards.ids), shard_count=shards.count)
+
+
+def make_bot(settings: Settings) -> BonkenBot:
+    """The bot for these settings: sharded when ``--shard-count`` was given."""
+    return BonkenBot(settings) if settings.shards.count is None else ShardedBonkenBot(settings)
 
 
 async def command_digest(tree: app_commands.CommandTree[BonkenBot], guild_id: int | None) -> str:

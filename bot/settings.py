@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.shards import Shards
+
 DEFAULT_DATABASE = Path("data/bonken.sqlite3")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 MAX_SECONDS = 60.0
@@ -45,6 +47,8 @@ class Settings:
     think_seconds: float = 1.0
     """``BONKEN_THINK_SECONDS``: the hard computer's time budget per decision."""
     log_level: str = "INFO"
+    shards: Shards = field(default_factory=Shards)
+    """``--shards`` / ``--shard-count``: the Discord shards this process runs."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Settings:
