@@ -23,15 +23,18 @@ from bot.settings import Settings
 from .errors import StoreError
 from .migrations import LATEST
 from .store import open_store
+from .url import is_postgres_url
 
 
 async def run(args: argparse.Namespace) -> int:
     if args.command == "check" and args.upgrade:
-        if not args.database.exists():  # upgrading must not create a file either
+        if not is_postgres_url(args.database) and not Path(args.database).exists():
+            # upgrading must not create a file either
             print(f"there is no database at {args.database}", file=sys.stderr)
             return 1
-        await (await open_store(args.database)).close()
-        print(f"{args.database} is at schema version {LATEST}", file=sys.stderr)
+        async with await open_store(args.database) as store:
+            name = store.db.label
+        print(f"{name} is at schema version {LATEST}", file=sys.stderr)
     async with await open_store(args.database, read_only=True) as store:
         if args.command == "record":
             print(json.dumps(await store.matches.load_record(args.match_id), indent=1))
@@ -47,7 +50,11 @@ async def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__)
-    parser.add_argument("--database", type=Path, default=Settings.from_env().database_path)
+    parser.add_argument(
+        "--database",
+        default=Settings.from_env().database,
+        help="a SQLite file or a postgresql:// URL (default: BONKEN_DATABASE)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="check the whole file and its aggregates")
     check.add_argument(

@@ -1,4 +1,5 @@
-"""The store as one object: open the file, use its parts, close it."""
+"""The store as one object: open the database (a SQLite file or PostgreSQL), use its parts,
+close it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from .database import Database
 from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
+from .postgres import PostgresDatabase
 from .seasons import SeasonStore
+from .sqlite import SqliteDatabase
 from .standings import StandingsStore
 from .tables import TableStore
+from .url import is_postgres_url
 
 
 class Store:
@@ -37,7 +41,7 @@ class Store:
         self.delivery = DeliveryStore(db)
 
     async def integrity_problems(self) -> list[str]:
-        """Check the whole file (it reads every page); an empty list means it is sound."""
+        """Check the whole database (SQLite: every page); an empty list means it is sound."""
         async with self.db.reading() as session:
             return await integrity.problems(session)
 
@@ -56,13 +60,21 @@ class Store:
         await self.close()
 
 
-async def open_store(path: Path | str, *, read_only: bool = False) -> Store:
-    """Open (creating or upgrading) the database at ``path`` for this bot process alone.
+async def open_store(target: Path | str, *, read_only: bool = False) -> Store:
+    """Open (creating or upgrading) the database ``target``: a ``postgresql://`` URL, or
+    the path of a SQLite file, which this bot process then holds alone.
 
-    Raises :class:`~bot.store.errors.DatabaseRefused`, with the file untouched, if it is
-    corrupt, not a Bonken database, newer than this bot, in use by another bot process,
-    or not writable. ``read_only`` opens it for inspecting only (the operator's tools):
-    no lock, no upgrade, every write refused, and a missing, empty or old file refused.
+    Raises :class:`~bot.store.errors.DatabaseRefused`, with the database untouched, if it
+    is corrupt, unreachable, not a Bonken database, newer than this bot, a file in use by
+    another bot process, or not writable. ``read_only`` opens it for inspecting only (the
+    operator's tools): no lock, no upgrade, every write refused, and a missing, empty or
+    old database refused.
     """
-    path = Path(path)
-    return Store(await (Database.open_read_only(path) if read_only else Database.open(path)))
+    db: Database
+    if is_postgres_url(target):
+        db = await PostgresDatabase.open(str(target).strip(), read_only=read_only)
+    elif read_only:
+        db = await SqliteDatabase.open_read_only(Path(target))
+    else:
+        db = await SqliteDatabase.open(Path(target))
+    return Store(db)
