@@ -73,8 +73,9 @@ PG_REFUSE = "USING ERRCODE = 'integrity_constraint_violation'"
 PG_APPEND_IN_ORDER = """
     CREATE FUNCTION {table}_append_in_order() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        -- The match's row is locked until the transaction ends, so appends to one match
-        -- run one at a time even from several bot processes: numbers stay without gaps.
+        -- The match's row stays locked until the transaction ends: appends to one match
+        -- run one after the other, whichever process writes them, and none slips past a
+        -- match being finished or cancelled by another transaction.
         IF (SELECT status FROM matches WHERE match_id = NEW.match_id FOR NO KEY UPDATE)
            IS DISTINCT FROM 'playing' THEN
             RAISE EXCEPTION 'the match is not in play' {refuse};

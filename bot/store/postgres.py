@@ -2,20 +2,19 @@
 
 Opening. The URL is checked, the server reached and the login tried; every failure there
 is one :class:`DatabaseRefused` line (unreachable, login refused, no such database, not a
-Bonken database, a schema newer than this bot, a server that only reads). Then the
-migrations not yet applied run, each in its own transaction under a transaction-level
-advisory lock, so bot processes starting together upgrade the database once, one after
-the other, and each sees the other's work. There is no process lock: several bot
-processes sharing a database is what this backend is for (who plays which table is the
-table claims' business, not the store's).
+Bonken database, a schema newer than this bot, a server that only reads). Then, holding
+an advisory lock, the migrations not yet applied run, each in its own transaction, so bot
+processes starting together upgrade the database once, one after the other. There is no
+process lock: several bot processes sharing a database is what this backend is for (who
+plays which table is the table claims' business, not the store's).
 
 Concurrency. Each read, transaction and single write borrows a connection from an asyncpg
 pool, so the processes' coroutines run side by side and PostgreSQL's locks order them. A
 read is one ``REPEATABLE READ READ ONLY`` transaction (one snapshot, as SQLite's read
 gives); a transaction is ``READ COMMITTED``; a single write is one statement in
 autocommit, one round trip on a prepared statement asyncpg keeps. Appends to one match
-lock that match's row (in the triggers), so its actions stay numbered without gaps
-whichever process writes them.
+lock that match's row (in the triggers), so they run one after the other whichever
+process writes them, and none slips past the match being finished or cancelled.
 
 Durability. A commit returns once PostgreSQL has flushed its WAL (its default
 ``synchronous_commit``), so an acknowledged action survives even a power cut of the
@@ -117,10 +116,13 @@ class PostgresSession(Session):
             await self._conn.copy_records_to_table(table, columns=list(columns), records=rows)
 
     async def ids_taken(self, table: str, column: str) -> None:
-        await self.execute(
-            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-            f"coalesce(max({column}), 0) + 1, false) FROM {table}"
-        )
+        """Move the column's identity sequence past the largest id (if it has one)."""
+        sequence = await self.scalar("SELECT pg_get_serial_sequence(?, ?)", (table, column))
+        if sequence is not None:
+            await self.execute(
+                f"SELECT setval(?, coalesce(max({column}), 0) + 1, false) FROM {table}",
+                (sequence,),
+            )
 
     async def engine_problems(self) -> list[str]:
         """None to look for: PostgreSQL checks every reference as it writes, and a damaged
@@ -147,13 +149,19 @@ class PostgresDatabase(Database):
             raise DatabaseRefused(f"BONKEN_DATABASE: {problem}")
         conn = await _connect(url, label)
         try:
-            await _check(conn, label, read_only=read_only)
-            if not read_only:
+            if read_only:
+                await _check(conn, label, read_only=True)
+            else:
+                # A session-level lock, so each migration's transaction starts after the
+                # previous holder's commit and sees its tables (a transaction that began
+                # before that commit would still see the catalog as it was).
+                await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+                await _check(conn, label, read_only=False)
                 await migrate(conn)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
             raise DatabaseRefused(f"cannot prepare the database {label}: {error}") from None
         finally:
-            await conn.close()
+            await conn.close()  # which releases the lock
         settings = {"application_name": "bonken"}
         if read_only:
             settings["default_transaction_read_only"] = "on"
@@ -263,14 +271,13 @@ async def _check(conn: Any, label: str, *, read_only: bool) -> None:
 async def migrate(conn: Any, target: int = LATEST) -> list[int]:
     """Apply the migrations after the database's version up to ``target``; their numbers.
 
-    Each runs in its own transaction with the row that records it, after taking the
-    advisory lock and reading the version again: a process that waited for another's
-    migration finds it applied and does not run it twice.
+    Each runs in its own transaction with the row that records it. The caller holds the
+    advisory lock of migrating, so a process that waited for another's migration finds it
+    applied and does not run it twice.
     """
     applied: list[int] = []
     while True:
         async with conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             current = await schema_version(conn)
             pending = [m for m in MIGRATIONS if current < m.version <= target]
             if not pending:
