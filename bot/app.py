@@ -59,7 +59,7 @@ class BonkenBot(commands.Bot):
         self.lobby = LobbyController(self)
 
     async def setup_hook(self) -> None:
-        self.store = await open_store(self.settings.database_path)
+        self.store = await open_store(self.settings.database)
         self.players = PlayerPool()
         decide = partial(_decide, self.players, self.settings.think_seconds)
         self.service = TableService(

@@ -16,6 +16,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.shards import Shards
+from bot.store.url import is_postgres_url, url_problem
 
 DEFAULT_DATABASE = Path("data/bonken.sqlite3")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -40,6 +41,9 @@ class Settings:
     """The bot token (``DISCORD_TOKEN``); required to run the bot, never logged."""
     database_path: Path = DEFAULT_DATABASE
     """The SQLite file (``BONKEN_DATABASE``); its folder and the file are created at start."""
+    database_url: str | None = field(default=None, repr=False)
+    """``BONKEN_DATABASE=postgresql://...``: the PostgreSQL database instead of a file
+    (kept out of ``repr``: a URL may hold a password)."""
     dev_guild_id: int | None = None
     """``DEV_GUILD_ID``: sync the commands to this guild at once (development)."""
     pace: float = 1.0
@@ -55,14 +59,21 @@ class Settings:
         values = dict(read_dotenv(dotenv or Path(".env")))
         values.update(os.environ if env is None else env)
         path = values.get("BONKEN_DATABASE", "").strip()
+        url = _database_url(path)
         return cls(
             token=values.get("DISCORD_TOKEN", "").strip(),
-            database_path=Path(path) if path else DEFAULT_DATABASE,
+            database_path=Path(path) if path and url is None else DEFAULT_DATABASE,
+            database_url=url,
             dev_guild_id=_optional_int(values, "DEV_GUILD_ID"),
             pace=_float(values, "BONKEN_PACE", 1.0),
             think_seconds=_float(values, "BONKEN_THINK_SECONDS", 1.0),
             log_level=_log_level(values),
         )
+
+    @property
+    def database(self) -> Path | str:
+        """What :func:`bot.store.open_store` opens: the PostgreSQL URL, or the file."""
+        return self.database_url or self.database_path
 
     def require_token(self) -> str:
         if not self.token:
@@ -81,6 +92,21 @@ def read_dotenv(path: Path) -> dict[str, str]:
     except (OSError, UnicodeDecodeError) as error:
         raise SettingsError(f"cannot read {path}: {error}") from None
     return {key: value for key, value in values.items() if value is not None}
+
+
+def _database_url(value: str) -> str | None:
+    """A PostgreSQL URL, checked; None for a path (a SQLite file)."""
+    if not is_postgres_url(value):
+        if "://" in value:
+            raise SettingsError(
+                "BONKEN_DATABASE must be a file path or a postgresql:// URL, not "
+                f"{_cut(value.split('://')[0] + '://...')}"
+            )
+        return None
+    problem = url_problem(value)
+    if problem is not None:
+        raise SettingsError(f"BONKEN_DATABASE: {problem}")
+    return value
 
 
 def _optional_int(values: Mapping[str, str], key: str) -> int | None:

@@ -1,4 +1,4 @@
-"""``python -m bot.store check`` and ``python -m bot.store record MATCH_ID``.
+"""``python -m bot.store check``, ``record MATCH_ID`` and ``copy SQLITE_FILE POSTGRES_URL``.
 
 For whoever runs the bot: check a database file (every page, every reference, every
 aggregate) or print one match's record for a bug report. The file is the one in
@@ -6,7 +6,8 @@ aggregate) or print one match's record for a bug report. The file is the one in
 
 Both only read: the file is opened read-only and never created, upgraded or locked, so
 they work on the database of a running bot. ``check --upgrade`` upgrades an old file
-first, as the bot does when it starts (and, like the bot, not while one runs).
+first, as the bot does when it starts (and, like the bot, not while one runs). ``copy``
+moves a SQLite database into an empty PostgreSQL one (see :mod:`bot.store.copy`).
 """
 
 from __future__ import annotations
@@ -20,18 +21,36 @@ from pathlib import Path
 
 from bot.settings import Settings
 
+from .copy import copy_database
 from .errors import StoreError
 from .migrations import LATEST
 from .store import open_store
+from .url import is_postgres_url
 
 
 async def run(args: argparse.Namespace) -> int:
+    if args.command == "copy":
+        if not is_postgres_url(args.target):
+            print(f"copy into a postgresql:// URL, not {args.target!r}", file=sys.stderr)
+            return 1
+        copied = await copy_database(args.source, args.target)
+        for table, rows in copied.rows.items():
+            print(f"{table}: {rows} rows")
+        sys.stdout.flush()
+        print(
+            f"copied {sum(copied.rows.values())} rows of {len(copied.rows)} tables; "
+            f"{copied.matches} match records identical on both sides",
+            file=sys.stderr,
+        )
+        return 0
     if args.command == "check" and args.upgrade:
-        if not args.database.exists():  # upgrading must not create a file either
+        if not is_postgres_url(args.database) and not Path(args.database).exists():
+            # upgrading must not create a file either
             print(f"there is no database at {args.database}", file=sys.stderr)
             return 1
-        await (await open_store(args.database)).close()
-        print(f"{args.database} is at schema version {LATEST}", file=sys.stderr)
+        async with await open_store(args.database) as store:
+            name = store.db.label
+        print(f"{name} is at schema version {LATEST}", file=sys.stderr)
     async with await open_store(args.database, read_only=True) as store:
         if args.command == "record":
             print(json.dumps(await store.matches.load_record(args.match_id), indent=1))
@@ -47,7 +66,11 @@ async def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__)
-    parser.add_argument("--database", type=Path, default=Settings.from_env().database_path)
+    parser.add_argument(
+        "--database",
+        default=Settings.from_env().database,
+        help="a SQLite file or a postgresql:// URL (default: BONKEN_DATABASE)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("check", help="check the whole file and its aggregates")
     check.add_argument(
@@ -57,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     record = commands.add_parser("record", help="print a match's bonken-record/1 JSON")
     record.add_argument("match_id", type=int)
+    copy = commands.add_parser(
+        "copy", help="copy a SQLite file into an empty PostgreSQL database, and check it"
+    )
+    copy.add_argument("source", type=Path, help="the SQLite file (only read)")
+    copy.add_argument("target", help="postgresql://... (an empty database)")
     args = parser.parse_args(argv)
     try:
         return asyncio.run(run(args))

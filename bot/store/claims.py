@@ -30,7 +30,7 @@ from .codec import now_ms
 from .database import Database, Session
 from .errors import Conflict
 
-OWNER_IDS = range(2**40, 2**62)
+OWNER_IDS = range(2**48, 2**62)
 """Owner ids: random, far from any small number another advisory lock might use."""
 
 

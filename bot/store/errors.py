@@ -44,5 +44,13 @@ class ConstraintFailed(Conflict):
     """A write broke one of the schema's constraints (a key, a check, a trigger).
 
     The store's modules turn it into what it means for them (:class:`AlreadyStored`,
-    :class:`Conflict`); one that reaches a caller is a refusal like any other.
+    :class:`Conflict`); one that reaches a caller is a refusal like any other. ``kind``
+    says which constraint, the same on every database: ``unique``, ``not null``,
+    ``check``, ``foreign key``, or ``refused`` (a trigger's own message); ``where`` names
+    the column(s) when the database says, as ``table.column``.
     """
+
+    def __init__(self, message: str, kind: str = "refused", where: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.where = where

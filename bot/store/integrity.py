@@ -1,6 +1,6 @@
 """Consistency checks over the whole file: what a crash or a bug could have left behind.
 
-SQLite's own checks find damaged pages and dangling references; the others check the
+The database's own checks find damaged pages and dangling references; the others check the
 store's promises: actions and deals numbered without gaps, results only for finished
 matches (four of them), and season rows equal to the sum of the results they summarise.
 """
@@ -25,7 +25,8 @@ CHECKS = {
     """,
     "season rows that differ from the results they sum": """
         WITH computed AS (
-            SELECT m.season_id, s.user_id, count(*) AS matches, sum(r.rank = 1) AS wins,
+            SELECT m.season_id, s.user_id, count(*) AS matches,
+                   sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins,
                    sum(r.points) AS points, sum(r.takeovers) AS takeovers
             FROM match_results r
             JOIN matches m ON m.match_id = r.match_id
@@ -36,21 +37,16 @@ CHECKS = {
         stored AS (
             SELECT season_id, user_id, matches, wins, points, takeovers FROM season_players
         )
-        SELECT user_id FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored)
+        SELECT user_id FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored) AS missing
         UNION ALL
-        SELECT user_id FROM (SELECT * FROM stored EXCEPT SELECT * FROM computed)
+        SELECT user_id FROM (SELECT * FROM stored EXCEPT SELECT * FROM computed) AS extra
     """,
 }
 
 
 async def problems(session: Session) -> list[str]:
-    """Every problem found, one line each; an empty list means the file is sound."""
-    found: list[str] = []
-    checked = [row[0] for row in await session.fetchall("PRAGMA integrity_check(20)")]
-    if checked != ["ok"]:
-        found.extend(f"integrity: {line}" for line in checked)
-    for table, rowid, parent, _ in await session.fetchall("PRAGMA foreign_key_check"):
-        found.append(f"{table} row {rowid} refers to a missing {parent} row")
+    """Every problem found, one line each; an empty list means the database is sound."""
+    found = await session.engine_problems()
     for what, sql in CHECKS.items():
         ids = [row[0] for row in await session.fetchall(sql)]
         if ids:

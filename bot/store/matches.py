@@ -282,12 +282,11 @@ def _require_playing(info: MatchInfo) -> None:
 
 
 def _refusal(error: ConstraintFailed, what: str) -> StoreError:
-    message = str(error)
-    if message.startswith("UNIQUE constraint failed"):
+    if error.kind == "unique":
         return AlreadyStored(f"{what} is already stored")
-    if message.startswith("NOT NULL constraint failed: actions.deal_index"):
+    if error.kind == "not null" and error.where == "actions.deal_index":
         return Conflict(f"{what}: no deal has been stored yet")
-    return Conflict(f"{what}: {message}")
+    return Conflict(f"{what}: {error}")
 
 
 async def _info(session: Session, match_id: int) -> MatchInfo:

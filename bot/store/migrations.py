@@ -6,9 +6,18 @@ file at the previous version, never in between. Migrations only add (tables, col
 indexes, rows); nothing is ever dropped, so every earlier match stays readable.
 
 To change the schema, append a ``Migration`` with the next number; never edit one that has
-shipped, because files in the wild already ran it. A migration that must rebuild a table
-(SQLite's 12-step ``ALTER``, to change a ``CHECK``) says ``rebuilds=True``: foreign keys are
-switched off around its transaction and checked before it commits.
+shipped, because files in the wild already ran it. Each migration says its change twice,
+in SQLite's words (``statements``) and in PostgreSQL's (``postgres``), with the same
+tables, columns and index names, so both databases hold the same schema at each number.
+PostgreSQL's differences: Discord ids and millisecond times are ``BIGINT``, generated ids
+are identity columns, floats are ``DOUBLE PRECISION``, the leaderboard indexes say
+``NULLS LAST`` as SQLite's order does, and triggers call plpgsql functions. A migration
+that must rebuild a table in SQLite (its 12-step ``ALTER``, to change a ``CHECK``) says
+``rebuilds=True``: foreign keys are switched off around its transaction and checked before
+it commits; PostgreSQL alters the constraint in place.
+
+This module applies them to SQLite; :mod:`bot.store.postgres` applies the same list to
+PostgreSQL, under an advisory lock so bot processes starting together migrate once.
 """
 
 from __future__ import annotations
@@ -24,8 +33,16 @@ class Migration:
     version: int
     title: str
     statements: tuple[str, ...]
+    """SQLite's statements."""
+    postgres: tuple[str, ...] | None = None
+    """PostgreSQL's statements, to the same effect; None: ``statements`` themselves, for
+    a migration whose words both databases read alike (a plain ``ADD COLUMN``)."""
     rebuilds: bool = False
     """It drops and recreates a table that others reference (see the module's docstring)."""
+
+    @property
+    def postgres_statements(self) -> tuple[str, ...]:
+        return self.statements if self.postgres is None else self.postgres
 
 
 # The deals table's triggers, shared by the migration that made them and the one that
@@ -48,6 +65,280 @@ DEALS_NEVER_GO = """
     CREATE TRIGGER deals_never_go BEFORE DELETE ON deals
     BEGIN SELECT RAISE(ABORT, 'deals are append-only'); END
 """
+
+# PostgreSQL's words for the same migrations (see the module's docstring). The triggers'
+# refusals use SQLSTATE 23000, an integrity violation, so they reach the store as a broken
+# constraint exactly as SQLite's RAISE(ABORT) does.
+PG_REFUSE = "USING ERRCODE = 'integrity_constraint_violation'"
+PG_APPEND_IN_ORDER = """
+    CREATE FUNCTION {table}_append_in_order() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        -- The match's row stays locked until the transaction ends: appends to one match
+        -- run one after the other, whichever process writes them, and none slips past a
+        -- match being finished or cancelled by another transaction.
+        IF (SELECT status FROM matches WHERE match_id = NEW.match_id FOR NO KEY UPDATE)
+           IS DISTINCT FROM 'playing' THEN
+            RAISE EXCEPTION 'the match is not in play' {refuse};
+        END IF;
+        IF NEW.{number} > coalesce(
+            (SELECT max({number}) FROM {table} WHERE match_id = NEW.match_id) + 1, 0) THEN
+            RAISE EXCEPTION '{what} out of order' {refuse};
+        END IF;
+        RETURN NEW;
+    END $$
+"""
+PG_APPEND_ONLY = """
+    CREATE FUNCTION {table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION '{table} are append-only' {refuse}; END $$
+"""
+
+
+def _pg_append_only(table: str, number: str, what: str) -> tuple[str, ...]:
+    """The functions and triggers that keep ``table`` (deals, actions) an append-only log."""
+    names = {"table": table, "number": number, "what": what, "refuse": PG_REFUSE}
+    return (
+        PG_APPEND_IN_ORDER.format(**names),
+        PG_APPEND_ONLY.format(**names),
+        f"CREATE TRIGGER {table}_append_in_order BEFORE INSERT ON {table} "
+        f"FOR EACH ROW EXECUTE FUNCTION {table}_append_in_order()",
+        f"CREATE TRIGGER {table}_never_change BEFORE UPDATE ON {table} "
+        f"FOR EACH ROW EXECUTE FUNCTION {table}_append_only()",
+        f"CREATE TRIGGER {table}_never_go BEFORE DELETE ON {table} "
+        f"FOR EACH ROW EXECUTE FUNCTION {table}_append_only()",
+        f"CREATE TRIGGER {table}_never_emptied BEFORE TRUNCATE ON {table} "
+        f"FOR EACH STATEMENT EXECUTE FUNCTION {table}_append_only()",
+    )
+
+
+PG_PLAY = (
+    """
+    CREATE TABLE schema_version (
+        version    INTEGER PRIMARY KEY,
+        applied_at BIGINT  NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE guild_settings (
+        guild_id       BIGINT  PRIMARY KEY,
+        turn_seconds   INTEGER NOT NULL CHECK (turn_seconds > 0),
+        computer_level TEXT    NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE tables (
+        table_id       BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        guild_id       BIGINT  NOT NULL,
+        channel_id     BIGINT  NOT NULL,
+        host_id        BIGINT  NOT NULL,
+        status         TEXT    NOT NULL
+                       CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        turn_seconds   INTEGER NOT NULL CHECK (turn_seconds > 0),
+        computer_level TEXT    NOT NULL,
+        created_at     BIGINT  NOT NULL,
+        updated_at     BIGINT  NOT NULL
+    )
+    """,
+    """
+    CREATE UNIQUE INDEX tables_open_in_channel ON tables (channel_id)
+    WHERE status IN ('lobby', 'playing')
+    """,
+    """
+    CREATE TABLE table_seats (
+        table_id       BIGINT  NOT NULL REFERENCES tables (table_id),
+        seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id        BIGINT,
+        computer_level TEXT,
+        CHECK ((user_id IS NULL) <> (computer_level IS NULL)),
+        PRIMARY KEY (table_id, seat)
+    )
+    """,
+    """
+    CREATE TABLE table_messages (
+        table_id   BIGINT NOT NULL REFERENCES tables (table_id),
+        role       TEXT   NOT NULL,
+        message_id BIGINT NOT NULL,
+        PRIMARY KEY (table_id, role)
+    )
+    """,
+    """
+    CREATE TABLE matches (
+        match_id     BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        table_id     BIGINT  NOT NULL REFERENCES tables (table_id),
+        first_dealer INTEGER NOT NULL CHECK (first_dealer BETWEEN 0 AND 3),
+        seed         BIGINT,
+        status       TEXT    NOT NULL DEFAULT 'playing'
+                     CHECK (status IN ('playing', 'finished', 'cancelled')),
+        started_at   BIGINT  NOT NULL,
+        ended_at     BIGINT
+    )
+    """,
+    """
+    CREATE UNIQUE INDEX matches_playing_at_table ON matches (table_id)
+    WHERE status = 'playing'
+    """,
+    """
+    CREATE TABLE match_seats (
+        match_id       BIGINT  NOT NULL REFERENCES matches (match_id),
+        seat           INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        name           TEXT    NOT NULL,
+        user_id        BIGINT,
+        computer_level TEXT,
+        CHECK ((user_id IS NULL) <> (computer_level IS NULL)),
+        PRIMARY KEY (match_id, seat)
+    )
+    """,
+    """
+    CREATE UNIQUE INDEX match_seats_one_per_user ON match_seats (match_id, user_id)
+    WHERE user_id IS NOT NULL
+    """,
+    """
+    CREATE TABLE deals (
+        match_id   BIGINT  NOT NULL REFERENCES matches (match_id),
+        deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+        hands      TEXT    NOT NULL CHECK (length(hands) = 104),
+        dealt_at   BIGINT  NOT NULL,
+        PRIMARY KEY (match_id, deal_index)
+    )
+    """,
+    """
+    CREATE TABLE actions (
+        match_id    BIGINT  NOT NULL,
+        seq         INTEGER NOT NULL CHECK (seq >= 0),
+        deal_index  INTEGER NOT NULL,
+        seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        kind        TEXT    NOT NULL CHECK (kind IN ('choose', 'double', 'play')),
+        value       TEXT    NOT NULL,
+        by_computer INTEGER NOT NULL CHECK (by_computer IN (0, 1)),
+        acted_at    BIGINT  NOT NULL,
+        PRIMARY KEY (match_id, seq),
+        FOREIGN KEY (match_id, deal_index) REFERENCES deals (match_id, deal_index)
+    )
+    """,
+    *_pg_append_only("deals", "deal_index", "deal"),
+    *_pg_append_only("actions", "seq", "action"),
+)
+
+PG_STANDINGS = (
+    """
+    CREATE TABLE seasons (
+        season_id  BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        guild_id   BIGINT NOT NULL,
+        name       TEXT   NOT NULL,
+        started_at BIGINT NOT NULL,
+        ended_at   BIGINT,
+        UNIQUE (guild_id, name)
+    )
+    """,
+    "CREATE UNIQUE INDEX seasons_one_active ON seasons (guild_id) WHERE ended_at IS NULL",
+    "ALTER TABLE matches ADD COLUMN season_id BIGINT REFERENCES seasons (season_id)",
+    "CREATE INDEX matches_in_season ON matches (season_id) WHERE season_id IS NOT NULL",
+    """
+    CREATE TABLE match_results (
+        match_id    BIGINT  NOT NULL REFERENCES matches (match_id),
+        seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        points      INTEGER NOT NULL,
+        rank        INTEGER NOT NULL CHECK (rank BETWEEN 1 AND 4),
+        deal_points TEXT    NOT NULL,
+        takeovers   INTEGER NOT NULL CHECK (takeovers >= 0),
+        PRIMARY KEY (match_id, seat),
+        FOREIGN KEY (match_id, seat) REFERENCES match_seats (match_id, seat)
+    )
+    """,
+    """
+    CREATE TABLE season_players (
+        season_id        BIGINT  NOT NULL REFERENCES seasons (season_id),
+        user_id          BIGINT  NOT NULL,
+        matches          INTEGER NOT NULL CHECK (matches > 0),
+        wins             INTEGER NOT NULL,
+        points           INTEGER NOT NULL,
+        takeovers        INTEGER NOT NULL,
+        doubles_made     INTEGER NOT NULL,
+        doubles_received INTEGER NOT NULL,
+        doubling_won     INTEGER NOT NULL,
+        doubling_lost    INTEGER NOT NULL,
+        rating_mu        DOUBLE PRECISION,
+        rating_sigma     DOUBLE PRECISION,
+        PRIMARY KEY (season_id, user_id)
+    )
+    """,
+    """
+    CREATE INDEX season_players_by_points
+    ON season_players (season_id, points DESC NULLS LAST, user_id)
+    """,
+    """
+    CREATE INDEX season_players_by_wins
+    ON season_players (season_id, wins DESC NULLS LAST, user_id)
+    """,
+    """
+    CREATE INDEX season_players_by_average
+    ON season_players (season_id, (CAST(points AS DOUBLE PRECISION) / matches) DESC NULLS LAST,
+                       user_id)
+    """,
+    """
+    CREATE INDEX season_players_by_rating
+    ON season_players (season_id, (rating_mu - 3 * rating_sigma) DESC NULLS LAST, user_id)
+    """,
+    """
+    CREATE TABLE season_player_contracts (
+        season_id   BIGINT  NOT NULL,
+        user_id     BIGINT  NOT NULL,
+        contract    TEXT    NOT NULL,
+        deals       INTEGER NOT NULL,
+        base_points INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        PRIMARY KEY (season_id, user_id, contract),
+        FOREIGN KEY (season_id, user_id) REFERENCES season_players (season_id, user_id)
+    )
+    """,
+)
+
+PG_BOT_FACTS = (
+    """
+    CREATE TABLE bot_facts (
+        key        TEXT   PRIMARY KEY,
+        value      TEXT   NOT NULL,
+        updated_at BIGINT NOT NULL
+    )
+    """,
+)
+
+PG_DELIVERY = (
+    """
+    CREATE TABLE channel_posted (
+        table_id BIGINT  PRIMARY KEY REFERENCES tables (table_id),
+        deal     INTEGER NOT NULL CHECK (deal >= 0),
+        step     INTEGER NOT NULL CHECK (step BETWEEN 0 AND 14)
+    )
+    """,
+    """
+    INSERT INTO channel_posted (table_id, deal, step)
+    SELECT m.table_id, count(d.deal_index), 14
+    FROM matches m JOIN deals d ON d.match_id = m.match_id
+    WHERE m.status = 'playing' GROUP BY m.table_id
+    """,
+    """
+    CREATE TABLE hand_links (
+        table_id       BIGINT NOT NULL REFERENCES tables (table_id),
+        user_id        BIGINT NOT NULL,
+        application_id BIGINT NOT NULL,
+        token          TEXT   NOT NULL,
+        expires_at     BIGINT NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    )
+    """,
+)
+
+PG_HOUSE_RULES = (
+    "ALTER TABLE tables ADD COLUMN rules TEXT",
+    "ALTER TABLE guild_settings ADD COLUMN rules TEXT",
+    """
+    CREATE INDEX match_seats_by_user ON match_seats (user_id, match_id)
+    WHERE user_id IS NOT NULL
+    """,
+    "ALTER TABLE deals DROP CONSTRAINT deals_deal_index_check, "
+    "ADD CONSTRAINT deals_deal_index_check CHECK (deal_index BETWEEN 0 AND 11)",
+)
+
 
 PLAY = Migration(
     1,
@@ -183,6 +474,7 @@ PLAY = Migration(
         BEGIN SELECT RAISE(ABORT, 'actions are append-only'); END
         """,
     ),
+    postgres=PG_PLAY,
 )
 
 STANDINGS = Migration(
@@ -267,6 +559,7 @@ STANDINGS = Migration(
         ) WITHOUT ROWID
         """,
     ),
+    postgres=PG_STANDINGS,
 )
 
 SEAT_NAMES = Migration(
@@ -287,6 +580,7 @@ BOT_FACTS = Migration(
         ) WITHOUT ROWID
         """,
     ),
+    postgres=PG_BOT_FACTS,
 )
 
 DELIVERY = Migration(
@@ -321,6 +615,7 @@ DELIVERY = Migration(
         ) WITHOUT ROWID
         """,
     ),
+    postgres=PG_DELIVERY,
 )
 
 TABLE_PLACE = Migration(
@@ -371,6 +666,7 @@ HOUSE_RULES = Migration(
         DEALS_NEVER_GO,
     ),
     rebuilds=True,
+    postgres=PG_HOUSE_RULES,
 )
 
 PICTURES = Migration(
@@ -413,6 +709,20 @@ TABLE_CLAIMS = Migration(
         """,
         # The owner id of the process that stored the action; NULL before this migration.
         "ALTER TABLE actions ADD COLUMN driver INTEGER",
+    ),
+    postgres=(
+        """
+        CREATE TABLE table_claims (
+            table_id   BIGINT PRIMARY KEY REFERENCES tables (table_id),
+            owner      BIGINT NOT NULL,
+            claimed_at BIGINT NOT NULL
+        )
+        """,
+        """
+        INSERT INTO table_claims (table_id, owner, claimed_at)
+        SELECT table_id, 0, updated_at FROM tables WHERE status IN ('lobby', 'playing')
+        """,
+        "ALTER TABLE actions ADD COLUMN driver BIGINT",
     ),
 )
 

@@ -25,16 +25,16 @@ from .results import Contribution
 from .seasons import get_season
 
 # The sort expressions must match the index expressions in migration 2 character for
-# character, or SQLite sorts instead of walking the index.
+# character (with the dialect's REAL), or SQLite sorts instead of walking the index.
 SORT_KEYS = {
     LeaderboardSort.POINTS: "points",
     LeaderboardSort.WINS: "wins",
-    LeaderboardSort.AVERAGE: "(CAST(points AS REAL) / matches)",
+    LeaderboardSort.AVERAGE: "(CAST(points AS {real}) / matches)",
     LeaderboardSort.RATING: "(rating_mu - 3 * rating_sigma)",
 }
 VARIANTS_QUERY = """
-    SELECT coalesce(json_extract(m.rules, '$.variant'), 'standard') AS variant,
-           count(*), sum(r.rank = 1), sum(r.points)
+    SELECT coalesce({variant}, 'standard') AS variant,
+           count(*), sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), sum(r.points)
     FROM match_seats s
     JOIN matches m ON m.match_id = s.match_id
     JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat
@@ -56,14 +56,14 @@ async def add_contributions(
                                     doubles_made, doubles_received, doubling_won, doubling_lost)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (season_id, user_id) DO UPDATE SET
-            matches = matches + excluded.matches,
-            wins = wins + excluded.wins,
-            points = points + excluded.points,
-            takeovers = takeovers + excluded.takeovers,
-            doubles_made = doubles_made + excluded.doubles_made,
-            doubles_received = doubles_received + excluded.doubles_received,
-            doubling_won = doubling_won + excluded.doubling_won,
-            doubling_lost = doubling_lost + excluded.doubling_lost
+            matches = season_players.matches + excluded.matches,
+            wins = season_players.wins + excluded.wins,
+            points = season_players.points + excluded.points,
+            takeovers = season_players.takeovers + excluded.takeovers,
+            doubles_made = season_players.doubles_made + excluded.doubles_made,
+            doubles_received = season_players.doubles_received + excluded.doubles_received,
+            doubling_won = season_players.doubling_won + excluded.doubling_won,
+            doubling_lost = season_players.doubling_lost + excluded.doubling_lost
         """,
         [
             (
@@ -87,9 +87,9 @@ async def add_contributions(
                                              points)
         VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (season_id, user_id, contract) DO UPDATE SET
-            deals = deals + excluded.deals,
-            base_points = base_points + excluded.base_points,
-            points = points + excluded.points
+            deals = season_player_contracts.deals + excluded.deals,
+            base_points = season_player_contracts.base_points + excluded.base_points,
+            points = season_player_contracts.points + excluded.points
         """,
         [
             (season_id, c.user_id, line.contract, line.deals, line.base_points, line.points)
@@ -145,15 +145,15 @@ class StandingsStore:
         """
         if offset < 0 or limit < 1:
             raise ValueError("offset must be >= 0 and limit >= 1")
-        key = SORT_KEYS[LeaderboardSort(sort)]
         async with self._db.reading() as session:
+            key = SORT_KEYS[LeaderboardSort(sort)].format(real=session.dialect.real)
             season = await get_season(session, season_id)
             players = await session.scalar(
                 "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
             )
             rows = await session.fetchall(
                 f"SELECT {STANDING_COLUMNS}, {key} FROM season_players WHERE season_id = ? "
-                f"ORDER BY {key} DESC, user_id LIMIT ? OFFSET ?",
+                f"ORDER BY {key} {session.dialect.descending}, user_id LIMIT ? OFFSET ?",
                 (season_id, limit, offset),
             )
             standings: list[SeasonStanding] = []
@@ -197,7 +197,10 @@ class StandingsStore:
                 "WHERE season_id = ? AND user_id = ? ORDER BY contract",
                 (season_id, user_id),
             )
-            variants = await session.fetchall(VARIANTS_QUERY, (user_id, season_id))
+            variants = await session.fetchall(
+                VARIANTS_QUERY.format(variant=session.dialect.json_text("m.rules", "variant")),
+                (user_id, season_id),
+            )
         matches, wins, points, takeovers, made, received, won, lost, mu, sigma = row
         return PlayerStats(
             season=season,

@@ -1,4 +1,5 @@
-"""The store as one object: open the file, use its parts, close it."""
+"""The store as one object: open the database (a SQLite file or PostgreSQL), use its parts,
+close it."""
 
 from __future__ import annotations
 
@@ -7,13 +8,16 @@ from types import TracebackType
 
 from . import integrity
 from .claims import ClaimStore, new_owner
-from .database import Database, Session
+from .database import Database
 from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
+from .postgres import PostgresDatabase
 from .seasons import SeasonStore
+from .sqlite import SqliteDatabase
 from .standings import StandingsStore
 from .tables import TableStore
+from .url import is_postgres_url
 
 
 class Store:
@@ -31,7 +35,7 @@ class Store:
     def __init__(self, db: Database, owner: int | None = None) -> None:
         self.db = db
         """The connection itself, for the store's own modules (such as ``bulk``) only."""
-        self.claims = ClaimStore(db, new_owner() if owner is None else owner, OnlyProcess())
+        self.claims = ClaimStore(db, new_owner() if owner is None else owner, db)
         self.tables = TableStore(db, self.claims.owner)
         self.matches = MatchStore(db, self.claims.owner)
         self.seasons = SeasonStore(db)
@@ -40,17 +44,12 @@ class Store:
         self.delivery = DeliveryStore(db)
 
     async def integrity_problems(self) -> list[str]:
-        """Check the whole file (it reads every page); an empty list means it is sound."""
+        """Check the whole database (SQLite: every page); an empty list means it is sound."""
         async with self.db.reading() as session:
             return await integrity.problems(session)
 
     async def close(self) -> None:
         await self.db.close()
-
-    async def adopt_claims(self) -> None:
-        """Make every claim this process's: only for a store no other process can use
-        (a SQLite file, which its process lock keeps to one bot)."""
-        await self.db.write_one("UPDATE table_claims SET owner = ?", (self.claims.owner,))
 
     async def __aenter__(self) -> Store:
         return self
@@ -64,25 +63,24 @@ class Store:
         await self.close()
 
 
-async def open_store(path: Path | str, *, read_only: bool = False) -> Store:
-    """Open (creating or upgrading) the database at ``path`` for this bot process alone.
+async def open_store(target: Path | str, *, read_only: bool = False) -> Store:
+    """Open (creating or upgrading) the database ``target``: a ``postgresql://`` URL, or
+    the path of a SQLite file, which this bot process then holds alone.
 
-    Raises :class:`~bot.store.errors.DatabaseRefused`, with the file untouched, if it is
-    corrupt, not a Bonken database, newer than this bot, in use by another bot process,
-    or not writable. ``read_only`` opens it for inspecting only (the operator's tools):
-    no lock, no upgrade, every write refused, and a missing, empty or old file refused.
+    Raises :class:`~bot.store.errors.DatabaseRefused`, with the database untouched, if it
+    is corrupt, unreachable, not a Bonken database, newer than this bot, a file in use by
+    another bot process, or not writable. ``read_only`` opens it for inspecting only (the
+    operator's tools): no lock, no upgrade, every write refused, and a missing, empty or
+    old database refused.
     """
-    path = Path(path)
-    if read_only:
-        return Store(await Database.open_read_only(path))
-    store = Store(await Database.open(path))
-    await store.adopt_claims()
+    db: Database
+    if is_postgres_url(target):
+        db = await PostgresDatabase.open(str(target).strip(), read_only=read_only)
+    elif read_only:
+        db = await SqliteDatabase.open_read_only(Path(target))
+    else:
+        db = await SqliteDatabase.open(Path(target))
+    store = Store(db)
+    if not read_only:
+        await db.hold_owner(store.claims.owner)
     return store
-
-
-class OnlyProcess:
-    """SQLite's liveness: the file's process lock admits one bot, this one, so the owner
-    of any other claim is a process that has ended."""
-
-    async def alive(self, session: Session, owner: int) -> bool:
-        return False

@@ -11,6 +11,7 @@ from bot.store import Store, open_store
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as opened:
+async def store(database: Path | str) -> AsyncIterator[Store]:
+    """A fresh store on each backend (``database``: see tests/conftest.py)."""
+    async with await open_store(database) as opened:
         yield opened

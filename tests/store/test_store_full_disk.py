@@ -14,6 +14,9 @@ from store_helpers import NAMES, actions_taken, fill_disk, free_disk, seated_tab
 from bot.engine import Match
 from bot.store import AlreadyStored, StorageFailed, Store
 
+# A full disk is made with SQLite's max_page_count; PostgreSQL has no such switch.
+pytestmark = pytest.mark.sqlite_only
+
 
 async def test_a_failed_transaction_is_rolled_back_and_the_connection_stays_usable(
     store: Store,

@@ -16,6 +16,9 @@ from bot.store import MatchStatus, StoreError
 from bot.tables import Refusal
 from bot.tables import events as ev
 
+# A full disk is made with SQLite's max_page_count; PostgreSQL has no such switch.
+pytestmark = pytest.mark.sqlite_only
+
 SCALE = 1e-3  # a failed write is tried again after 2 ms
 
 

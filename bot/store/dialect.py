@@ -1,0 +1,41 @@
+"""Where the store's SQL differs between SQLite and PostgreSQL, stated once per difference.
+
+The store's modules write one statement for both databases (``?`` placeholders, standard
+SQL); the few expressions the two spell differently come from the session's dialect, so
+no module asks which database it is talking to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    """``sqlite`` or ``postgres``: for messages and test ids, never for branching."""
+    real: str
+    """The 8-byte floating-point type (SQLite's REAL; PostgreSQL's REAL has 4 bytes)."""
+    descending: str
+    """Highest first with NULLs last, as the leaderboard indexes are built."""
+    json_text_template: str
+
+    def json_text(self, column: str, key: str) -> str:
+        """The text at ``key`` of the JSON object in ``column`` (NULL when absent)."""
+        return self.json_text_template.format(column=column, key=key)
+
+
+SQLITE = Dialect(
+    name="sqlite",
+    real="REAL",
+    # SQLite already sorts NULLs last in descending order; the indexes of migration 2 say
+    # only DESC, and a query must name its index's order exactly to walk it.
+    descending="DESC",
+    json_text_template="json_extract({column}, '$.{key}')",
+)
+POSTGRES = Dialect(
+    name="postgres",
+    real="DOUBLE PRECISION",
+    descending="DESC NULLS LAST",
+    json_text_template="(({column})::json ->> '{key}')",
+)

@@ -1,0 +1,97 @@
+"""Fixtures for running the store's tests on both backends.
+
+``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``) or a fresh
+PostgreSQL database (id ``postgres``) in a server the session starts from the installed
+binaries (see ``postgres_server.py``). Tests marked ``sqlite_only`` (a full disk, pragmas,
+the file lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL
+cases skip, saying so, unless ``BONKEN_REQUIRE_POSTGRES=1`` (as on CI) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from postgres_server import PostgresServer, find_bindir
+
+from bot.store import open_store
+
+TEMPLATE = "bonken_template"
+"""A database migrated once per session, copied for each test (faster than migrating)."""
+_numbers = itertools.count()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL case of tests about SQLite's own behaviour."""
+    kept, left_out = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("database") == "postgres"
+        (left_out if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    bindir = find_bindir()
+    if bindir is None:
+        reason = "no PostgreSQL server binaries (initdb, pg_ctl): install postgresql-15"
+        if os.environ.get("BONKEN_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    server = PostgresServer(bindir).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _admin(server: PostgresServer, *statements: str) -> None:
+    conn = await asyncpg.connect(server.url())
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+async def postgres_empty(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    name = f"test_{next(_numbers)}"
+    await _admin(postgres_server, f"CREATE DATABASE {name} TEMPLATE template0")
+    yield postgres_server.url(name)
+    await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    """The URL of a new PostgreSQL database at this bot's schema, dropped after the test."""
+    if not getattr(postgres_server, "template_ready", False):
+        await _admin(postgres_server, f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+        await (await open_store(postgres_server.url(TEMPLATE))).close()
+        postgres_server.template_ready = True  # type: ignore[attr-defined]
+    name = f"test_{next(_numbers)}"
+    await _admin(postgres_server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
+    yield postgres_server.url(name)
+    await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where the test's store lives: a new SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "bonken.sqlite3"
+    return str(request.getfixturevalue("postgres_url"))
