@@ -169,7 +169,11 @@ class PostgresDatabase(Database):
             settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, server_settings=settings
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                server_settings=settings,
+                reset=_nothing_to_reset,
             )
         except FAILURES as error:
             raise DatabaseRefused(f"cannot open the database {label}: {error}") from None
@@ -240,6 +244,13 @@ class PostgresDatabase(Database):
         async with self._connection() as conn:
             with _translated(self.label):
                 return [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
+
+
+async def _nothing_to_reset(conn: Any) -> None:
+    """A pooled connection goes back as it came: the store sets no session state on one
+    (no ``SET``, ``LISTEN``, cursors or session locks; transactions are rolled back by the
+    pool itself), so asyncpg's reset query, a round trip on every release, is skipped.
+    That halves the round trips of a single write such as an action's."""
 
 
 async def _connect(url: str, label: str) -> Any:
