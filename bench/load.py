@@ -23,13 +23,20 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import multiprocessing
 import random
 import resource
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
+from typing import Any
 
 from bot.engine import Action, SeatView
 from bot.store import TableSettings, open_store
@@ -38,7 +45,11 @@ from bot.tables import events as ev
 from bot.tables import service as service_module
 from bot.tables.computers import random_decider
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from postgres_server import PostgresServer, find_bindir
+
 HUMAN = 10**9  # the probe humans' user ids start here
+MEMORY_GUILD, MEMORY_CHANNELS = 10**6, 10**7  # apart from the load run's tables
 SETTINGS = TableSettings(3600, "easy")  # turn timers never fire during the run
 
 
@@ -74,9 +85,9 @@ class Load:
             self.reopen.put_nowait(event.channel_id)
 
 
-async def open_and_start(service: TableService, channel: int, probe: bool) -> None:
+async def open_and_start(service: TableService, guild: int, channel: int, probe: bool) -> None:
     user = HUMAN + channel
-    await service.open_table(1, channel, user, f"probe{channel}", SETTINGS, host_seated=probe)
+    await service.open_table(guild, channel, user, f"probe{channel}", SETTINGS, host_seated=probe)
     await service.start(channel, user)
 
 
@@ -108,14 +119,14 @@ async def probe(
             await asyncio.wait_for(ready.wait(), timeout=0.05)
 
 
-async def refill(service: TableService, load: Load, stop: asyncio.Event) -> None:
+async def refill(service: TableService, load: Load, guild: int, stop: asyncio.Event) -> None:
     """A channel whose match ended gets a new table at once, so N tables keep playing."""
     pending: set[asyncio.Task[None]] = set()
     try:
         while not stop.is_set():
             channel = await load.reopen.get()
             probe = channel in load.probe_channels
-            task = asyncio.create_task(open_and_start(service, channel, probe))
+            task = asyncio.create_task(open_and_start(service, guild, channel, probe))
             pending.add(task)
             task.add_done_callback(pending.discard)
     finally:
@@ -124,41 +135,54 @@ async def refill(service: TableService, load: Load, stop: asyncio.Event) -> None
         await asyncio.gather(*pending, return_exceptions=True)
 
 
-async def load_run(
-    tables: int, probes: int, seconds: float, warmup: float, folder: Path
-) -> dict[str, float]:
-    store = await open_store(folder / "load.sqlite3")
+@dataclass(frozen=True)
+class Share:
+    """One process's part of the load: its tables' channels, those with a probe human,
+    and its guild (processes on one database play different guilds, as shards do)."""
+
+    database: str
+    channels: range
+    probes: frozenset[int]
+    guild: int
+    seconds: float
+    warmup: float
+
+
+async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, Any]:
+    """Play ``share``'s tables; measure for ``share.seconds`` once every process is ready
+    (``barrier``), so the processes' windows overlap."""
+    store = await open_store(share.database)
     gc.collect()
     rss_before = rss_kb()
-    probe_channels = set(range(1, probes + 1))
-    load = Load(probe_channels)
-    service = TableService(store, load, pace=0, rng=random.Random(1))
+    load = Load(set(share.probes))
+    service = TableService(store, load, pace=0, rng=random.Random(share.guild))
     load.service = service
     stop = asyncio.Event()
     latencies: list[float] = []
-    rng = random.Random(2)
+    rng = random.Random(2 + share.guild)
     # Open every table first, then start them all at once.
-    channels = range(1, tables + 1)
     await asyncio.gather(
         *(
             service.open_table(
-                1, c, HUMAN + c, f"probe{c}", SETTINGS, host_seated=c in probe_channels
+                share.guild, c, HUMAN + c, f"probe{c}", SETTINGS, host_seated=c in share.probes
             )
-            for c in channels
+            for c in share.channels
         )
     )
-    await asyncio.gather(*(service.start(c, HUMAN + c) for c in channels))
-    workers = [asyncio.create_task(refill(service, load, stop))]
+    await asyncio.gather(*(service.start(c, HUMAN + c) for c in share.channels))
+    workers = [asyncio.create_task(refill(service, load, share.guild, stop))]
     workers += [
         asyncio.create_task(probe(service, load, channel, rng, latencies, stop))
-        for channel in sorted(probe_channels)
+        for channel in sorted(share.probes)
     ]
-    await asyncio.sleep(warmup)
+    await asyncio.sleep(share.warmup)
+    if barrier is not None:
+        await asyncio.to_thread(barrier.wait)
     latencies.clear()
     actions_before, began = load.actions, time.perf_counter()
     running = [len(service.tables())]
-    while (elapsed := time.perf_counter() - began) < seconds:
-        await asyncio.sleep(min(0.5, seconds - elapsed))
+    while (elapsed := time.perf_counter() - began) < share.seconds:
+        await asyncio.sleep(min(0.5, share.seconds - elapsed))
         running.append(len(service.tables()))
     actions = load.actions - actions_before
     rss_after = rss_kb()
@@ -168,21 +192,75 @@ async def load_run(
         worker.cancel()
     await asyncio.gather(*workers, return_exceptions=True)
     await store.close()
-    latencies.sort()
     return {
-        "actions_per_s": actions / elapsed,
+        "actions": actions,
+        "elapsed": elapsed,
+        "latencies": latencies,
+        "matches_finished": load.matches,
+        "tables_min": min(running),
+        "tables_max": max(running),
+        "rss_kb": rss_after - rss_before,
+    }
+
+
+def share_worker(share: Share, barrier: Barrier, results: Queue[dict[str, Any]]) -> None:
+    """One bot-like process of a multi-process run (spawned, so nothing is shared)."""
+    results.put(asyncio.run(load_run(share, barrier)))
+
+
+def run_processes(shares: list[Share]) -> list[dict[str, Any]]:
+    """Each share in its own process, measured over the same window."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(len(shares))
+    results: Queue[dict[str, Any]] = context.Queue()
+    processes = [
+        context.Process(target=share_worker, args=(share, barrier, results)) for share in shares
+    ]
+    for process in processes:
+        process.start()
+    figures = [results.get() for _ in processes]
+    for process in processes:
+        process.join()
+    return figures
+
+
+def combined(parts: list[dict[str, Any]], tables: int) -> dict[str, float]:
+    """The processes' figures as one bot's: actions added up, latencies pooled."""
+    latencies = sorted(latency for part in parts for latency in part["latencies"])
+    return {
+        "actions_per_s": sum(part["actions"] / part["elapsed"] for part in parts),
         "human_actions": len(latencies),
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "max_ms": 1000 * latencies[-1] if latencies else float("nan"),
-        "matches_finished": load.matches,
-        "tables_min": min(running),
-        "tables_max": max(running),
-        "rss_kb_per_table": (rss_after - rss_before) / tables,
+        "matches_finished": sum(part["matches_finished"] for part in parts),
+        "tables_min": sum(part["tables_min"] for part in parts),
+        "tables_max": sum(part["tables_max"] for part in parts),
+        "rss_kb_per_table": sum(part["rss_kb"] for part in parts) / tables,
     }
 
 
-async def memory_run(tables: int, folder: Path) -> float:
+def shares(database: str, args: argparse.Namespace, processes: int) -> list[Share]:
+    """The tables split over ``processes``, each with its guild and its probe humans."""
+    per = -(-args.tables // processes)
+    probes_per = -(-args.probes // processes)
+    made = []
+    for index in range(processes):
+        channels = range(1 + index * per, 1 + min(args.tables, (index + 1) * per))
+        made.append(
+            Share(
+                database,
+                channels,
+                frozenset(channels[:probes_per]),
+                index + 1,
+                args.seconds,
+                args.warmup,
+            )
+        )
+    return made
+
+
+async def memory_run(tables: int, database: str) -> float:
     """Bytes held per table once each has played ten deals and waits in the last one."""
     parked = 0
     all_parked = asyncio.Event()
@@ -200,13 +278,13 @@ async def memory_run(tables: int, folder: Path) -> float:
     async def publish(event: ev.Event, view: object) -> None:
         pass
 
-    store = await open_store(folder / "memory.sqlite3")
+    store = await open_store(database)
     service = TableService(store, publish, decide=decide, pace=0, rng=random.Random(3))
     gc.collect()
     tracemalloc.start()
     baseline = tracemalloc.get_traced_memory()[0]
-    for channel in range(1, tables + 1):
-        await service.open_table(1, channel, 1, "host", SETTINGS, host_seated=False)
+    for channel in range(MEMORY_CHANNELS, MEMORY_CHANNELS + tables):
+        await service.open_table(MEMORY_GUILD, channel, 1, "host", SETTINGS, host_seated=False)
         await service.start(channel, 1)
     await all_parked.wait()
     gc.collect()
@@ -217,42 +295,96 @@ async def memory_run(tables: int, folder: Path) -> float:
     return held / tables
 
 
-async def main(args: argparse.Namespace) -> None:
+def measure(database: str, processes: int, args: argparse.Namespace) -> dict[str, float]:
+    """The load run on ``database`` from ``processes`` processes, then the memory run."""
     if args.computer_writes is not None:
         service_module.COMPUTER_WRITES = args.computer_writes
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        print(
-            f"{args.tables} tables ({args.probes} with one human seat), computers at zero "
-            f"pacing, real SQLite store in {folder}; {args.warmup:g} s warm-up, "
-            f"{args.seconds:g} s measured",
-            flush=True,
-        )
-        figures = await load_run(args.tables, args.probes, args.seconds, args.warmup, folder)
-        print(f"actions per second (all tables): {figures['actions_per_s']:,.0f}")
-        print(
-            f"matches finished: {figures['matches_finished']}; tables playing during the "
-            f"window: {figures['tables_min']}-{figures['tables_max']}"
-        )
-        ok = figures["p99_ms"] <= 50
-        print(
-            f"human action latency over {figures['human_actions']} actions: "
-            f"p50 {figures['p50_ms']:.1f} ms, p99 {figures['p99_ms']:.1f} ms "
-            f"(max {figures['max_ms']:.1f} ms); target p99 <= 50 ms: "
-            f"{'met' if ok else 'MISSED'}"
-        )
-        print(f"resident size growth per table: {figures['rss_kb_per_table']:.0f} KB")
-        per_table = await memory_run(args.memory_tables, folder)
-        ok = per_table <= 256 * 1024
-        print(
-            f"memory per table ({args.memory_tables} tables parked in their last deal, "
-            f"tracemalloc): {per_table / 1024:.0f} KB; target <= 256 KB: "
-            f"{'met' if ok else 'MISSED'}"
-        )
+    split = shares(database, args, processes)
+    parts = [asyncio.run(load_run(split[0]))] if processes == 1 else run_processes(split)
+    figures = combined(parts, args.tables)
+    figures["memory_per_table"] = asyncio.run(memory_run(args.memory_tables, database))
+    return figures
+
+
+ROWS = (
+    ("acknowledged actions per second, all tables", lambda f: f"{f['actions_per_s']:,.0f}"),
+    ("human action latency p50", lambda f: f"{f['p50_ms']:.1f} ms"),
+    ("human action latency p99 (target <= 50 ms)", lambda f: f"{f['p99_ms']:.1f} ms"),
+    ("human action latency max", lambda f: f"{f['max_ms']:.1f} ms"),
+    ("human actions measured", lambda f: f"{f['human_actions']:,.0f}"),
+    ("matches finished in the window", lambda f: f"{f['matches_finished']:,.0f}"),
+    ("tables playing during the window", lambda f: f"{f['tables_min']:.0f}-{f['tables_max']:.0f}"),
+    ("resident size growth per table", lambda f: f"{f['rss_kb_per_table']:.0f} KB"),
+    (
+        "memory per table, tracemalloc (target <= 256 KB)",
+        lambda f: f"{f['memory_per_table'] / 1024:.0f} KB",
+    ),
+)
+
+
+def report(columns: dict[str, dict[str, float]]) -> None:
+    """The figures side by side, a column a backend."""
+    width = max(len(label) for label, _ in ROWS)
+    cells = {name: [show(figures) for _, show in ROWS] for name, figures in columns.items()}
+    sizes = {name: max(len(name), *(len(cell) for cell in cells[name])) for name in columns}
+    print("  ".join([" " * width, *(name.rjust(sizes[name]) for name in columns)]))
+    for row, (label, _) in enumerate(ROWS):
+        line = [label.ljust(width), *(cells[name][row].rjust(sizes[name]) for name in columns)]
+        print("  ".join(line))
+    for name, figures in columns.items():
+        met = figures["p99_ms"] <= 50 and figures["memory_per_table"] <= 256 * 1024
+        print(f"{name}: targets (p99 <= 50 ms, <= 256 KB a table) {'met' if met else 'MISSED'}")
+
+
+def main(args: argparse.Namespace) -> None:
+    what = (
+        f"{args.tables} tables ({args.probes} with one human seat), computers at zero pacing; "
+        f"{args.warmup:g} s warm-up, {args.seconds:g} s measured"
+    )
+    columns: dict[str, dict[str, float]] = {}
+    if args.backend == "postgres":
+        with postgres_database(args.database) as url:
+            print(f"{what}; PostgreSQL, {args.processes} processes", flush=True)
+            columns[f"postgres, {args.processes} processes"] = measure(url, args.processes, args)
+    if args.backend == "sqlite" or args.compare:
+        with tempfile.TemporaryDirectory() as folder:
+            print(f"{what}; SQLite in {folder}, 1 process", flush=True)
+            columns["sqlite, 1 process"] = measure(str(Path(folder) / "load.sqlite3"), 1, args)
+    report(columns)
+
+
+@contextlib.contextmanager
+def postgres_database(url: str | None) -> Iterator[str]:
+    """``url`` (an empty database), or a new one in a throwaway server, with the server's
+    usual durability (every commit flushed to disk), stopped afterwards."""
+    if url is not None:
+        yield url
+        return
+    bindir = find_bindir()
+    if bindir is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, pg_ctl); pass --database URL")
+    server = PostgresServer(bindir, durable=True).start()
+    try:
+        yield server.url()
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument(
+        "--database", help="postgres: an empty database's URL (default: a throwaway server)"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="postgres: bot processes sharing the database"
+    )
+    parser.add_argument(
+        "--compare",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="postgres: also run SQLite in one process, printed beside it",
+    )
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--probes", type=int, default=20, help="tables with one human seat")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
@@ -264,4 +396,7 @@ if __name__ == "__main__":
         default=None,
         help="override the service's bound on computer moves stored at once (to compare)",
     )
-    asyncio.run(main(parser.parse_args()))
+    parsed = parser.parse_args()
+    if parsed.backend == "sqlite" and parsed.processes != 1:
+        parser.error("SQLite serves one bot process; --processes is for --backend postgres")
+    main(parsed)
