@@ -3,8 +3,9 @@
 ``initdb`` a cluster in a temporary folder, start it with ``pg_ctl`` on a unix socket in
 that folder (no TCP port to collide on), hand out databases, stop it and delete the folder.
 As root (containers, CI) the server runs as the ``postgres`` user, since PostgreSQL refuses
-to run as root. Durability is switched off (``fsync=off``): a test server that loses its
-data in a power cut loses nothing of value, and it is several times faster so.
+to run as root. For the tests durability is switched off (``fsync=off``): a test server
+that loses its data in a power cut loses nothing of value, and it is several times faster
+so; the benchmark keeps PostgreSQL's defaults (``durable=True``), as a real server has.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ import tempfile
 from pathlib import Path
 
 VERSION = 15
-SETTINGS = (
-    "-c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-    "-c max_connections=300"
-)
+SETTINGS = "-c listen_addresses='' -c max_connections=300"
+FAST = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 
 
 def find_bindir() -> Path | None:
@@ -39,8 +38,9 @@ def find_bindir() -> Path | None:
 class PostgresServer:
     """One running cluster; :meth:`url` names a database in it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
         self.bindir = bindir
+        self.settings = SETTINGS if durable else f"{SETTINGS} {FAST}"
         self.root = Path(tempfile.mkdtemp(prefix="bonken-pg-"))
         self.data = self.root / "data"
         self._as_postgres = os.geteuid() == 0
@@ -61,7 +61,7 @@ class PostgresServer:
         )  # fmt: skip
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-s",
-            "-o", f"{SETTINGS} -k {self.root}", "start",
+            "-o", f"{self.settings} -k {self.root}", "start",
         )  # fmt: skip
         return self
 
