@@ -1,8 +1,9 @@
-"""The bot's memory in SQLite: tables, matches and their actions, seasons and standings.
+"""The bot's memory in SQLite or PostgreSQL: tables, matches and their actions, seasons and
+standings.
 
 Nothing outside this package writes SQL. Open it once at start::
 
-    store = await open_store(settings.database_path)
+    store = await open_store(settings.database)  # a SQLite path or a postgresql:// URL
     table = await store.tables.create_table(guild_id, channel_id, host_id)
     info = await store.matches.create_match(table.table_id, names, seed=seed)
     await store.matches.append_deal(info.match_id, 0, match.deal.hands)

@@ -22,29 +22,32 @@ from .standings import add_contributions
 async def add_finished_matches(
     db: Database, table_id: int, season_id: int, matches: Sequence[Sequence[SeatResult]]
 ) -> None:
-    """Store each match (its four seat results) as finished in ``season_id``, in one go."""
+    """Store each match (its four seat results) as finished in ``season_id``, in one go
+    (one transaction; the rows by the database's fastest insert, COPY on PostgreSQL)."""
     now = now_ms()
     totals: dict[int, list[int]] = {}
     async with db.writing() as session:
         first = await session.scalar("SELECT coalesce(max(match_id), 0) + 1 FROM matches")
         ids = range(first, first + len(matches))
-        await session.executemany(
-            "INSERT INTO matches (match_id, table_id, first_dealer, status, started_at, "
-            "ended_at, season_id) VALUES (?, ?, 0, 'finished', ?, ?, ?)",
-            [(match_id, table_id, now, now, season_id) for match_id in ids],
-        )
-        await session.executemany(
-            "INSERT INTO match_seats (match_id, seat, name, user_id, computer_level) "
-            "VALUES (?, ?, ?, ?, ?)",
+        await session.copy_rows(
+            "matches",
+            ("match_id", "table_id", "first_dealer", "status", "started_at", "ended_at",
+             "season_id"),
+            [(match_id, table_id, 0, "finished", now, now, season_id) for match_id in ids],
+        )  # fmt: skip
+        await session.ids_taken("matches", "match_id")
+        await session.copy_rows(
+            "match_seats",
+            ("match_id", "seat", "name", "user_id", "computer_level"),
             [
                 (match_id, r.seat, r.name, *encode_occupant(r.occupant))
                 for match_id, results in zip(ids, matches, strict=True)
                 for r in results
             ],
         )
-        await session.executemany(
-            "INSERT INTO match_results (match_id, seat, points, rank, deal_points, takeovers) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+        await session.copy_rows(
+            "match_results",
+            ("match_id", "seat", "points", "rank", "deal_points", "takeovers"),
             [
                 (match_id, r.seat, r.points, r.rank, json.dumps(r.deal_points), r.takeovers)
                 for match_id, results in zip(ids, matches, strict=True)

@@ -18,6 +18,8 @@ class Dialect:
     """The 8-byte floating-point type (SQLite's REAL; PostgreSQL's REAL has 4 bytes)."""
     descending: str
     """Highest first with NULLs last, as the leaderboard indexes are built."""
+    ascending: str
+    """The exact reverse of ``descending`` (NULLs first), to walk an index backwards."""
     json_text_template: str
 
     def json_text(self, column: str, key: str) -> str:
@@ -31,11 +33,13 @@ SQLITE = Dialect(
     # SQLite already sorts NULLs last in descending order; the indexes of migration 2 say
     # only DESC, and a query must name its index's order exactly to walk it.
     descending="DESC",
+    ascending="ASC",
     json_text_template="json_extract({column}, '$.{key}')",
 )
 POSTGRES = Dialect(
     name="postgres",
     real="DOUBLE PRECISION",
     descending="DESC NULLS LAST",
+    ascending="ASC NULLS FIRST",
     json_text_template="(({column})::json ->> '{key}')",
 )

@@ -12,7 +12,8 @@ Concurrency. Each read, transaction and single write borrows a connection from a
 pool, so the processes' coroutines run side by side and PostgreSQL's locks order them. A
 read is one ``REPEATABLE READ READ ONLY`` transaction (one snapshot, as SQLite's read
 gives); a transaction is ``READ COMMITTED``; a single write is one statement in
-autocommit, one round trip on a prepared statement asyncpg keeps. Appends to one match
+autocommit, one round trip on a prepared statement asyncpg keeps (and none to hand the
+connection back: see :func:`_leave_as_is`). Appends to one match
 lock that match's row (in the triggers), so they run one after the other whichever
 process writes them, and none slips past the match being finished or cancelled.
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -173,7 +174,7 @@ class PostgresDatabase(Database):
                 min_size=1,
                 max_size=POOL_SIZE,
                 server_settings=settings,
-                reset=_nothing_to_reset,
+                reset=_leave_as_is,
             )
         except FAILURES as error:
             raise DatabaseRefused(f"cannot open the database {label}: {error}") from None
@@ -233,11 +234,11 @@ class PostgresDatabase(Database):
                     log.exception("rolling back a transaction on %s failed", self.label)
                 raise
 
-    def reading(self) -> Any:
+    def reading(self) -> AbstractAsyncContextManager[Session]:
         """One snapshot for every statement of the block, whatever other processes write."""
         return self._transaction(isolation="repeatable_read", readonly=True)
 
-    def writing(self) -> Any:
+    def writing(self) -> AbstractAsyncContextManager[Session]:
         return self._transaction()
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
@@ -246,11 +247,12 @@ class PostgresDatabase(Database):
                 return [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
 
 
-async def _nothing_to_reset(conn: Any) -> None:
-    """A pooled connection goes back as it came: the store sets no session state on one
-    (no ``SET``, ``LISTEN``, cursors or session locks; transactions are rolled back by the
-    pool itself), so asyncpg's reset query, a round trip on every release, is skipped.
-    That halves the round trips of a single write such as an action's."""
+async def _leave_as_is(conn: Any) -> None:
+    """A connection goes back to the pool as it is, without asyncpg's reset query (one more
+    round trip after every write). The store leaves nothing on a pooled connection to
+    reset: no SET, LISTEN, cursor or advisory lock, and asyncpg still rolls back a
+    transaction left open. Whoever adds session state to pooled connections must reset it.
+    """
 
 
 async def _connect(url: str, label: str) -> Any:

@@ -148,18 +148,16 @@ class StandingsStore:
         async with self._db.reading() as session:
             key = SORT_KEYS[LeaderboardSort(sort)].format(real=session.dialect.real)
             season = await get_season(session, season_id)
-            players = await session.scalar(
-                "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
+            players = int(
+                await session.scalar(
+                    "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
+                )
             )
-            rows = await session.fetchall(
-                f"SELECT {STANDING_COLUMNS}, {key} FROM season_players WHERE season_id = ? "
-                f"ORDER BY {key} {session.dialect.descending}, user_id LIMIT ? OFFSET ?",
-                (season_id, limit, offset),
-            )
+            rows = await _page(session, season_id, key, offset, limit, players)
             standings: list[SeasonStanding] = []
             for position, row in enumerate(rows, start=offset + 1):
                 if not standings:
-                    rank = await _rank(session, season_id, key, row[-1])
+                    rank = await _first_rank(session, season_id, key, row, offset)
                 elif row[-1] == rows[len(standings) - 1][-1]:
                     rank = standings[-1].rank
                 else:
@@ -217,6 +215,42 @@ class StandingsStore:
             contracts=tuple(ContractStat(*line) for line in contracts),
             variants=tuple(VariantStat(*line) for line in variants),
         )
+
+
+async def _page(
+    session: Session, season_id: int, key: str, offset: int, limit: int, players: int
+) -> list[Row]:
+    """The rows at ``offset``, walking the index from whichever end is nearer: a page in
+    the second half is read backwards from the last row, so no page walks more than half
+    the season's players."""
+    order = f"{key} {session.dialect.descending}, user_id"
+    backwards = offset + limit > players - offset and offset < players
+    if backwards:
+        order = f"{key} {session.dialect.ascending}, user_id DESC"
+        offset, limit = max(players - offset - limit, 0), min(limit, players - offset)
+    rows = await session.fetchall(
+        f"SELECT {STANDING_COLUMNS}, {key} FROM season_players WHERE season_id = ? "
+        f"ORDER BY {order} LIMIT ? OFFSET ?",
+        (season_id, limit, offset),
+    )
+    return rows[::-1] if backwards else rows
+
+
+async def _first_rank(session: Session, season_id: int, key: str, row: Row, offset: int) -> int:
+    """The rank of the page's first row, from the rows before it that share its value.
+
+    The ``offset`` rows before it are those with a higher value and those with the same
+    value and a lower user id; only the latter are counted (an index range over the tie),
+    so a deep page costs no count of every player above it.
+    """
+    user_id, value = row[0], row[-1]
+    condition = f"{key} IS NULL" if value is None else f"{key} = ?"
+    params = (season_id, user_id) if value is None else (season_id, value, user_id)
+    tied_before = await session.scalar(
+        f"SELECT count(*) FROM season_players WHERE season_id = ? AND {condition} AND user_id < ?",
+        params,
+    )
+    return offset + 1 - int(tied_before)
 
 
 async def _rank(session: Session, season_id: int, key: str, value: object) -> int:

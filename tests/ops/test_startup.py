@@ -50,13 +50,27 @@ NOWHERE = f"http://127.0.0.1:{_closed_port()}"
         ("BONKEN_THINK_SECONDS", "1e9", "BONKEN_THINK_SECONDS can be at most 60 seconds"),
         ("DEV_GUILD_ID", "1" * 5000, "DEV_GUILD_ID must be a number (a Discord id)"),
         ("DEV_GUILD_ID", "١٢٣", "DEV_GUILD_ID must be a number (a Discord id)"),
+        ("BONKEN_DATABASE", "postgresql://db:port/bonken", "BONKEN_DATABASE: postgresql://"),
+        ("BONKEN_DATABASE", "postgres://u:hunter2@db/", "u:***@db/ names no database"),
+        ("BONKEN_DATABASE", "mysql://db/bonken", "must be a file path or a postgresql:// URL"),
     ],
 )
 async def test_a_bad_setting_is_one_line_and_exit_2(tmp_path, key, value, message):
     env = bot_env(tmp_path, DISCORD_TOKEN=TOKEN, **{key: value})
     code, stderr = await _run(NOWHERE, NOWHERE, env, tmp_path)
     assert code == 2 and message in _the_one_line(stderr)
+    assert "hunter2" not in stderr
     assert not (tmp_path / "data").exists()  # stopped before anything was created
+
+
+async def test_a_postgresql_server_out_of_reach_is_one_line_and_exit_2(tmp_path):
+    async with FakeDiscord() as fake:
+        env = bot_env(tmp_path, DISCORD_TOKEN=TOKEN, LOG_LEVEL="WARNING")
+        env["BONKEN_DATABASE"] = f"postgresql://bonken:hunter2@127.0.0.1:{_closed_port()}/bonken"
+        code, stderr = await _run(fake.url, fake.ws_url(), env, tmp_path)
+    line = _the_one_line(stderr)
+    assert code == 2 and line.startswith("Cannot start: cannot reach the PostgreSQL server of ")
+    assert "bonken:***@127.0.0.1" in line and "hunter2" not in line
 
 
 async def test_a_token_discord_refuses_is_one_line_and_exit_2(tmp_path):

@@ -29,6 +29,15 @@ def test_the_database_path_defaults_to_data_bonken_sqlite3() -> None:
 def test_the_database_path_comes_from_bonken_database() -> None:
     env = {"BONKEN_DATABASE": "/srv/bonken/db.sqlite3"}
     assert Settings.from_env(env).database_path == Path("/srv/bonken/db.sqlite3")
+    assert Settings.from_env(env).database == Path("/srv/bonken/db.sqlite3")
+
+
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres", "PostgreSQL"])
+def test_a_postgresql_url_in_bonken_database_selects_postgresql(scheme: str) -> None:
+    url = f"{scheme}://bonken:hunter2@db.example:5432/bonken"
+    settings = Settings.from_env({"BONKEN_DATABASE": f" {url} "})
+    assert settings.database == url and settings.database_url == url
+    assert "hunter2" not in repr(settings)
 
 
 async def test_the_folder_and_file_are_created_on_first_start(tmp_path: Path) -> None:

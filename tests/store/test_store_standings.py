@@ -317,3 +317,45 @@ async def test_an_unknown_season_is_not_found(store: Store) -> None:
         await store.standings.leaderboard(42)
     with pytest.raises(NotFound):
         await store.standings.player_stats(42, 1)
+
+
+async def test_every_page_is_its_slice_of_the_whole_board_with_its_ranks(store: Store) -> None:
+    """Pages are read from the nearer end and the first row's rank from its tie: each
+    page of each sort must still be exactly the board's rows there, ranked as a whole."""
+    rng = random.Random(21)
+    table = await store.tables.create_table(1, 10, 1)
+    season = await store.seasons.start_season(1, "Pages")
+    matches = []
+    for _ in range(12):
+        users = rng.sample(range(1, 24), 4)
+        points = [rng.choice((-10, 0, 10)) for _ in range(3)]
+        matches.append(_results(tuple(users), (*points, -sum(points))))
+    await add_finished_matches(store.db, table.table_id, season.season_id, matches)
+    await store.db.write_one(
+        "UPDATE season_players SET rating_mu = 20 + user_id % 3, rating_sigma = 1 "
+        "WHERE user_id % 4 <> 0"
+    )
+    rows = await store.db.write_one(
+        "SELECT user_id, points, wins, matches, rating_mu, rating_sigma FROM season_players"
+    )
+    values = {
+        LeaderboardSort.POINTS: {u: p for u, p, *_ in rows},
+        LeaderboardSort.WINS: {u: w for u, _, w, *_ in rows},
+        LeaderboardSort.AVERAGE: {u: p / m for u, p, _, m, *_ in rows},
+        LeaderboardSort.RATING: {u: None if mu is None else mu - 3 * s for u, *_, mu, s in rows},
+    }
+    players = len(rows)
+    for sort, value in values.items():
+        low = min(v for v in value.values() if v is not None) - 1  # None sorts below all
+        sortable = {u: low if v is None else v for u, v in value.items()}
+        board = sorted(sortable, key=lambda u: (-sortable[u], u))
+        ranks = [1 + sum(other > sortable[u] for other in sortable.values()) for u in board]
+        for limit in (1, 3, 7):
+            for offset in range(players + 2):
+                page = await store.standings.leaderboard(
+                    season.season_id, sort, offset=offset, limit=limit
+                )
+                assert [(r.user_id, r.rank) for r in page.rows] == list(
+                    zip(board, ranks, strict=True)
+                )[offset : offset + limit], (sort, offset, limit)
+                assert page.players == players
