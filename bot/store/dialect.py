@@ -21,6 +21,11 @@ class Dialect:
     ascending: str
     """The exact reverse of ``descending`` (NULLs first), to walk an index backwards."""
     json_text_template: str
+    index_hint_template: str
+
+    def index_hint(self, index: str) -> str:
+        """What follows a table's name to make a query use ``index`` (where it must be said)."""
+        return self.index_hint_template.format(index=index)
 
     def json_text(self, column: str, key: str) -> str:
         """The text at ``key`` of the JSON object in ``column`` (NULL when absent)."""
@@ -35,6 +40,7 @@ SQLITE = Dialect(
     descending="DESC",
     ascending="ASC",
     json_text_template="json_extract({column}, '$.{key}')",
+    index_hint_template="INDEXED BY {index}",
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -42,4 +48,5 @@ POSTGRES = Dialect(
     descending="DESC NULLS LAST",
     ascending="ASC NULLS FIRST",
     json_text_template="(({column})::json ->> '{key}')",
+    index_hint_template="",  # its planner weighs the indexes by their statistics
 )

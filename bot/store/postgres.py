@@ -46,8 +46,10 @@ from .url import redacted, url_problem
 
 log = logging.getLogger(__name__)
 
-POOL_SIZE = 10
-"""Connections per bot process; PostgreSQL's default allows 100 in all."""
+POOL_SIZE = 20
+"""Connections per bot process: enough concurrent commits for the WAL flushes to group
+(10 gave 1,338 actions/s on the bench, 30 gave 1,786); four processes stay within
+PostgreSQL's default of 100 connections."""
 CONNECT_SECONDS = 10.0
 MIGRATION_LOCK = 0x426F6E6B656E  # "Bonken": the advisory lock key of migrating
 CONSTRAINTS: dict[type[Exception], str] = {

@@ -32,6 +32,12 @@ SORT_KEYS = {
     LeaderboardSort.AVERAGE: "(CAST(points AS {real}) / matches)",
     LeaderboardSort.RATING: "(rating_mu - 3 * rating_sigma)",
 }
+SORT_INDEXES = {
+    LeaderboardSort.POINTS: "season_players_by_points",
+    LeaderboardSort.WINS: "season_players_by_wins",
+    LeaderboardSort.AVERAGE: "season_players_by_average",
+    LeaderboardSort.RATING: "season_players_by_rating",
+}
 VARIANTS_QUERY = """
     SELECT coalesce({variant}, 'standard') AS variant,
            count(*), sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), sum(r.points)
@@ -146,7 +152,8 @@ class StandingsStore:
         if offset < 0 or limit < 1:
             raise ValueError("offset must be >= 0 and limit >= 1")
         async with self._db.reading() as session:
-            key = SORT_KEYS[LeaderboardSort(sort)].format(real=session.dialect.real)
+            sort = LeaderboardSort(sort)
+            key = SORT_KEYS[sort].format(real=session.dialect.real)
             season = await get_season(session, season_id)
             players = int(
                 await session.scalar(
@@ -157,7 +164,7 @@ class StandingsStore:
             standings: list[SeasonStanding] = []
             for position, row in enumerate(rows, start=offset + 1):
                 if not standings:
-                    rank = await _first_rank(session, season_id, key, row, offset)
+                    rank = await _first_rank(session, season_id, sort, row, offset)
                 elif row[-1] == rows[len(standings) - 1][-1]:
                     rank = standings[-1].rank
                 else:
@@ -172,9 +179,7 @@ class StandingsStore:
                 )
                 if mine is not None:
                     own = _standing(mine, await _rank(session, season_id, key, mine[-1]))
-        return LeaderboardPage(
-            season, LeaderboardSort(sort), offset, players, tuple(standings), own
-        )
+        return LeaderboardPage(season, sort, offset, players, tuple(standings), own)
 
     async def player_stats(self, season_id: int, user_id: int) -> PlayerStats | None:
         """The player's season statistics, or None if they finished no match in it."""
@@ -236,18 +241,25 @@ async def _page(
     return rows[::-1] if backwards else rows
 
 
-async def _first_rank(session: Session, season_id: int, key: str, row: Row, offset: int) -> int:
+async def _first_rank(
+    session: Session, season_id: int, sort: LeaderboardSort, row: Row, offset: int
+) -> int:
     """The rank of the page's first row, from the rows before it that share its value.
 
     The ``offset`` rows before it are those with a higher value and those with the same
     value and a lower user id; only the latter are counted (an index range over the tie),
     so a deep page costs no count of every player above it.
     """
+    key = SORT_KEYS[sort].format(real=session.dialect.real)
     user_id, value = row[0], row[-1]
     condition = f"{key} IS NULL" if value is None else f"{key} = ?"
     params = (season_id, user_id) if value is None else (season_id, value, user_id)
+    # Named, because SQLite's planner would rather walk the primary key's user-id range
+    # (up to the whole season) than the sort index's tie; it cannot tell which is narrower.
+    hint = session.dialect.index_hint(SORT_INDEXES[sort])
     tied_before = await session.scalar(
-        f"SELECT count(*) FROM season_players WHERE season_id = ? AND {condition} AND user_id < ?",
+        f"SELECT count(*) FROM season_players {hint} WHERE season_id = ? AND {condition} "
+        "AND user_id < ?",
         params,
     )
     return offset + 1 - int(tied_before)

@@ -8,6 +8,7 @@ the cases where PostgreSQL differs (a server, a login, other processes on one da
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 from contextlib import closing
@@ -18,8 +19,9 @@ import pytest
 from postgres_server import PostgresServer
 from store_helpers import NAMES, finished_match, seated_table
 
-from bot.engine import Match
+from bot.engine import Match, from_record
 from bot.store import ClaimLost, DatabaseRefused, StorageFailed, Store, open_store
+from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
 
 
@@ -190,3 +192,18 @@ async def test_both_dialects_end_with_the_same_schema(tmp_path: Path, postgres_u
         "indexes": sorted(row["indexname"] for row in indexes),
         "triggers": sorted(row["tgname"] for row in triggers),
     }
+
+
+def test_check_and_record_read_a_postgresql_database(
+    postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def one_match() -> int:
+        async with await open_store(postgres_url) as store:
+            match_id, _ = await finished_match(store, 5)
+        return match_id
+
+    match_id = asyncio.run(one_match())
+    assert main(["--database", postgres_url, "check"]) == 0
+    assert capsys.readouterr().err.strip() == "ok"
+    assert main(["--database", postgres_url, "record", str(match_id)]) == 0
+    assert from_record(json.loads(capsys.readouterr().out)).is_over
