@@ -77,23 +77,23 @@ async def work(url: str, guild: int, tables: int, log_folder: Path, intruder: bo
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     restored = await service.restore()
     (log_folder / f"restored-{owner}").write_text(f"{restored}\n")
-    if not intruder:
-        channels = {guild * 100_000 + c for c in range(tables)}
-        open_now = {view.channel_id for view in service.tables()}
-        for channel in sorted(channels - open_now):
-            reopen.put_nowait(channel)
+
+    async def open_and_start(channel: int) -> None:
+        try:
+            await service.open_table(guild, channel, channel, "host", SETTINGS, host_seated=False)
+            await service.start(channel, channel)
+        except (Refusal, StoreError) as error:
+            print(f"channel {channel}: {error}", file=sys.stderr)
 
     async def refill() -> None:
         while True:
-            channel = await reopen.get()
-            try:
-                await service.open_table(
-                    guild, channel, channel, "host", SETTINGS, host_seated=False
-                )
-                await service.start(channel, channel)
-            except (Refusal, StoreError) as error:
-                print(f"channel {channel}: {error}", file=sys.stderr)
+            await open_and_start(await reopen.get())
 
+    if not intruder:  # every channel of the guild gets a table, all at once
+        channels = {guild * 100_000 + c for c in range(tables)}
+        open_now = {view.channel_id for view in service.tables()}
+        await asyncio.gather(*(open_and_start(c) for c in sorted(channels - open_now)))
+    (log_folder / f"ready-{owner}").write_text(f"{len(service.tables())}\n")
     filler = asyncio.create_task(refill())
     await stop.wait()
     filler.cancel()
@@ -181,6 +181,8 @@ def _scenario(url: str, folder: Path, args: argparse.Namespace) -> int:
     for guild in range(1, args.processes + 1):
         workers[guild] = start_worker(url, guild, args.tables, folder)
     first = started(folder, args.processes)
+    for owner in first:
+        wait_for_file(folder / f"ready-{owner}")
     time.sleep(args.seconds)
     intruder = start_worker(url, 1, args.tables, folder, intruder=True)
     intruder_owner = new_owner(folder, first)

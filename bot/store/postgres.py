@@ -28,6 +28,7 @@ Failures, as in :mod:`bot.store.sqlite`: a broken constraint or a trigger's refu
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
@@ -229,11 +230,14 @@ class PostgresDatabase(Database):
                 yield PostgresSession(conn, self.label)
                 with _translated(self.label):
                     await transaction.commit()
-            except BaseException:  # the body failed, or the commit did: undo either way
+            except BaseException as error:  # the body failed, or the commit did: undo
                 try:
                     await transaction.rollback()
                 except FAILURES:
-                    log.exception("rolling back a transaction on %s failed", self.label)
+                    # Cancelled mid-statement (the bot stopping), asyncpg refuses a rollback;
+                    # the pool rolls the connection back as it takes it back.
+                    if not isinstance(error, asyncio.CancelledError):
+                        log.exception("rolling back a transaction on %s failed", self.label)
                 raise
 
     def reading(self) -> AbstractAsyncContextManager[Session]:
