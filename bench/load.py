@@ -15,6 +15,11 @@ temporary folder), with computer players at zero pacing, and prints three figure
    ``--memory-tables`` all-computer tables have each played ten deals and sit at the
    start of the last one (the most a match holds), divided by the number of tables. The
    process's resident-size growth during the load run, divided by N, is printed too.
+
+``--computer-level hard`` (or easy, normal) lets the real players decide through the
+real :class:`~bot.players.pool.PlayerPool` at the default budget instead of random legal
+moves, and prints each computer decision's time (waiting for a worker and thinking): a
+saturated pool hands out shorter budgets instead of queueing.
 """
 
 from __future__ import annotations
@@ -32,11 +37,12 @@ import tracemalloc
 from pathlib import Path
 
 from bot.engine import Action, SeatView
+from bot.players.pool import DEFAULT_BUDGET, PlayerPool
 from bot.store import TableSettings, open_store
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables import service as service_module
-from bot.tables.computers import random_decider
+from bot.tables.computers import Decider, random_decider
 
 HUMAN = 10**9  # the probe humans' user ids start here
 SETTINGS = TableSettings(3600, "easy")  # turn timers never fire during the run
@@ -125,14 +131,19 @@ async def refill(service: TableService, load: Load, stop: asyncio.Event) -> None
 
 
 async def load_run(
-    tables: int, probes: int, seconds: float, warmup: float, folder: Path
+    tables: int,
+    probes: int,
+    seconds: float,
+    warmup: float,
+    folder: Path,
+    decide: Decider = random_decider,
 ) -> dict[str, float]:
     store = await open_store(folder / "load.sqlite3")
     gc.collect()
     rss_before = rss_kb()
     probe_channels = set(range(1, probes + 1))
     load = Load(probe_channels)
-    service = TableService(store, load, pace=0, rng=random.Random(1))
+    service = TableService(store, load, decide=decide, pace=0, rng=random.Random(1))
     load.service = service
     stop = asyncio.Event()
     latencies: list[float] = []
@@ -228,7 +239,23 @@ async def main(args: argparse.Namespace) -> None:
             f"{args.seconds:g} s measured",
             flush=True,
         )
-        figures = await load_run(args.tables, args.probes, args.seconds, args.warmup, folder)
+        decide, pool, decisions = random_decider, None, []
+        if args.computer_level:
+            pool = PlayerPool()
+            decide = timed_decider(pool, args.computer_level, decisions)
+        figures = await load_run(
+            args.tables, args.probes, args.seconds, args.warmup, folder, decide
+        )
+        if pool is not None:
+            pool.close()
+            decisions.sort()
+            print(
+                f"{args.computer_level} computer decisions through the pool ({pool.workers} "
+                f"workers, budget {DEFAULT_BUDGET:g} s): {len(decisions)}, wait and think "
+                f"p50 {1000 * statistics.median(decisions):.1f} ms, "
+                f"p95 {1000 * decisions[int(0.95 * (len(decisions) - 1))]:.1f} ms, "
+                f"max {1000 * decisions[-1]:.1f} ms"
+            )
         print(f"actions per second (all tables): {figures['actions_per_s']:,.0f}")
         print(
             f"matches finished: {figures['matches_finished']}; tables playing during the "
@@ -251,6 +278,18 @@ async def main(args: argparse.Namespace) -> None:
         )
 
 
+def timed_decider(pool: PlayerPool, level: str, times: list[float]) -> Decider:
+    """Every computer decides at ``level`` through ``pool``; each decision's time is kept."""
+
+    async def decide(_level: str, view: SeatView, seed: int) -> Action:
+        began = time.perf_counter()
+        action = await pool.decide(level, view, seed, DEFAULT_BUDGET)
+        times.append(time.perf_counter() - began)
+        return action
+
+    return decide
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=500)
@@ -263,5 +302,10 @@ if __name__ == "__main__":
         type=int,
         default=None,
         help="override the service's bound on computer moves stored at once (to compare)",
+    )
+    parser.add_argument(
+        "--computer-level",
+        choices=("easy", "normal", "hard"),
+        help="computers decide as this level through the player pool (default: random moves)",
     )
     asyncio.run(main(parser.parse_args()))
