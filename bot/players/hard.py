@@ -26,6 +26,7 @@ replays and tests.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -43,6 +44,7 @@ from bot.engine.view import SeatView
 from .base import legal_card_masks, own_position, play_of
 from .bidding import best_choice, claimed_edge, doubling_turn
 from .endgame import EndgameSolver
+from .inference import MODEL, Inference, Model
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -59,6 +61,11 @@ CLOCK_SHARE = 0.9
 #: preferred: smaller differences are mostly sampling noise.
 NOISE = 0.5
 
+#: ... and by this many standard errors of that mean gain: with the inference's weights
+#: (few guesses may carry most of the weight) the noise is larger than the margin alone
+#: allows for, and a deviation from the normal player's card should be a clear one.
+STANDARD_ERRORS = 2.0
+
 #: In a trick contract with at most this many tricks left (counting the one in play),
 #: every guess is solved exactly instead of played out (:mod:`.endgame`).
 ENDGAME_TRICKS = 4
@@ -70,6 +77,14 @@ SOLVER_NODE_WORK = {"maxn": 1.5, "paranoid": 1.5, "normal": 4.0}
 #: The work of drawing one guess and building its position, in simulated playout cards:
 #: next to a playout it is small, but solving the last two tricks costs less than that.
 GUESS_WORK = 50
+
+#: How the others' observed actions weigh the guesses (:mod:`.inference`): ``weight``
+#: (importance weighting: every guess counts by its likelihood), ``reject`` (a guess is
+#: kept with probability its likelihood over the best seen so far) or ``off`` (uniform).
+INFERENCE_MODES = ("weight", "reject", "off")
+
+#: With ``reject``, a decision draws at most this many guesses for one it keeps.
+REJECT_TRIES = 30
 
 
 class _Search:
@@ -87,6 +102,40 @@ class _Search:
         return self.work_left > 0 and time.perf_counter() < self.deadline
 
 
+class _Guesser:
+    """Draws guesses for one decision with their weights, as the inference mode says."""
+
+    def __init__(self, view: SeatView, mode: str, model: Model) -> None:
+        self.sampler = Sampler(view)
+        self.mode = mode
+        inference = Inference(view, model) if mode != "off" and view.contract else None
+        self.inference = inference if inference is not None and inference.informative else None
+        self.best = 0.0  # the highest likelihood seen, for rejection
+
+    def draw(self, rng: random.Random, search: _Search) -> tuple[list[int], float]:
+        """Sixteen hand masks and the guess's weight; its cost is charged to ``search``."""
+        hands = self.sampler.sample(rng)
+        if self.inference is None:
+            return hands, 1.0
+        weight, work = self.inference.weight(hands)
+        search.work_left -= work
+        if self.mode == "weight":
+            return hands, weight
+        kept, kept_weight = hands, weight
+        for _ in range(REJECT_TRIES):
+            self.best = max(self.best, weight)
+            if weight > 0 and rng.random() * self.best <= weight:
+                return hands, 1.0
+            if search.work_left <= 0:
+                break
+            hands = self.sampler.sample(rng)
+            weight, work = self.inference.weight(hands)
+            search.work_left -= work + GUESS_WORK
+            if weight > kept_weight:
+                kept, kept_weight = hands, weight
+        return kept, 1.0
+
+
 class HardPlayer:
     """See the module docstring. With no budget it plays as the normal player."""
 
@@ -96,11 +145,19 @@ class HardPlayer:
         work_per_second: float = WORK_PER_SECOND,
         endgame_tricks: int = ENDGAME_TRICKS,
         endgame_mode: str = "normal",
+        inference: str = "weight",
+        model: Model = MODEL,
+        simulate_choice: bool = True,
     ) -> None:
+        if inference not in INFERENCE_MODES:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCE_MODES)}")
         self.wall_clock = wall_clock
         self.work_per_second = work_per_second
         self.endgame_tricks = endgame_tricks
         self.endgame_mode = endgame_mode
+        self.inference = inference
+        self.model = model
+        self.simulate_choice = simulate_choice
         self.normal = NormalPlayer()
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -108,6 +165,8 @@ class HardPlayer:
             return self.normal.choose_action(view, rng, budget)
         search = _Search(budget, self.wall_clock, self.work_per_second)
         first = view.legal[0]
+        if isinstance(first, Choose | Double) and not self.simulate_choice:
+            return self.normal.choose_action(view, rng, budget)
         if isinstance(first, Choose):
             return self._choose(view, rng, search)
         if isinstance(first, Double):
@@ -118,26 +177,40 @@ class HardPlayer:
         legal = legal_card_masks(view)
         cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
         preferred = normal_card(own_position(view), view.seat, legal)
-        sampler = Sampler(view)
+        keep = cards.index(preferred)
+        guesser = _Guesser(view, self.inference, self.model)
         totals = [0.0] * len(cards)
+        # Each card's gain over keep's per guess, unweighted: sums and squares (its spread).
+        gains = [0.0] * len(cards)
+        squares = [0.0] * len(cards)
+        weights = weights_squared = 0.0
         rounds = 0
+        values = [0.0] * len(cards)
         cards_left = sum(view.cards_left)
         solver = None
         assert view.contract is not None
         if not view.contract.domino and len(view.hand) <= self.endgame_tricks:
             solver = EndgameSolver(view.contract, view.multipliers, view.seat, self.endgame_mode)
         while True:
-            root = position_from_view(view, sampler.sample(rng))
+            hands, weight = guesser.draw(rng, search)
+            weights += weight
+            weights_squared += weight * weight
+            root = position_from_view(view, hands)
             nodes = solver.nodes if solver else 0
             for i, card in enumerate(cards):
                 pos = root.copy()
                 play_card(pos, card)
                 if solver is None:
                     base = policy_playout(pos, normal_card)
-                    totals[i] += settle_seat(base, view.multipliers, view.seat)
+                    value = float(settle_seat(base, view.multipliers, view.seat))
                 else:
                     settled = settle_seat(pos.base, view.multipliers, view.seat)
-                    totals[i] += settled + solver.value(pos)
+                    value = settled + solver.value(pos)
+                values[i] = value
+                totals[i] += weight * value
+            for i, value in enumerate(values):
+                gains[i] += value - values[keep]
+                squares[i] += (value - values[keep]) ** 2
             rounds += 1
             work: float
             if solver is None:
@@ -147,42 +220,56 @@ class HardPlayer:
             if not search.spend(max(1, work)):
                 break
         best = max(range(len(cards)), key=lambda i: totals[i])
-        keep = cards.index(preferred)
-        if totals[keep] >= totals[best] - NOISE * rounds:
+        gain = (totals[best] - totals[keep]) / weights
+        # The spread of the gain over all guesses, over the effective number of guesses
+        # the weights leave (a single heavy guess says nothing of its own spread).
+        mean = gains[best] / rounds
+        spread = max(0.0, squares[best] / rounds - mean * mean)
+        error = math.sqrt(spread * weights_squared) / weights
+        if gain <= NOISE + STANDARD_ERRORS * error:
             best = keep
         return play_of(view, cards[best])
 
     def _simulate(
-        self, view: SeatView, rng: random.Random, search: _Search, contracts: list[Contract]
+        self,
+        view: SeatView,
+        rng: random.Random,
+        search: _Search,
+        contracts: list[Contract],
+        guesser: _Guesser,
     ) -> list[list[float]]:
         """Mean base score of each seat over whole simulated deals, per contract."""
         assert view.first_leader is not None
-        sampler = Sampler(view)
         totals = [[0.0] * 4 for _ in contracts]
-        rounds = 0
+        weights = 0.0
         while True:
-            hands = sampler.sample(rng)
+            hands, weight = guesser.draw(rng, search)
+            weights += weight
             for contract, total in zip(contracts, totals, strict=True):
                 base = policy_playout(
                     dealt_position(contract, view.first_leader, hands), normal_card
                 )
                 for seat in range(4):
-                    total[seat] += base[seat]
-            rounds += 1
+                    total[seat] += weight * base[seat]
             if not search.spend(52 * len(contracts)):
                 break
-        return [[value / rounds for value in total] for total in totals]
+        return [[value / weights for value in total] for total in totals]
 
     def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         ids = [a.contract for a in view.legal if isinstance(a, Choose)]
-        means = self._simulate(view, rng, search, [view.rules.by_id[cid] for cid in ids])
+        contracts = [view.rules.by_id[cid] for cid in ids]
+        means = self._simulate(view, rng, search, contracts, _Guesser(view, "off", self.model))
         return best_choice(view, {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)})
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         assert view.contract is not None
-        [means] = self._simulate(view, rng, search, [view.contract])
+        guesser = _Guesser(view, self.inference, self.model)
+        [means] = self._simulate(view, rng, search, [view.contract], guesser)
+        # With inference the guesses already hold what the chooser's choice and the
+        # doubles claim; without, the shared rule's assumed edge stands in for it.
+        inferred = guesser.inference is not None
         gains = {
-            j: means[view.seat] - means[j] - claimed_edge(view, j)
+            j: means[view.seat] - means[j] - (0.0 if inferred else claimed_edge(view, j))
             for j in range(4)
             if j != view.seat
         }
