@@ -79,11 +79,14 @@ def test_guesses_that_contradict_the_cards_are_ruled_out() -> None:
 
 
 def test_a_chooser_of_hearts_is_guessed_without_the_high_hearts() -> None:
-    hands = hands_with({1: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC".split()}, [0, 2, 3])
+    hands = hands_with(
+        {1: ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]},
+        [0, 2, 3],
+    )
     view = position("hearts", hands, [])  # seat 2 chose hearts; seat 1 is to lead
     assert view.seat == 1 and view.chooser == 2
     inference = Inference(view)
-    high = [Card.parse(c) for c in "AH KH QH JH TH".split()]
+    high = [Card.parse(c) for c in ["AH", "KH", "QH", "JH", "TH"]]
     rest = [c for s in (0, 2, 3) for c in hands[s] if c not in high]
     with_high = [rest[:13], [], high + rest[13:21], rest[21:]]
     without = [high + rest[:8], [], rest[8:21], rest[21:]]
