@@ -13,7 +13,8 @@ estimate goes; a search usually ends before its budget, so the estimate errs on 
 safe side). When less than :data:`MIN_BUDGET` is left, it is decided at once on the
 event loop with no budget (hard with no budget plays as normal, in well under a
 millisecond). So many tables of hard computers play faster, not slower, when they crowd
-the pool, and they never hold up the tables' other work.
+the pool. The workers run at a lower priority (:data:`WORKER_NICENESS`), so on a machine
+whose cores they fill the event loop still answers every interaction first.
 """
 
 from __future__ import annotations
@@ -34,9 +35,19 @@ from .levels import player_for
 INLINE_LEVELS = frozenset({"easy", "normal"})
 DEFAULT_BUDGET = 1.0
 
+#: How much lower than the bot's own process the workers run (Unix niceness): the event
+#: loop answers every interaction first, and the searches take the CPU time left.
+WORKER_NICENESS = 10
+
 #: The least budget worth a trip to a worker process, in seconds; a smaller share of a
 #: saturated pool is decided inline with no budget.
 MIN_BUDGET = 0.05
+
+
+def _lower_priority() -> None:
+    """Run in each worker as it starts: yield the CPU to the bot's event loop."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
 
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
@@ -91,7 +102,9 @@ class PlayerPool:
         done = max(self._clock(), self._free[worker]) + budget
         self._free[worker] = done
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, initializer=_lower_priority
+            )
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(

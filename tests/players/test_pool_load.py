@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -12,7 +13,7 @@ from players_helpers import random_position
 from bot.engine.actions import Action
 from bot.engine.view import SeatView, seat_view
 from bot.players import pool as pool_module
-from bot.players.pool import PlayerPool
+from bot.players.pool import WORKER_NICENESS, PlayerPool
 
 
 def _view() -> SeatView:
@@ -59,3 +60,13 @@ async def test_busy_pool_hands_out_what_is_left_of_the_budget(
     assert inline == [0.0]
     assert all(action in view.legal for action in actions)
     assert pool.share(1.0) == 1.0  # all answered: the workers are free again
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="priorities are Unix niceness")
+async def test_workers_run_below_the_event_loop() -> None:
+    async with PlayerPool(workers=1) as pool:
+        await pool.decide("hard", _view(), 1, 0.1)  # starts the worker
+        assert pool._executor is not None
+        loop = asyncio.get_running_loop()
+        theirs = await loop.run_in_executor(pool._executor, os.nice, 0)
+    assert theirs >= min(19, os.nice(0) + WORKER_NICENESS)
