@@ -7,6 +7,13 @@ keeps the card with the best mean final score, doubling settlement included (wit
 doubles, a seat's score depends on the others' base scores too). Every card is tried on
 the same guesses, so differences between cards are not drowned in the luck of the deal.
 
+Inference (:mod:`.inference`, switch ``inference``): a guess counts by how likely it
+makes the others' contract choice, doubling turns and cards under the normal player's
+rules, as an importance weight (``weight``) or by rejection (``reject``); ``off`` keeps
+the guesses uniform. A card replaces the normal player's only if its mean gain clears
+:data:`NOISE` and :data:`STANDARD_ERRORS` standard errors over the guesses the weights
+leave.
+
 In the last :data:`ENDGAME_TRICKS` tricks of a trick contract each guess is solved
 exactly instead (:mod:`.endgame`): its own remaining cards searched, the others playing
 the normal player's cards (the playouts' model). Solvers that let the others see every
@@ -14,7 +21,10 @@ hand (max^n, paranoid) measured worse: they play against defenders who know wher
 card is.
 
 For the contract and doubling it simulates whole deals the same way and hands the means
-to the shared rules in :mod:`.bidding`.
+to the shared rules in :mod:`.bidding` (switch ``simulate_choice``; off, it bets from the
+normal player's hand estimates). With inference on, the doubling turn's guesses already
+hold what the chooser's choice and earlier doubles say, so the shared rule's assumed
+edge of the chooser and of a doubler is not added on top.
 
 Time: the search stops after a fixed amount of simulated work derived from the budget
 (:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
