@@ -10,9 +10,7 @@ the same guesses, so differences between cards are not drowned in the luck of th
 Inference (:mod:`.inference`, switch ``inference``): a guess counts by how likely it
 makes the others' contract choice, doubling turns and cards under the normal player's
 rules, as an importance weight (``weight``) or by rejection (``reject``); ``off`` keeps
-the guesses uniform. A card replaces the normal player's only if its mean gain clears
-:data:`NOISE` and :data:`STANDARD_ERRORS` standard errors over the guesses the weights
-leave.
+the guesses uniform.
 
 In the last :data:`ENDGAME_TRICKS` tricks of a trick contract each guess is solved
 exactly instead (:mod:`.endgame`): its own remaining cards searched, the others playing
@@ -36,7 +34,6 @@ replays and tests.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -70,11 +67,6 @@ CLOCK_SHARE = 0.9
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise.
 NOISE = 0.5
-
-#: ... and by this many standard errors of that mean gain: with the inference's weights
-#: (few guesses may carry most of the weight) the noise is larger than the margin alone
-#: allows for, and a deviation from the normal player's card should be a clear one.
-STANDARD_ERRORS = 2.0
 
 #: In a trick contract with at most this many tricks left (counting the one in play),
 #: every guess is solved exactly instead of played out (:mod:`.endgame`).
@@ -155,7 +147,7 @@ class HardPlayer:
         work_per_second: float = WORK_PER_SECOND,
         endgame_tricks: int = ENDGAME_TRICKS,
         endgame_mode: str = "normal",
-        inference: str = "weight",
+        inference: str = "reject",
         model: Model = MODEL,
         simulate_choice: bool = True,
     ) -> None:
@@ -190,12 +182,7 @@ class HardPlayer:
         keep = cards.index(preferred)
         guesser = _Guesser(view, self.inference, self.model)
         totals = [0.0] * len(cards)
-        # Each card's gain over keep's per guess, unweighted: sums and squares (its spread).
-        gains = [0.0] * len(cards)
-        squares = [0.0] * len(cards)
-        weights = weights_squared = 0.0
-        rounds = 0
-        values = [0.0] * len(cards)
+        weights = 0.0
         cards_left = sum(view.cards_left)
         solver = None
         assert view.contract is not None
@@ -204,7 +191,6 @@ class HardPlayer:
         while True:
             hands, weight = guesser.draw(rng, search)
             weights += weight
-            weights_squared += weight * weight
             root = position_from_view(view, hands)
             nodes = solver.nodes if solver else 0
             for i, card in enumerate(cards):
@@ -216,12 +202,7 @@ class HardPlayer:
                 else:
                     settled = settle_seat(pos.base, view.multipliers, view.seat)
                     value = settled + solver.value(pos)
-                values[i] = value
                 totals[i] += weight * value
-            for i, value in enumerate(values):
-                gains[i] += value - values[keep]
-                squares[i] += (value - values[keep]) ** 2
-            rounds += 1
             work: float
             if solver is None:
                 work = len(cards) * cards_left
@@ -230,13 +211,7 @@ class HardPlayer:
             if not search.spend(max(1, work)):
                 break
         best = max(range(len(cards)), key=lambda i: totals[i])
-        gain = (totals[best] - totals[keep]) / weights
-        # The spread of the gain over all guesses, over the effective number of guesses
-        # the weights leave (a single heavy guess says nothing of its own spread).
-        mean = gains[best] / rounds
-        spread = max(0.0, squares[best] / rounds - mean * mean)
-        error = math.sqrt(spread * weights_squared) / weights
-        if gain <= NOISE + STANDARD_ERRORS * error:
+        if totals[keep] >= totals[best] - NOISE * weights:
             best = keep
         return play_of(view, cards[best])
 
