@@ -13,8 +13,10 @@ estimate goes; a search usually ends before its budget, so the estimate errs on 
 safe side). When less than :data:`MIN_BUDGET` is left, it is decided at once on the
 event loop with no budget (hard with no budget plays as normal, in well under a
 millisecond). So many tables of hard computers play faster, not slower, when they crowd
-the pool. The workers run at a lower priority (:data:`WORKER_NICENESS`), so on a machine
-whose cores they fill the event loop still answers every interaction first.
+the pool. By default the workers leave one core to the bot's own process (two workers
+from three cores, one on two), so the event loop answers interactions while they search.
+Lowering the workers' priority instead was tried and dropped: on a busy machine the
+searches then got so little of a core that decisions overran their budget by seconds.
 """
 
 from __future__ import annotations
@@ -35,19 +37,9 @@ from .levels import player_for
 INLINE_LEVELS = frozenset({"easy", "normal"})
 DEFAULT_BUDGET = 1.0
 
-#: How much lower than the bot's own process the workers run (Unix niceness): the event
-#: loop answers every interaction first, and the searches take the CPU time left.
-WORKER_NICENESS = 10
-
 #: The least budget worth a trip to a worker process, in seconds; a smaller share of a
 #: saturated pool is decided inline with no budget.
 MIN_BUDGET = 0.05
-
-
-def _lower_priority() -> None:
-    """Run in each worker as it starts: yield the CPU to the bot's event loop."""
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
 
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
@@ -57,14 +49,15 @@ def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_B
 
 
 class PlayerPool:
-    """Owns the worker processes; use as ``async with PlayerPool() as pool``.
+    """Owns the worker processes; use as ``async with PlayerPool() as pool``. Default
+    workers: one core fewer than the machine has, at least one and at most two.
 
     ``clock`` is the time source of the workers' schedule (tests pass a fake one)."""
 
     def __init__(
         self, workers: int | None = None, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.workers = workers or min(2, os.cpu_count() or 1)
+        self.workers = workers or max(1, min(2, (os.cpu_count() or 1) - 1))
         self._executor: Executor | None = None
         self._clock = clock
         self._free = [0.0] * self.workers  # when each worker is expected to be free
@@ -102,9 +95,7 @@ class PlayerPool:
         done = max(self._clock(), self._free[worker]) + budget
         self._free[worker] = done
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, initializer=_lower_priority
-            )
+            self._executor = ProcessPoolExecutor(max_workers=self.workers)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(

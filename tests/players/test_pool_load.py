@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,7 +12,7 @@ from players_helpers import random_position
 from bot.engine.actions import Action
 from bot.engine.view import SeatView, seat_view
 from bot.players import pool as pool_module
-from bot.players.pool import WORKER_NICENESS, PlayerPool
+from bot.players.pool import PlayerPool
 
 
 def _view() -> SeatView:
@@ -62,11 +61,7 @@ async def test_busy_pool_hands_out_what_is_left_of_the_budget(
     assert pool.share(1.0) == 1.0  # all answered: the workers are free again
 
 
-@pytest.mark.skipif(not hasattr(os, "nice"), reason="priorities are Unix niceness")
-async def test_workers_run_below_the_event_loop() -> None:
-    async with PlayerPool(workers=1) as pool:
-        await pool.decide("hard", _view(), 1, 0.1)  # starts the worker
-        assert pool._executor is not None
-        loop = asyncio.get_running_loop()
-        theirs = await loop.run_in_executor(pool._executor, os.nice, 0)
-    assert theirs >= min(19, os.nice(0) + WORKER_NICENESS)
+def test_default_workers_leave_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, workers in [(1, 1), (2, 1), (3, 2), (16, 2)]:
+        monkeypatch.setattr(pool_module.os, "cpu_count", lambda cores=cores: cores)
+        assert PlayerPool().workers == workers
