@@ -128,7 +128,7 @@ class _Guesser:
             self.best = max(self.best, weight)
             if weight > 0 and rng.random() * self.best <= weight:
                 return hands, 1.0
-            if search.work_left <= 0:
+            if not search.spend(0):  # out of work or time: the likeliest guess drawn
                 break
             hands = self.sampler.sample(rng)
             weight, work = self.inference.weight(hands)
