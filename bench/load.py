@@ -15,6 +15,11 @@ temporary folder), with computer players at zero pacing, and prints three figure
    ``--memory-tables`` all-computer tables have each played ten deals and sit at the
    start of the last one (the most a match holds), divided by the number of tables. The
    process's resident-size growth during the load run, divided by N, is printed too.
+
+``--computer-level hard`` (or easy, normal) lets the real players decide through the
+real :class:`~bot.players.pool.PlayerPool` at the default budget instead of random legal
+moves, and prints each computer decision's time (waiting for a worker and thinking): a
+saturated pool hands out shorter budgets instead of queueing.
 """
 
 from __future__ import annotations
@@ -39,11 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine import Action, SeatView
+from bot.players.pool import DEFAULT_BUDGET, PlayerPool
 from bot.store import TableSettings, open_store
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables import service as service_module
-from bot.tables.computers import random_decider
+from bot.tables.computers import Decider, random_decider
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from postgres_server import PostgresServer, find_bindir
@@ -146,6 +152,8 @@ class Share:
     guild: int
     seconds: float
     warmup: float
+    computer_level: str | None = None
+    """Computers decide at this level through the player pool; None: random moves."""
 
 
 async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, Any]:
@@ -155,7 +163,12 @@ async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, An
     gc.collect()
     rss_before = rss_kb()
     load = Load(set(share.probes))
-    service = TableService(store, load, pace=0, rng=random.Random(share.guild))
+    decide, pool = random_decider, None
+    decisions: list[tuple[float, float]] = []
+    if share.computer_level is not None:
+        pool = PlayerPool()
+        decide = timed_decider(pool, share.computer_level, decisions)
+    service = TableService(store, load, decide=decide, pace=0, rng=random.Random(share.guild))
     load.service = service
     stop = asyncio.Event()
     latencies: list[float] = []
@@ -179,6 +192,7 @@ async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, An
     if barrier is not None:
         await asyncio.to_thread(barrier.wait)
     latencies.clear()
+    decisions.clear()  # as the human latencies: after the warm-up only
     actions_before, began = load.actions, time.perf_counter()
     running = [len(service.tables())]
     while (elapsed := time.perf_counter() - began) < share.seconds:
@@ -192,7 +206,10 @@ async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, An
         worker.cancel()
     await asyncio.gather(*workers, return_exceptions=True)
     await store.close()
+    if pool is not None:
+        pool.close()
     return {
+        "decisions": [took for start, took in decisions if start >= began],
         "actions": actions,
         "elapsed": elapsed,
         "latencies": latencies,
@@ -227,7 +244,14 @@ def run_processes(shares: list[Share]) -> list[dict[str, Any]]:
 def combined(parts: list[dict[str, Any]], tables: int) -> dict[str, float]:
     """The processes' figures as one bot's: actions added up, latencies pooled."""
     latencies = sorted(latency for part in parts for latency in part["latencies"])
+    decisions = sorted(took for part in parts for took in part["decisions"])
     return {
+        "decisions": len(decisions),
+        "decision_p50_ms": 1000 * statistics.median(decisions) if decisions else float("nan"),
+        "decision_p95_ms": (
+            1000 * decisions[int(0.95 * (len(decisions) - 1))] if decisions else float("nan")
+        ),
+        "decision_max_ms": 1000 * decisions[-1] if decisions else float("nan"),
         "actions_per_s": sum(part["actions"] / part["elapsed"] for part in parts),
         "human_actions": len(latencies),
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
@@ -255,6 +279,7 @@ def shares(database: str, args: argparse.Namespace, processes: int) -> list[Shar
                 index + 1,
                 args.seconds,
                 args.warmup,
+                args.computer_level,
             )
         )
     return made
@@ -322,13 +347,26 @@ ROWS = (
 )
 
 
-def report(columns: dict[str, dict[str, float]]) -> None:
+DECISION_ROWS = (
+    ("computer decisions through the pool", lambda f: f"{f['decisions']:,.0f}"),
+    (
+        "decision wait and think p50 / p95 / max",
+        lambda f: (
+            f"{f['decision_p50_ms']:.1f} / {f['decision_p95_ms']:.1f} / "
+            f"{f['decision_max_ms']:.0f} ms"
+        ),
+    ),
+)
+
+
+def report(columns: dict[str, dict[str, float]], computer_level: str | None) -> None:
     """The figures side by side, a column a backend."""
-    width = max(len(label) for label, _ in ROWS)
-    cells = {name: [show(figures) for _, show in ROWS] for name, figures in columns.items()}
+    rows = ROWS if computer_level is None else ROWS + DECISION_ROWS
+    width = max(len(label) for label, _ in rows)
+    cells = {name: [show(figures) for _, show in rows] for name, figures in columns.items()}
     sizes = {name: max(len(name), *(len(cell) for cell in cells[name])) for name in columns}
     print("  ".join([" " * width, *(name.rjust(sizes[name]) for name in columns)]))
-    for row, (label, _) in enumerate(ROWS):
+    for row, (label, _) in enumerate(rows):
         line = [label.ljust(width), *(cells[name][row].rjust(sizes[name]) for name in columns)]
         print("  ".join(line))
     for name, figures in columns.items():
@@ -350,7 +388,12 @@ def main(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory() as folder:
             print(f"{what}; SQLite in {folder}, 1 process", flush=True)
             columns["sqlite, 1 process"] = measure(str(Path(folder) / "load.sqlite3"), 1, args)
-    report(columns)
+    if args.computer_level is not None:
+        print(
+            f"{args.computer_level} computers decide through the player pool "
+            f"(budget {DEFAULT_BUDGET:g} s), one pool a process"
+        )
+    report(columns, args.computer_level)
 
 
 @contextlib.contextmanager
@@ -368,6 +411,19 @@ def postgres_database(url: str | None) -> Iterator[str]:
         yield server.url()
     finally:
         server.stop()
+
+
+def timed_decider(pool: PlayerPool, level: str, times: list[tuple[float, float]]) -> Decider:
+    """Every computer decides at ``level`` through ``pool``; each decision's start and
+    time taken are kept."""
+
+    async def decide(_level: str, view: SeatView, seed: int) -> Action:
+        began = time.perf_counter()
+        action = await pool.decide(level, view, seed, DEFAULT_BUDGET)
+        times.append((began, time.perf_counter() - began))
+        return action
+
+    return decide
 
 
 if __name__ == "__main__":
@@ -395,6 +451,11 @@ if __name__ == "__main__":
         type=int,
         default=None,
         help="override the service's bound on computer moves stored at once (to compare)",
+    )
+    parser.add_argument(
+        "--computer-level",
+        choices=("easy", "normal", "hard"),
+        help="computers decide as this level through the player pool (default: random moves)",
     )
     parsed = parser.parse_args()
     if parsed.backend == "sqlite" and parsed.processes != 1:

@@ -430,6 +430,8 @@ def policy_playout(
     where most of the time would go. ``pos`` is mutated; ``trace`` as in
     :func:`random_playout`.
     """
+    if not pos.contract.domino:
+        return _trick_policy_playout(pos, policy, trace)
     bits = BITS
     while not is_over(pos):
         legal = legal_masks(pos)
@@ -443,6 +445,82 @@ def policy_playout(
             trace.append((pos.to_act, legal, card))
         play_card(pos, card)
     return pos.base
+
+
+def _trick_policy_playout(
+    pos: FastPosition, policy: Policy, trace: list[TraceEntry] | None
+) -> list[int]:
+    """:func:`policy_playout` of a trick contract, with :func:`legal_masks` and
+    :func:`play_card` inline: the policy's own work is the rest of a playout's time, so
+    the calls around it were a third of it. The position is kept up to date before each
+    question to the policy (it reads the hands, the trick, the cards played and the
+    voids); the agreement tests replay it through the public API."""
+    contract = pos.contract
+    h, played, voids, trick, base = pos.hands, pos.played, pos.voids, pos.trick, pos.base
+    bits = BITS
+    trump = contract.trump
+    per_trick = contract.per_trick
+    trick_table = contract.trick_table
+    no_heart_lead = contract.heart_lead is not None
+    until_broken = contract.heart_lead is HeartLead.BROKEN
+    card_points = contract.point_table if contract.card_points else None
+    ends_early = contract.ends_when_cards_taken
+    seat = pos.to_act
+    while pos.tricks_done < 13 and not (ends_early and pos.points_left == 0):
+        b = seat * 4
+        c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
+        led = trick[0] // 13 if trick else -1
+        follow = h[b + led] if trick else 0
+        if follow:
+            legal = (
+                follow if led == 0 else 0,
+                follow if led == 1 else 0,
+                follow if led == 2 else 0,
+                follow if led == 3 else 0,
+            )
+            ranks = bits[follow]
+            card = led * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
+        else:
+            if (
+                not trick
+                and no_heart_lead
+                and (c0 | c1 | c3)
+                and not (until_broken and h[2] | h[6] | h[10] | h[14] != FULL)
+            ):
+                c2 = 0
+            legal = (c0, c1, c2, c3)
+            if len(bits[c0]) + len(bits[c1]) + len(bits[c2]) + len(bits[c3]) == 1:
+                suit = 0 if c0 else 1 if c1 else 2 if c2 else 3
+                card = suit * 13 + bits[legal[suit]][0]
+            else:
+                card = policy(pos, seat, legal)
+        if trace is not None:
+            trace.append((seat, legal, card))
+        suit, rank = divmod(card, 13)
+        h[b + suit] ^= 1 << rank
+        played[suit] |= 1 << rank
+        if trick and suit != led:
+            voids[seat] |= 1 << led
+        trick.append(card)
+        if len(trick) < 4:
+            seat = pos.to_act = (seat + 1) & 3
+            continue
+        winner = (pos.leader + winning_position(trick, trump)) & 3
+        pos.tricks_done += 1
+        points = per_trick + trick_table[pos.tricks_done]
+        if card_points is not None:
+            taken = (
+                card_points[trick[0]]
+                + card_points[trick[1]]
+                + card_points[trick[2]]
+                + card_points[trick[3]]
+            )
+            points += taken
+            pos.points_left -= taken
+        base[winner] += points
+        trick.clear()
+        seat = pos.leader = pos.to_act = winner
+    return base
 
 
 def dealt_position(contract: Contract, first_leader: int, hands: list[int]) -> FastPosition:

@@ -1,7 +1,10 @@
 """Duplicate arena: how many points a level gains over another, with a confidence interval.
 
 ``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
-[--budget SECONDS] [--workers W] [--variant twelve] [--house-rules '{"heart_lead": "broken"}']``
+[--budget SECONDS] [--workers W] [--variant twelve] [--house-rules '{"heart_lead": "broken"}']
+[--hard '{"inference": "off"}']``
+
+``--hard`` sets the hard player's switches for an ablation (see :func:`hard_player`).
 
 Design. The deals are grouped into matches (of the rules' number of deals, 11 in the
 standard game; the last one may be cut short), dealt from the seed, and the players choose
@@ -32,13 +35,16 @@ import math
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.engine.cards import deal_hands
 from bot.engine.rules import STANDARD, Rules, RulesError, rules_for
 
+from .base import Player
+from .hard import HardPlayer
+from .inference import Model
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
 from .table import Hands, Played, decision_rng, play_deals
@@ -59,6 +65,17 @@ def match_deals(seed: int, match: int, deals: int) -> list[Hands]:
     return [deal_hands(rng) for _ in range(deals)]
 
 
+def hard_player(options: Mapping[str, object]) -> HardPlayer:
+    """A hard player with switches from ``--hard``: ``inference`` (weight, reject, off),
+    ``simulate_choice`` (true, false), ``endgame_tricks`` (0 turns the endgame off) and
+    the inference model's fields (``choice_temperature``, ``double_temperature``,
+    ``card_slip``)."""
+    fields = set(Model.__dataclass_fields__)
+    model = Model(**{k: v for k, v in options.items() if k in fields})  # type: ignore[arg-type]
+    rest = {k: v for k, v in options.items() if k not in fields}
+    return HardPlayer(model=model, **rest)  # type: ignore[arg-type]
+
+
 def play_match(
     candidate: str,
     baseline: str,
@@ -67,13 +84,17 @@ def play_match(
     deals: int,
     budget: float,
     rules: Rules = STANDARD,
+    hard: Mapping[str, object] | None = None,
 ) -> MatchResult:
     """One match, five times: four baselines, then the candidate in each seat."""
     hands = match_deals(seed, match, deals)
     first_dealer = match % 4
 
+    def player(level: str) -> Player:
+        return hard_player(hard) if hard and level == "hard" else player_for(level)
+
     def run(seats: Sequence[str], tag: str) -> Played:
-        players = [player_for(level) for level in seats]
+        players = [player(level) for level in seats]
         key = f"{seed}/{match}/{tag}"
         return play_deals(
             players, hands, first_dealer=first_dealer, budget=budget, seed_key=key, rules=rules
@@ -126,7 +147,8 @@ def report(args: argparse.Namespace, results: list[MatchResult], rules: Rules = 
     lines = [
         f"arena: {args.candidate} vs three {args.baseline}, {len(edges)} deals "
         f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s, "
-        f"rules {json.dumps(rules.header())}",
+        f"rules {json.dumps(rules.header())}"
+        + (f", hard {json.dumps(args.hard)}" if getattr(args, "hard", None) else ""),
         f"edge per deal:  {mean:+.2f}  (95% CI {mean - half:+.2f} .. {mean + half:+.2f})",
         f"edge per match: {n * mean:+.1f}  (95% CI {n * (mean - half):+.1f} .. "
         f"{n * (mean + half):+.1f})",
@@ -152,8 +174,9 @@ def run_arena(args: argparse.Namespace, rules: Rules = STANDARD) -> list[MatchRe
     sizes = [rules.deals] * (args.deals // rules.deals)
     if args.deals % rules.deals:
         sizes.append(args.deals % rules.deals)
+    hard = getattr(args, "hard", None)
     jobs = [
-        (args.candidate, args.baseline, args.seed, m, size, args.budget, rules)
+        (args.candidate, args.baseline, args.seed, m, size, args.budget, rules, hard)
         for m, size in enumerate(sizes)
     ]
     if args.workers <= 1:
@@ -182,6 +205,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--house-rules", default="{}", help='a JSON object, e.g. \'{"heart_lead": "broken"}\''
     )
+    parser.add_argument(
+        "--hard", default="{}", help='the hard player\'s switches, e.g. \'{"inference": "off"}\''
+    )
     args = parser.parse_args(argv)
     try:
         rules = rules_for(args.variant, json.loads(args.house_rules))
@@ -189,6 +215,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"--house-rules must be a JSON object, not {args.house_rules!r}")
     except RulesError as error:
         parser.error(str(error))
+    try:
+        args.hard = json.loads(args.hard)
+        hard_player(args.hard)
+    except (json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
+        parser.error(f"--hard must be a JSON object of the hard player's switches: {error}")
     if args.deals is None:
         args.deals = rules.deals
     if args.deals < 1:

@@ -7,6 +7,11 @@ keeps the card with the best mean final score, doubling settlement included (wit
 doubles, a seat's score depends on the others' base scores too). Every card is tried on
 the same guesses, so differences between cards are not drowned in the luck of the deal.
 
+Inference (:mod:`.inference`, switch ``inference``): a guess counts by how likely it
+makes the others' contract choice, doubling turns and cards under the normal player's
+rules, as an importance weight (``weight``) or by rejection (``reject``); ``off`` keeps
+the guesses uniform.
+
 In the last :data:`ENDGAME_TRICKS` tricks of a trick contract each guess is solved
 exactly instead (:mod:`.endgame`): its own remaining cards searched, the others playing
 the normal player's cards (the playouts' model). Solvers that let the others see every
@@ -14,7 +19,10 @@ hand (max^n, paranoid) measured worse: they play against defenders who know wher
 card is.
 
 For the contract and doubling it simulates whole deals the same way and hands the means
-to the shared rules in :mod:`.bidding`.
+to the shared rules in :mod:`.bidding` (switch ``simulate_choice``; off, it bets from the
+normal player's hand estimates). With inference on, the doubling turn's guesses already
+hold what the chooser's choice and earlier doubles say, so the shared rule's assumed
+edge of the chooser and of a doubler is not added on top.
 
 Time: the search stops after a fixed amount of simulated work derived from the budget
 (:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
@@ -43,6 +51,7 @@ from bot.engine.view import SeatView
 from .base import legal_card_masks, own_position, play_of
 from .bidding import best_choice, claimed_edge, doubling_turn
 from .endgame import EndgameSolver
+from .inference import MODEL, Inference, Model
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -71,6 +80,14 @@ SOLVER_NODE_WORK = {"maxn": 1.5, "paranoid": 1.5, "normal": 4.0}
 #: next to a playout it is small, but solving the last two tricks costs less than that.
 GUESS_WORK = 50
 
+#: How the others' observed actions weigh the guesses (:mod:`.inference`): ``weight``
+#: (importance weighting: every guess counts by its likelihood), ``reject`` (a guess is
+#: kept with probability its likelihood over the best seen so far) or ``off`` (uniform).
+INFERENCE_MODES = ("weight", "reject", "off")
+
+#: With ``reject``, a decision draws at most this many guesses for one it keeps.
+REJECT_TRIES = 30
+
 
 class _Search:
     """Stops after the budget's work in simulated cards, or near the budget's end on the
@@ -87,6 +104,40 @@ class _Search:
         return self.work_left > 0 and time.perf_counter() < self.deadline
 
 
+class _Guesser:
+    """Draws guesses for one decision with their weights, as the inference mode says."""
+
+    def __init__(self, view: SeatView, mode: str, model: Model) -> None:
+        self.sampler = Sampler(view)
+        self.mode = mode
+        inference = Inference(view, model) if mode != "off" and view.contract else None
+        self.inference = inference if inference is not None and inference.informative else None
+        self.best = 0.0  # the highest likelihood seen, for rejection
+
+    def draw(self, rng: random.Random, search: _Search) -> tuple[list[int], float]:
+        """Sixteen hand masks and the guess's weight; its cost is charged to ``search``."""
+        hands = self.sampler.sample(rng)
+        if self.inference is None:
+            return hands, 1.0
+        weight, work = self.inference.weight(hands)
+        search.work_left -= work
+        if self.mode == "weight":
+            return hands, weight
+        kept, kept_weight = hands, weight
+        for _ in range(REJECT_TRIES):
+            self.best = max(self.best, weight)
+            if weight > 0 and rng.random() * self.best <= weight:
+                return hands, 1.0
+            if not search.spend(0):  # out of work or time: the likeliest guess drawn
+                break
+            hands = self.sampler.sample(rng)
+            weight, work = self.inference.weight(hands)
+            search.work_left -= work + GUESS_WORK
+            if weight > kept_weight:
+                kept, kept_weight = hands, weight
+        return kept, 1.0
+
+
 class HardPlayer:
     """See the module docstring. With no budget it plays as the normal player."""
 
@@ -96,11 +147,19 @@ class HardPlayer:
         work_per_second: float = WORK_PER_SECOND,
         endgame_tricks: int = ENDGAME_TRICKS,
         endgame_mode: str = "normal",
+        inference: str = "reject",
+        model: Model = MODEL,
+        simulate_choice: bool = True,
     ) -> None:
+        if inference not in INFERENCE_MODES:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCE_MODES)}")
         self.wall_clock = wall_clock
         self.work_per_second = work_per_second
         self.endgame_tricks = endgame_tricks
         self.endgame_mode = endgame_mode
+        self.inference = inference
+        self.model = model
+        self.simulate_choice = simulate_choice
         self.normal = NormalPlayer()
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -108,6 +167,8 @@ class HardPlayer:
             return self.normal.choose_action(view, rng, budget)
         search = _Search(budget, self.wall_clock, self.work_per_second)
         first = view.legal[0]
+        if isinstance(first, Choose | Double) and not self.simulate_choice:
+            return self.normal.choose_action(view, rng, budget)
         if isinstance(first, Choose):
             return self._choose(view, rng, search)
         if isinstance(first, Double):
@@ -118,27 +179,30 @@ class HardPlayer:
         legal = legal_card_masks(view)
         cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
         preferred = normal_card(own_position(view), view.seat, legal)
-        sampler = Sampler(view)
+        keep = cards.index(preferred)
+        guesser = _Guesser(view, self.inference, self.model)
         totals = [0.0] * len(cards)
-        rounds = 0
+        weights = 0.0
         cards_left = sum(view.cards_left)
         solver = None
         assert view.contract is not None
         if not view.contract.domino and len(view.hand) <= self.endgame_tricks:
             solver = EndgameSolver(view.contract, view.multipliers, view.seat, self.endgame_mode)
         while True:
-            root = position_from_view(view, sampler.sample(rng))
+            hands, weight = guesser.draw(rng, search)
+            weights += weight
+            root = position_from_view(view, hands)
             nodes = solver.nodes if solver else 0
             for i, card in enumerate(cards):
                 pos = root.copy()
                 play_card(pos, card)
                 if solver is None:
                     base = policy_playout(pos, normal_card)
-                    totals[i] += settle_seat(base, view.multipliers, view.seat)
+                    value = float(settle_seat(base, view.multipliers, view.seat))
                 else:
                     settled = settle_seat(pos.base, view.multipliers, view.seat)
-                    totals[i] += settled + solver.value(pos)
-            rounds += 1
+                    value = settled + solver.value(pos)
+                totals[i] += weight * value
             work: float
             if solver is None:
                 work = len(cards) * cards_left
@@ -147,42 +211,50 @@ class HardPlayer:
             if not search.spend(max(1, work)):
                 break
         best = max(range(len(cards)), key=lambda i: totals[i])
-        keep = cards.index(preferred)
-        if totals[keep] >= totals[best] - NOISE * rounds:
+        if totals[keep] >= totals[best] - NOISE * weights:
             best = keep
         return play_of(view, cards[best])
 
     def _simulate(
-        self, view: SeatView, rng: random.Random, search: _Search, contracts: list[Contract]
+        self,
+        view: SeatView,
+        rng: random.Random,
+        search: _Search,
+        contracts: list[Contract],
+        guesser: _Guesser,
     ) -> list[list[float]]:
         """Mean base score of each seat over whole simulated deals, per contract."""
         assert view.first_leader is not None
-        sampler = Sampler(view)
         totals = [[0.0] * 4 for _ in contracts]
-        rounds = 0
+        weights = 0.0
         while True:
-            hands = sampler.sample(rng)
+            hands, weight = guesser.draw(rng, search)
+            weights += weight
             for contract, total in zip(contracts, totals, strict=True):
                 base = policy_playout(
                     dealt_position(contract, view.first_leader, hands), normal_card
                 )
                 for seat in range(4):
-                    total[seat] += base[seat]
-            rounds += 1
+                    total[seat] += weight * base[seat]
             if not search.spend(52 * len(contracts)):
                 break
-        return [[value / rounds for value in total] for total in totals]
+        return [[value / weights for value in total] for total in totals]
 
     def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         ids = [a.contract for a in view.legal if isinstance(a, Choose)]
-        means = self._simulate(view, rng, search, [view.rules.by_id[cid] for cid in ids])
+        contracts = [view.rules.by_id[cid] for cid in ids]
+        means = self._simulate(view, rng, search, contracts, _Guesser(view, "off", self.model))
         return best_choice(view, {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)})
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         assert view.contract is not None
-        [means] = self._simulate(view, rng, search, [view.contract])
+        guesser = _Guesser(view, self.inference, self.model)
+        [means] = self._simulate(view, rng, search, [view.contract], guesser)
+        # With inference the guesses already hold what the chooser's choice and the
+        # doubles claim; without, the shared rule's assumed edge stands in for it.
+        inferred = guesser.inference is not None
         gains = {
-            j: means[view.seat] - means[j] - claimed_edge(view, j)
+            j: means[view.seat] - means[j] - (0.0 if inferred else claimed_edge(view, j))
             for j in range(4)
             if j != view.seat
         }

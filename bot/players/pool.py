@@ -4,6 +4,19 @@ Easy and normal decide in well under a millisecond and run inline; hard searches
 to its budget and runs in a process pool, so the bot's event loop never blocks and two
 tables can think at once. Everything crossing the process boundary pickles: the view
 (cards unpickle to the shared instances), the level, the seed and the budget.
+
+Under load the pool shortens budgets instead of queueing. It keeps an estimate of when
+each worker will be free (every decision handed out books its budget on the worker that
+frees first), and a new decision gets what is left of its budget after the wait it
+would have: no decision waits and thinks longer than its budget (as far as the
+estimate goes; a search usually ends before its budget, so the estimate errs on the
+safe side). When less than :data:`MIN_BUDGET` is left, it is decided at once on the
+event loop with no budget (hard with no budget plays as normal, in well under a
+millisecond). So many tables of hard computers play faster, not slower, when they crowd
+the pool. By default the workers leave one core to the bot's own process (two workers
+from three cores, one on two), so the event loop answers interactions while they search.
+Lowering the workers' priority instead was tried and dropped: on a busy machine the
+searches then got so little of a core that decisions overran their budget by seconds.
 """
 
 from __future__ import annotations
@@ -11,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 from bot.engine.actions import Action
 from bot.engine.view import SeatView
@@ -22,6 +37,10 @@ from .levels import player_for
 INLINE_LEVELS = frozenset({"easy", "normal"})
 DEFAULT_BUDGET = 1.0
 
+#: The least budget worth a trip to a worker process, in seconds; a smaller share of a
+#: saturated pool is decided inline with no budget.
+MIN_BUDGET = 0.05
+
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
     """The action of a ``level`` player for ``view``, in this process: same inputs, same
@@ -30,11 +49,18 @@ def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_B
 
 
 class PlayerPool:
-    """Owns the worker processes; use as ``async with PlayerPool() as pool``."""
+    """Owns the worker processes; use as ``async with PlayerPool() as pool``. Default
+    workers: one core fewer than the machine has, at least one and at most two.
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or min(2, os.cpu_count() or 1)
-        self._executor: ProcessPoolExecutor | None = None
+    ``clock`` is the time source of the workers' schedule (tests pass a fake one)."""
+
+    def __init__(
+        self, workers: int | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.workers = workers or max(1, min(2, (os.cpu_count() or 1) - 1))
+        self._executor: Executor | None = None
+        self._clock = clock
+        self._free = [0.0] * self.workers  # when each worker is expected to be free
 
     async def __aenter__(self) -> PlayerPool:
         return self
@@ -48,13 +74,33 @@ class PlayerPool:
             self._executor.shutdown()
             self._executor = None
 
+    def share(self, budget: float) -> float:
+        """The budget a decision handed out now gets: ``budget`` less its expected wait
+        for a worker, or 0 when less than :data:`MIN_BUDGET` would be left."""
+        wait = max(0.0, min(self._free) - self._clock())
+        left = budget - wait
+        return left if left >= MIN_BUDGET else 0.0
+
     async def decide(
         self, level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET
     ) -> Action:
-        """The ``level`` player's action for ``view``, without blocking the event loop."""
+        """The ``level`` player's action for ``view``, without blocking the event loop;
+        the budget is cut to :meth:`share` of it when the workers are busy."""
         if level in INLINE_LEVELS:
             return decide_sync(level, view, seed, budget)
+        budget = self.share(budget)
+        if budget <= 0:
+            return decide_sync(level, view, seed, 0.0)
+        worker = min(range(self.workers), key=self._free.__getitem__)
+        done = max(self._clock(), self._free[worker]) + budget
+        self._free[worker] = done
         if self._executor is None:
             self._executor = ProcessPoolExecutor(max_workers=self.workers)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, decide_sync, level, view, seed, budget)
+        try:
+            return await loop.run_in_executor(
+                self._executor, decide_sync, level, view, seed, budget
+            )
+        finally:
+            if self._free[worker] == done:  # nothing booked after it: free from now
+                self._free[worker] = min(done, self._clock())

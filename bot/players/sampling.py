@@ -4,9 +4,9 @@ The hard player searches over such guesses ("determinizations"). A guess gives e
 other seat exactly as many cards as it still holds, only cards not yet seen, none of a
 suit it has shown void in, and, in Domino, none of the cards it could have played when
 it passed (a seat that passed held no playable card then, and hands only shrink).
-Nothing else is inferred: the guesses are uniform over what the rules allow, as far as
-the simple sampler below gets (it weights seats by free room, which is uniform when no
-constraint binds).
+The guesses are uniform over what the rules allow, as far as the simple sampler below
+gets (it weights seats by free room, which is uniform when no constraint binds); what
+the others' actions say beyond that is weighed afterwards (:mod:`.inference`).
 """
 
 from __future__ import annotations

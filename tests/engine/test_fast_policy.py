@@ -114,3 +114,34 @@ def test_policy_playout_agrees_under_every_variant_and_house_rule(
 
 def _masks(match: Match) -> list[int]:
     return hand_masks([match.deal.hand(seat) for seat in range(4)])
+
+
+@pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
+    ids=rules_id,
+)
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_policy_is_asked_with_the_public_deal_position(
+    rules: Rules, contract_id: str, seed: int
+) -> None:
+    """What a policy reads when asked (hands, trick, cards played, voids, score) is the
+    public deal's position at that moment, whatever inline loop the playout runs."""
+    deal = dealt_for_play(contract_id, seed, rules)
+    rng = random.Random(seed)
+    asked: list[tuple[object, ...]] = []
+
+    def policy(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) -> int:
+        assert pos.to_act == seat
+        asked.append(tuple(list(f) if isinstance(f, list) else f for f in _state(pos)))
+        return rng.choice([s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1])
+
+    trace: list[TraceEntry] = []
+    policy_playout(position_from_deal(deal), policy, trace)
+    questions = iter(asked)
+    for _, legal, card in trace:
+        if sum(mask.bit_count() for mask in legal) > 1:
+            assert next(questions) == _state(position_from_deal(deal))
+        deal.apply(Play(CARDS[card]))
+    assert next(questions, None) is None

@@ -1,0 +1,194 @@
+"""How likely a guessed deal makes what the other seats did: the hard player's inference.
+
+The sampler (:mod:`.sampling`) guesses hidden hands uniformly among those the rules
+allow. But the others' actions say more: a seat that chose Hearts rarely holds the
+high hearts, a seat that doubled thinks its hand beats ours, a seat that ducked under a
+queen probably had nothing lower. This module weighs a guess by the likelihood of the
+others' observed actions if each of them played the normal player's rules (the model
+of a club player the search already uses for its playouts), softened so that a human
+who deviates only lowers a guess's weight instead of ruling it out:
+
+- the contract choice: a softmax over the contracts the chooser could pick then, of the
+  value the normal player's estimates give each in the guessed hand (temperature
+  :attr:`Model.choice_temperature`, in points);
+- each doubling turn: for each seat it could name, a logistic of how far the guessed
+  hand's expected edge over that seat clears the normal player's margin (doubled or
+  not, temperature :attr:`Model.double_temperature`);
+- each card a seat chose among several: weight 1 if it is the normal player's card in
+  the guessed position, :attr:`Model.card_slip` if not. The deal is replayed from its
+  start on the fast engine with the guessed hands, so each seat's card is judged from
+  what that seat knew then.
+
+Likelihoods only ever multiply a guess's weight by at most 1, so the weight of a guess
+is a probability of acceptance (rejection sampling) as well as an importance weight.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bot.engine.cards import CARDS, Card
+from bot.engine.contracts import Contract
+from bot.engine.fast import BITS, dealt_position, legal_masks, play_card
+from bot.engine.match import Match
+from bot.engine.rules import DominoDoubling
+from bot.engine.view import SeatView
+
+from .bidding import choice_value, margin
+from .hand import expected_base
+from .policy import normal_card
+
+#: The work of estimating one contract for one guessed hand, in simulated playout cards.
+ESTIMATE_WORK = 8
+
+#: The least weight of a guess, so that weighted means stay defined when every guess
+#: contradicts someone's actions (a player far from the model).
+FLOOR = 1e-200
+
+
+@dataclass(frozen=True)
+class Model:
+    """How closely the others are assumed to follow the normal player's rules."""
+
+    choice_temperature: float = 8.0
+    double_temperature: float = 6.0
+    card_slip: float = 0.1
+
+
+MODEL = Model()
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One seat's doubling turn: whom it could name, whom it named, who had doubled it."""
+
+    seat: int
+    targets: tuple[int, ...]
+    named: frozenset[int]
+    doubled_by: frozenset[int]
+
+
+class Inference:
+    """The likelihood of the others' actions in ``view``, for guessed hands."""
+
+    def __init__(self, view: SeatView, model: Model = MODEL) -> None:
+        assert view.contract is not None and view.first_leader is not None
+        self.view = view
+        self.model = model
+        self.contract: Contract = view.contract
+        self.seat = view.seat
+        chooser = view.chooser
+        self.choices: list[Contract] = []
+        if chooser is not None and chooser != view.seat:
+            self.choices = [view.rules.by_id[cid] for cid in _choices_then(view)]
+        self.turns = _doubling_turns(view)
+        self.played = [0] * 16  # what each seat has played, as hand masks
+        for seat, card in view.plays:
+            self.played[seat * 4 + card.suit] |= 1 << (card.rank - 2)
+        self.replay = any(seat != view.seat for seat, _ in view.plays)
+
+    @property
+    def informative(self) -> bool:
+        """Whether anything the others did is weighed at all."""
+        return bool(len(self.choices) > 1 or self.turns or self.replay)
+
+    def weight(self, hands: list[int]) -> tuple[float, float]:
+        """The likelihood (at most 1) of the others' actions given the guessed current
+        ``hands`` (sixteen masks), and its cost in simulated playout cards."""
+        dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
+        weight, work = 1.0, 0.0
+        if len(self.choices) > 1:
+            w, cost = self._choice(dealt)
+            weight *= w
+            work += cost
+        if self.turns:
+            w, cost = self._doubles(dealt)
+            weight *= w
+            work += cost
+        if self.replay:
+            w, cost = self._cards(dealt)
+            weight *= w
+            work += cost
+        return max(weight, FLOOR), work
+
+    def _choice(self, dealt: list[int]) -> tuple[float, float]:
+        chooser = self.view.chooser
+        assert chooser is not None
+        hand = _cards(dealt, chooser)
+        t = self.model.choice_temperature
+        values = [choice_value(c, expected_base(hand, c)) for c in self.choices]
+        top = max(values)
+        chosen = values[self.choices.index(self.contract)]
+        total = sum(math.exp((v - top) / t) for v in values)
+        return math.exp((chosen - top) / t) / total, ESTIMATE_WORK * len(self.choices)
+
+    def _doubles(self, dealt: list[int]) -> tuple[float, float]:
+        contract = self.contract
+        t = self.model.double_temperature
+        need = margin(contract)
+        weight = 1.0
+        for turn in self.turns:
+            mine = expected_base(_cards(dealt, turn.seat), contract)
+            others = (contract.total - mine) / 3
+            for target in turn.targets:
+                claimed = need if target == self.view.chooser else 0.0
+                if target in turn.doubled_by:
+                    claimed += need / 2
+                edge = mine - others - claimed - need
+                p = 1 / (1 + math.exp(-max(-50.0, min(50.0, edge / t))))
+                weight *= p if target in turn.named else 1 - p
+        return weight, ESTIMATE_WORK * len(self.turns)
+
+    def _cards(self, dealt: list[int]) -> tuple[float, float]:
+        view = self.view
+        pos = dealt_position(self.contract, view.first_leader or 0, dealt)
+        slip = self.model.card_slip
+        weight = 1.0
+        for seat, card in view.plays:
+            if seat != self.seat:
+                legal = legal_masks(pos)
+                if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != (
+                    card.index
+                ):
+                    weight *= slip
+            play_card(pos, card.index)
+        return weight, len(view.plays)
+
+
+def _cards(dealt: list[int], seat: int) -> list[Card]:
+    """The cards of ``seat`` in sixteen hand masks."""
+    return [CARDS[s * 13 + r] for s in range(4) for r in BITS[dealt[seat * 4 + s]]]
+
+
+def _choices_then(view: SeatView) -> list[str]:
+    """The contracts the chooser could pick when he chose this deal's, by the engine's
+    own rule (a scratch match holding the earlier choices)."""
+    assert view.contract is not None and view.chooser is not None
+    rules = view.rules
+    first = next(f for f in range(4) if rules.choices_per_seat(f) == view.choices_per_seat)
+    match = Match(first_dealer=first, rules=rules)
+    match.chosen_by.update(
+        {cid: seat for cid, seat in view.chosen_by.items() if cid != view.contract.id}
+    )
+    return match.legal_contracts(view.chooser)
+
+
+def _doubling_turns(view: SeatView) -> list[_Turn]:
+    """The others' doubling turns so far, with the seats each could name (the chooser
+    only those who doubled him); none in Domino where only some seats may double."""
+    contract = view.contract
+    assert contract is not None
+    if contract.domino and view.rules.domino_doubling is not DominoDoubling.ANY:
+        return []
+    turns = []
+    for k, named in enumerate(view.doubling):
+        seat = view.doubling_order[k]
+        doubled_by = frozenset(view.doubling_order[i] for i in range(k) if seat in view.doubling[i])
+        if seat == view.chooser:
+            targets = tuple(sorted(doubled_by))
+        else:
+            targets = tuple(s for s in range(4) if s != seat)
+        if seat != view.seat and targets:
+            turns.append(_Turn(seat, targets, named, doubled_by))
+    return turns

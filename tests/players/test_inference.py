@@ -1,0 +1,141 @@
+"""Guesses are weighed by how likely they make the others' actions under the normal
+player's rules: the true deal of four normal players is never ruled out (the fast
+replay agrees with the public API), and choices, doubles and cards move the weight
+the way the rules say."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from players_helpers import hands_with, position
+
+from bot.engine.actions import Choose, Double
+from bot.engine.cards import CARDS, Card
+from bot.engine.fast import BITS, hand_masks
+from bot.engine.match import Match
+from bot.engine.rules import STANDARD, rules_for
+from bot.engine.view import seat_view
+from bot.players.hand import expected_base
+from bot.players.hard import HardPlayer
+from bot.players.inference import FLOOR, Inference, Model
+from bot.players.normal import NormalPlayer
+from bot.players.sampling import Sampler
+
+#: Only the cards count: a card the normal player would not have played rules a guess out.
+CARDS_ONLY = Model(choice_temperature=1e9, double_temperature=1e9, card_slip=0.0)
+
+
+def _normal_match(seed: int, rules=STANDARD) -> Match:  # type: ignore[no-untyped-def]
+    """A match of four normal players, a few deals in, stopped somewhere in a deal."""
+    rng = random.Random(seed)
+    match = Match(first_dealer=seed % 4, rules=rules)
+    normal = NormalPlayer()
+    stop_deal, stop_move = rng.randrange(3), rng.randrange(8, 50)
+    for number in range(stop_deal + 1):
+        match.deal_random(rng)
+        moves = 0
+        while match.to_act is not None:
+            if number == stop_deal and moves == stop_move:
+                return match
+            seat = match.to_act
+            match.apply(normal.choose_action(seat_view(match, seat), rng, 0), seat)
+            moves += 1
+    return match
+
+
+@pytest.mark.parametrize("variant", ["standard", "twelve"])
+def test_the_true_deal_of_normal_players_fits_their_cards(variant: str) -> None:
+    rules = rules_for(variant, {"heart_lead": "broken"} if variant == "twelve" else {})
+    seen = 0
+    for seed in range(40):
+        match = _normal_match(seed, rules)
+        deal = match.deal
+        if deal is None or match.to_act is None or not deal.plays:
+            continue
+        true = hand_masks([deal.hand(s) for s in range(4)])
+        for watcher in range(4):
+            inference = Inference(seat_view(match, watcher), CARDS_ONLY)
+            weight, work = inference.weight(true)
+            assert weight > 1e-6, (seed, watcher, deal.contract)
+            assert work >= len(deal.plays)
+            seen += 1
+    assert seen > 60
+
+
+def test_guesses_that_contradict_the_cards_are_ruled_out() -> None:
+    ruled_out = 0
+    for seed in range(10):
+        match = _normal_match(seed)
+        if match.to_act is None or not match.deal or len(match.deal.plays) < 8:
+            continue
+        view = seat_view(match, match.to_act)
+        inference = Inference(view, CARDS_ONLY)
+        sampler = Sampler(view)
+        rng = random.Random(seed)
+        weights = [inference.weight(sampler.sample(rng))[0] for _ in range(50)]
+        ruled_out += sum(1 for w in weights if w == FLOOR)
+    assert ruled_out > 0
+
+
+def test_a_chooser_of_hearts_is_guessed_without_the_high_hearts() -> None:
+    hands = hands_with(
+        {1: ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]},
+        [0, 2, 3],
+    )
+    view = position("hearts", hands, [])  # seat 2 chose hearts; seat 1 is to lead
+    assert view.seat == 1 and view.chooser == 2
+    inference = Inference(view)
+    high = [Card.parse(c) for c in ["AH", "KH", "QH", "JH", "TH"]]
+    rest = [c for s in (0, 2, 3) for c in hands[s] if c not in high]
+    with_high = [rest[:13], [], high + rest[13:21], rest[21:]]
+    without = [high + rest[:8], [], rest[8:21], rest[21:]]
+    for guess in (with_high, without):
+        guess[1] = hands[1]
+        assert sorted(len(h) for h in guess) == [13, 13, 13, 13]
+    w_high, _ = inference.weight(hand_masks(with_high))
+    w_without, _ = inference.weight(hand_masks(without))
+    assert w_without > 3 * w_high
+
+
+def test_a_doubler_is_guessed_stronger() -> None:
+    hands = hands_with({}, [0, 1, 2, 3])
+    match = Match()
+    match.start_deal(hands)
+    match.apply(Choose("queens"))  # the dealer is 0, seat 2 chooses, 3 doubles first
+    doubler = match.to_act
+    assert doubler is not None
+    match.apply(Double(frozenset({0, 1})))  # he doubles both seats but the chooser
+    view = seat_view(match, 0)
+    inference = Inference(view)
+    sampler = Sampler(view)
+    rng = random.Random(5)
+    contract = match.rules.by_id["queens"]
+    plain = weighted = total = 0.0
+    for _ in range(400):
+        guess = sampler.sample(rng)
+        weight, _ = inference.weight(guess)
+        cards = [CARDS[s * 13 + r] for s in range(4) for r in BITS[guess[doubler * 4 + s]]]
+        value = expected_base(cards, contract)
+        plain += value / 400
+        weighted += weight * value
+        total += weight
+    assert weighted / total > plain + 1  # fewer queens expected in the doubler's hand
+
+
+@pytest.mark.parametrize("mode", ["weight", "reject", "off"])
+def test_every_inference_mode_plays_legally_and_reproducibly(mode: str) -> None:
+    player = HardPlayer(wall_clock=False, inference=mode)
+    for seed in range(6):
+        match = _normal_match(seed)
+        if match.to_act is None:
+            continue
+        view = seat_view(match, match.to_act)
+        action = player.choose_action(view, random.Random(seed), 0.02)
+        assert action in view.legal
+        assert player.choose_action(view, random.Random(seed), 0.02) == action
+
+
+def test_unknown_inference_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="inference"):
+        HardPlayer(inference="psychic")

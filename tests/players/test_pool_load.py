@@ -1,0 +1,67 @@
+"""A busy pool shortens budgets instead of queueing decisions (on a fake clock: untimed)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from players_helpers import random_position
+
+from bot.engine.actions import Action
+from bot.engine.view import SeatView, seat_view
+from bot.players import pool as pool_module
+from bot.players.pool import PlayerPool
+
+
+def _view() -> SeatView:
+    match = random_position(4, "queens", deals_before=1, moves=30)
+    assert match.to_act is not None
+    return seat_view(match, match.to_act)
+
+
+async def test_busy_pool_hands_out_what_is_left_of_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    budgets: list[float] = []
+    inline: list[float] = []
+    release = threading.Event()
+
+    def held_decision(level: str, view: SeatView, seed: int, budget: float) -> Action:
+        if budget > 0:  # a worker's decision: record it and hold the worker
+            budgets.append(budget)
+            release.wait(5)
+        else:
+            inline.append(budget)
+        return view.legal[0]
+
+    monkeypatch.setattr(pool_module, "decide_sync", held_decision)
+    now = [100.0]
+    view = _view()
+    pool = PlayerPool(workers=2, clock=lambda: now[0])
+    pool._executor = ThreadPoolExecutor(max_workers=2)  # the same hand-off, in threads
+    try:
+        first = [asyncio.create_task(pool.decide("hard", view, s, 1.0)) for s in range(2)]
+        await asyncio.sleep(0)
+        assert pool.share(1.0) == 0.0  # both workers booked for a whole second
+        now[0] = 100.7  # 0.7 s on: both workers are expected free in 0.3 s
+        later = [asyncio.create_task(pool.decide("hard", view, s, 1.0)) for s in range(2, 5)]
+        await asyncio.sleep(0)
+        release.set()
+        actions = await asyncio.gather(*first, *later)
+    finally:
+        pool.close()
+    assert budgets[:2] == [1.0, 1.0]
+    # The third and fourth get the 0.7 s left after their 0.3 s wait; then both workers
+    # are booked until 101.7, a whole second away: the fifth is decided on the spot.
+    assert budgets[2:] == [pytest.approx(0.7), pytest.approx(0.7)]
+    assert inline == [0.0]
+    assert all(action in view.legal for action in actions)
+    assert pool.share(1.0) == 1.0  # all answered: the workers are free again
+
+
+def test_default_workers_leave_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, workers in [(1, 1), (2, 1), (3, 2), (16, 2)]:
+        monkeypatch.setattr(pool_module.os, "cpu_count", lambda cores=cores: cores)
+        assert PlayerPool().workers == workers
