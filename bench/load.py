@@ -194,10 +194,10 @@ async def load_run(share: Share, barrier: Barrier | None = None) -> dict[str, An
     latencies.clear()
     decisions.clear()  # as the human latencies: after the warm-up only
     actions_before, began = load.actions, time.perf_counter()
-    running = [len(service.tables())]
+    running = [len(service.registry.all())]
     while (elapsed := time.perf_counter() - began) < share.seconds:
         await asyncio.sleep(min(0.5, share.seconds - elapsed))
-        running.append(len(service.tables()))
+        running.append(len(service.registry.all()))
     actions = load.actions - actions_before
     rss_after = rss_kb()
     stop.set()
