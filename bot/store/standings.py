@@ -52,14 +52,54 @@ aggregates are in standard points); ``match_seats_by_user`` finds the player's m
 STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma"
 
 
+SEASON_PLAYER_COLUMNS = (
+    "season_id, user_id, matches, wins, points, takeovers, "
+    "doubles_made, doubles_received, doubling_won, doubling_lost"
+)
+INSERT_CHUNK = 1000
+"""Season rows per multi-row INSERT: 10,000 parameters, within both databases' limits."""
+
+
 async def add_contributions(
     session: Session, season_id: int, contributions: Sequence[Contribution]
 ) -> None:
-    """Add finished-match contributions to the season rows (creating them as needed)."""
+    """Add finished-match contributions (at most one per user) to the season rows, creating
+    them as needed, and raise the season's player count by the rows created.
+
+    Each player's first row is inserted only where none exists yet, and the rows the
+    insert returns are the new ones: a count taken by the insert itself stays right when
+    two transactions add the same new player at once (the second waits for the first,
+    then finds the row and adds to it). The count is written last, so a finishing
+    transaction that holds the season's count row waits for no other lock.
+    """
+    rows = [
+        (
+            season_id,
+            c.user_id,
+            c.matches,
+            c.wins,
+            c.points,
+            c.takeovers,
+            c.doubles_made,
+            c.doubles_received,
+            c.doubling_won,
+            c.doubling_lost,
+        )
+        for c in contributions
+    ]
+    created: set[int] = set()
+    for start in range(0, len(rows), INSERT_CHUNK):
+        chunk = rows[start : start + INSERT_CHUNK]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+        returned = await session.fetchall(
+            f"INSERT INTO season_players ({SEASON_PLAYER_COLUMNS}) VALUES {marks} "
+            "ON CONFLICT (season_id, user_id) DO NOTHING RETURNING user_id",
+            [value for row in chunk for value in row],
+        )
+        created.update(user_id for (user_id,) in returned)
     await session.executemany(
-        """
-        INSERT INTO season_players (season_id, user_id, matches, wins, points, takeovers,
-                                    doubles_made, doubles_received, doubling_won, doubling_lost)
+        f"""
+        INSERT INTO season_players ({SEASON_PLAYER_COLUMNS})
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (season_id, user_id) DO UPDATE SET
             matches = season_players.matches + excluded.matches,
@@ -71,21 +111,7 @@ async def add_contributions(
             doubling_won = season_players.doubling_won + excluded.doubling_won,
             doubling_lost = season_players.doubling_lost + excluded.doubling_lost
         """,
-        [
-            (
-                season_id,
-                c.user_id,
-                c.matches,
-                c.wins,
-                c.points,
-                c.takeovers,
-                c.doubles_made,
-                c.doubles_received,
-                c.doubling_won,
-                c.doubling_lost,
-            )
-            for c in contributions
-        ],
+        [row for row in rows if row[1] not in created],
     )
     await session.executemany(
         """
@@ -103,6 +129,13 @@ async def add_contributions(
             for line in c.contracts
         ],
     )
+    if created:
+        await session.execute(
+            "INSERT INTO season_sizes (season_id, players) VALUES (?, ?) "
+            "ON CONFLICT (season_id) DO UPDATE SET "
+            "players = season_sizes.players + excluded.players",
+            (season_id, len(created)),
+        )
 
 
 async def rate(
@@ -155,11 +188,7 @@ class StandingsStore:
             sort = LeaderboardSort(sort)
             key = SORT_KEYS[sort].format(real=session.dialect.real)
             season = await get_season(session, season_id)
-            players = int(
-                await session.scalar(
-                    "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
-                )
-            )
+            players = await season_size(session, season_id)
             rows = await _page(session, season_id, key, offset, limit, players)
             standings: list[SeasonStanding] = []
             for position, row in enumerate(rows, start=offset + 1):
@@ -220,6 +249,14 @@ class StandingsStore:
             contracts=tuple(ContractStat(*line) for line in contracts),
             variants=tuple(VariantStat(*line) for line in variants),
         )
+
+
+async def season_size(session: Session, season_id: int) -> int:
+    """How many players the season has (its stored count: no walk of its rows)."""
+    players = await session.scalar(
+        "SELECT players FROM season_sizes WHERE season_id = ?", (season_id,)
+    )
+    return 0 if players is None else int(players)
 
 
 async def _page(
