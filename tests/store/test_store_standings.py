@@ -322,8 +322,9 @@ async def test_an_unknown_season_is_not_found(store: Store) -> None:
 
 
 async def test_every_page_is_its_slice_of_the_whole_board_with_its_ranks(store: Store) -> None:
-    """Pages are read from the nearer end and the first row's rank from its tie: each
-    page of each sort must still be exactly the board's rows there, ranked as a whole."""
+    """Pages are read from the nearer end, the first row's rank from its tie and the
+    viewer's rank from the nearer end: each page of each sort must still be exactly the
+    board's rows there, ranked as a whole, and each viewer ranked as on the whole board."""
     rng = random.Random(21)
     table = await store.tables.create_table(1, 10, 1)
     season = await store.seasons.start_season(1, "Pages")
@@ -361,6 +362,13 @@ async def test_every_page_is_its_slice_of_the_whole_board_with_its_ranks(store: 
                     zip(board, ranks, strict=True)
                 )[offset : offset + limit], (sort, offset, limit)
                 assert page.players == players
+        for viewer, rank in zip(board, ranks, strict=True):  # counted from either end
+            for offset in (0, players // 2, players - 1):
+                page = await store.standings.leaderboard(
+                    season.season_id, sort, offset=offset, limit=3, viewer=viewer
+                )
+                assert page.viewer is not None
+                assert (page.viewer.user_id, page.viewer.rank) == (viewer, rank), (sort, offset)
 
 
 async def _sizes(store: Store) -> dict[int, tuple[int, int]]:
