@@ -46,9 +46,10 @@ class Backend:
     """Where each part's database lives: a file in ``folder``, or a PostgreSQL database
     created on ``server`` (a URL of a database to connect to for CREATE DATABASE)."""
 
-    def __init__(self, folder: Path, server: str | None) -> None:
+    def __init__(self, folder: Path, server: str | None, keep: bool = False) -> None:
         self.folder = folder
         self.server = server
+        self.keep = keep
         self.made: list[str] = []
 
     def target(self, name: str) -> Path | str:
@@ -64,6 +65,19 @@ class Backend:
             self.made.append(name)
         return self.target(name)
 
+    async def exists(self, name: str) -> bool:
+        """Whether a database kept by an earlier run (``--keep``) is there to reuse."""
+        if self.server is None:
+            return Path(self.target(name)).exists()
+        conn = await asyncpg.connect(self.server)
+        try:
+            found = await conn.fetchval(
+                "SELECT 1 FROM pg_database WHERE datname = $1", f"bench_{name}"
+            )
+        finally:
+            await conn.close()
+        return found is not None
+
     async def size(self, store: Store, name: str) -> int:
         """The database's bytes on disk (SQLite: the file after a checkpoint)."""
         if self.server is None:
@@ -78,6 +92,8 @@ class Backend:
             await store.db.write_one("VACUUM ANALYZE")
 
     async def drop_all(self) -> None:
+        if self.keep:
+            return
         for name in self.made:
             await self._admin(f"DROP DATABASE IF EXISTS bench_{name} WITH (FORCE)")
 
@@ -91,7 +107,9 @@ class Backend:
 
 
 @contextlib.asynccontextmanager
-async def backend(name: str, server: str | None, folder: Path) -> AsyncIterator[Backend]:
+async def backend(
+    name: str, server: str | None, folder: Path, keep: bool
+) -> AsyncIterator[Backend]:
     if name == "sqlite":
         yield Backend(folder, None)
         return
@@ -102,7 +120,7 @@ async def backend(name: str, server: str | None, folder: Path) -> AsyncIterator[
             raise SystemExit("no PostgreSQL server binaries: pass --server URL")
         started = PostgresServer(bindir, durable=True).start()
         server = started.url()
-    made = Backend(folder, server)
+    made = Backend(folder, server, keep)
     try:
         yield made
     finally:
@@ -202,27 +220,17 @@ async def bytes_per_match(where: Backend, matches: int) -> tuple[float, float]:
     return (size - empty) / matches, sum(counts) / matches
 
 
-async def leaderboard(where: Backend, players: int, finished: int) -> dict[str, list[float]]:
-    rng = random.Random(3)
-    async with await open_store(await where.create("leaderboard")) as store:
-        table = await store.tables.create_table(1, 1, 1)
-        season = await store.seasons.start_season(1, "Bench")
-        batch: list[list[SeatResult]] = []
-        for n in range(finished):
-            users = rng.sample(range(1, players + 1), 4)
-            points = [rng.randrange(-40, 41) * 5 for _ in range(3)]
-            points.append(-sum(points))
-            ranks = [1 + sum(other > mine for other in points) for mine in points]
-            batch.append(
-                [
-                    SeatResult(seat, f"P{user}", Human(user), points[seat], ranks[seat], (), 0)
-                    for seat, user in enumerate(users)
-                ]
-            )
-            if len(batch) == BULK_BATCH or n == finished - 1:
-                await add_finished_matches(store.db, table.table_id, season.season_id, batch)
-                batch = []
-        await where.settle(store)
+async def leaderboard(
+    where: Backend, players: int, finished: int, reuse: bool
+) -> dict[str, list[float]]:
+    reused = reuse and await where.exists("leaderboard")
+    target = where.target("leaderboard") if reused else await where.create("leaderboard")
+    async with await open_store(target) as store:
+        if not reused:
+            await _load(store, players, finished)
+            await where.settle(store)
+        season = await store.seasons.season_named(1, "Bench")
+        assert season is not None
         timings: dict[str, list[float]] = {}
         for sort in LeaderboardSort:
             if sort is LeaderboardSort.RATING:
@@ -236,6 +244,28 @@ async def leaderboard(where: Backend, players: int, finished: int) -> dict[str, 
             store, season.season_id, LeaderboardSort.RATING, players
         )
     return timings
+
+
+async def _load(store: Store, players: int, finished: int) -> None:
+    """The fixture: ``finished`` random matches of four of ``players`` humans, bulk-loaded."""
+    rng = random.Random(3)
+    table = await store.tables.create_table(1, 1, 1)
+    season = await store.seasons.start_season(1, "Bench")
+    batch: list[list[SeatResult]] = []
+    for n in range(finished):
+        users = rng.sample(range(1, players + 1), 4)
+        points = [rng.randrange(-40, 41) * 5 for _ in range(3)]
+        points.append(-sum(points))
+        ranks = [1 + sum(other > mine for other in points) for mine in points]
+        batch.append(
+            [
+                SeatResult(seat, f"P{user}", Human(user), points[seat], ranks[seat], (), 0)
+                for seat, user in enumerate(users)
+            ]
+        )
+        if len(batch) == BULK_BATCH or n == finished - 1:
+            await add_finished_matches(store.db, table.table_id, season.season_id, batch)
+            batch = []
 
 
 async def _time_pages(
@@ -268,9 +298,22 @@ async def main() -> None:
     parser.add_argument(
         "--only", choices=("throughput", "leaderboard", "bytes"), help="run one part only"
     )
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="postgres with --server: keep the bench databases for a later --reuse",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="postgres with --server: time the leaderboard kept by an earlier --keep run "
+        "(same --players) instead of loading it again",
+    )
     args = parser.parse_args()
+    if (args.keep or args.reuse) and args.server is None:
+        parser.error("--keep and --reuse need --backend postgres --server URL")
     with tempfile.TemporaryDirectory() as tmp:
-        async with backend(args.backend, args.server, Path(tmp)) as where:
+        async with backend(args.backend, args.server, Path(tmp), args.keep) as where:
             await _run(args, where)
 
 
@@ -284,7 +327,7 @@ async def _run(args: argparse.Namespace, where: Backend) -> None:
         )
     if args.only in (None, "leaderboard"):
         start = time.perf_counter()
-        timings = await leaderboard(where, args.players, args.finished)
+        timings = await leaderboard(where, args.players, args.finished, args.reuse)
         worst = max(max(t) for t in timings.values())
         print(f"fixture loaded and pages timed in {time.perf_counter() - start:.0f} s")
         for sort, times in timings.items():

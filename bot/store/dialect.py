@@ -22,6 +22,9 @@ class Dialect:
     """The exact reverse of ``descending`` (NULLs first), to walk an index backwards."""
     json_text_template: str
     index_hint_template: str
+    walk_indexes: str
+    """A statement that makes the rest of a read walk an index in its order rather than
+    read the table and sort it (empty: where the planner needs no telling)."""
 
     def index_hint(self, index: str) -> str:
         """What follows a table's name to make a query use ``index`` (where it must be said)."""
@@ -41,6 +44,7 @@ SQLITE = Dialect(
     ascending="ASC",
     json_text_template="json_extract({column}, '$.{key}')",
     index_hint_template="INDEXED BY {index}",
+    walk_indexes="",
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -49,4 +53,8 @@ POSTGRES = Dialect(
     ascending="ASC NULLS FIRST",
     json_text_template="(({column})::json ->> '{key}')",
     index_hint_template="",  # its planner weighs the indexes by their statistics
+    # Weighing them, it sorts the whole season rather than walk an index that updates have
+    # left with sparse pages (a deep page by wins: 100 ms sorting on disk against 10 ms
+    # walking); a sort stays possible where nothing else would do.
+    walk_indexes="SET LOCAL enable_sort = off",
 )

@@ -731,6 +731,39 @@ TABLE_CLAIMS = Migration(
     ),
 )
 
+SEASON_SIZES = Migration(
+    12,
+    "each season's number of players, kept with its standings",
+    (
+        # A leaderboard page shows how many players the season has; counting them walks
+        # a whole index (100,000 entries in a big season), so the count is kept here,
+        # raised in the finishing transaction that adds a player's first season row.
+        # A season without players has no row (its count is 0).
+        """
+        CREATE TABLE season_sizes (
+            season_id INTEGER PRIMARY KEY REFERENCES seasons (season_id),
+            players   INTEGER NOT NULL CHECK (players > 0)
+        )
+        """,
+        """
+        INSERT INTO season_sizes (season_id, players)
+        SELECT season_id, count(*) FROM season_players GROUP BY season_id
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE season_sizes (
+            season_id BIGINT  PRIMARY KEY REFERENCES seasons (season_id),
+            players   INTEGER NOT NULL CHECK (players > 0)
+        )
+        """,
+        """
+        INSERT INTO season_sizes (season_id, players)
+        SELECT season_id, count(*) FROM season_players GROUP BY season_id
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -743,6 +776,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     PICTURES,
     LANGUAGES,
     TABLE_CLAIMS,
+    SEASON_SIZES,
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -52,14 +52,54 @@ aggregates are in standard points); ``match_seats_by_user`` finds the player's m
 STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma"
 
 
+SEASON_PLAYER_COLUMNS = (
+    "season_id, user_id, matches, wins, points, takeovers, "
+    "doubles_made, doubles_received, doubling_won, doubling_lost"
+)
+INSERT_CHUNK = 1000
+"""Season rows per multi-row INSERT: 10,000 parameters, within both databases' limits."""
+
+
 async def add_contributions(
     session: Session, season_id: int, contributions: Sequence[Contribution]
 ) -> None:
-    """Add finished-match contributions to the season rows (creating them as needed)."""
+    """Add finished-match contributions (at most one per user) to the season rows, creating
+    them as needed, and raise the season's player count by the rows created.
+
+    Each player's first row is inserted only where none exists yet, and the rows the
+    insert returns are the new ones: a count taken by the insert itself stays right when
+    two transactions add the same new player at once (the second waits for the first,
+    then finds the row and adds to it). The count is written last, so a finishing
+    transaction that holds the season's count row waits for no other lock.
+    """
+    rows = [
+        (
+            season_id,
+            c.user_id,
+            c.matches,
+            c.wins,
+            c.points,
+            c.takeovers,
+            c.doubles_made,
+            c.doubles_received,
+            c.doubling_won,
+            c.doubling_lost,
+        )
+        for c in contributions
+    ]
+    created: set[int] = set()
+    for start in range(0, len(rows), INSERT_CHUNK):
+        chunk = rows[start : start + INSERT_CHUNK]
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+        returned = await session.fetchall(
+            f"INSERT INTO season_players ({SEASON_PLAYER_COLUMNS}) VALUES {marks} "
+            "ON CONFLICT (season_id, user_id) DO NOTHING RETURNING user_id",
+            [value for row in chunk for value in row],
+        )
+        created.update(user_id for (user_id,) in returned)
     await session.executemany(
-        """
-        INSERT INTO season_players (season_id, user_id, matches, wins, points, takeovers,
-                                    doubles_made, doubles_received, doubling_won, doubling_lost)
+        f"""
+        INSERT INTO season_players ({SEASON_PLAYER_COLUMNS})
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (season_id, user_id) DO UPDATE SET
             matches = season_players.matches + excluded.matches,
@@ -71,21 +111,7 @@ async def add_contributions(
             doubling_won = season_players.doubling_won + excluded.doubling_won,
             doubling_lost = season_players.doubling_lost + excluded.doubling_lost
         """,
-        [
-            (
-                season_id,
-                c.user_id,
-                c.matches,
-                c.wins,
-                c.points,
-                c.takeovers,
-                c.doubles_made,
-                c.doubles_received,
-                c.doubling_won,
-                c.doubling_lost,
-            )
-            for c in contributions
-        ],
+        [row for row in rows if row[1] not in created],
     )
     await session.executemany(
         """
@@ -103,6 +129,13 @@ async def add_contributions(
             for line in c.contracts
         ],
     )
+    if created:
+        await session.execute(
+            "INSERT INTO season_sizes (season_id, players) VALUES (?, ?) "
+            "ON CONFLICT (season_id) DO UPDATE SET "
+            "players = season_sizes.players + excluded.players",
+            (season_id, len(created)),
+        )
 
 
 async def rate(
@@ -155,11 +188,9 @@ class StandingsStore:
             sort = LeaderboardSort(sort)
             key = SORT_KEYS[sort].format(real=session.dialect.real)
             season = await get_season(session, season_id)
-            players = int(
-                await session.scalar(
-                    "SELECT count(*) FROM season_players WHERE season_id = ?", (season_id,)
-                )
-            )
+            if session.dialect.walk_indexes:
+                await session.execute(session.dialect.walk_indexes)
+            players = await season_size(session, season_id)
             rows = await _page(session, season_id, key, offset, limit, players)
             standings: list[SeasonStanding] = []
             for position, row in enumerate(rows, start=offset + 1):
@@ -170,15 +201,18 @@ class StandingsStore:
                 else:
                     rank = position
                 standings.append(_standing(row, rank))
-            own = None
-            if viewer is not None:
+            own = next((s for s in standings if s.user_id == viewer), None)
+            if viewer is not None and own is None:
                 mine = await session.fetchone(
                     f"SELECT {STANDING_COLUMNS}, {key} FROM season_players "
                     "WHERE season_id = ? AND user_id = ?",
                     (season_id, viewer),
                 )
                 if mine is not None:
-                    own = _standing(mine, await _rank(session, season_id, key, mine[-1]))
+                    # Below the page's last row, the viewer has the page and all before it above.
+                    above = offset + len(rows) if rows and _lower(mine[-1], rows[-1][-1]) else 0
+                    rank = await _rank(session, season_id, key, mine[-1], players, above)
+                    own = _standing(mine, rank)
         return LeaderboardPage(season, sort, offset, players, tuple(standings), own)
 
     async def player_stats(self, season_id: int, user_id: int) -> PlayerStats | None:
@@ -220,6 +254,14 @@ class StandingsStore:
             contracts=tuple(ContractStat(*line) for line in contracts),
             variants=tuple(VariantStat(*line) for line in variants),
         )
+
+
+async def season_size(session: Session, season_id: int) -> int:
+    """How many players the season has (its stored count: no walk of its rows)."""
+    players = await session.scalar(
+        "SELECT players FROM season_sizes WHERE season_id = ?", (season_id,)
+    )
+    return 0 if players is None else int(players)
 
 
 async def _page(
@@ -265,14 +307,76 @@ async def _first_rank(
     return offset + 1 - int(tied_before)
 
 
-async def _rank(session: Session, season_id: int, key: str, value: object) -> int:
-    """1 + how many players have a strictly higher value (None is below every value)."""
-    condition = f"{key} IS NOT NULL" if value is None else f"{key} > ?"
-    params = (season_id,) if value is None else (season_id, value)
-    higher = await session.scalar(
-        f"SELECT count(*) FROM season_players WHERE season_id = ? AND {condition}", params
+async def _rank(
+    session: Session, season_id: int, key: str, value: object, players: int, above: int
+) -> int:
+    """1 + how many players have a strictly higher value (None is below every value),
+    knowing that at least ``above`` do.
+
+    Counted from the nearer end, so the count walks little more than half the season:
+    the side expected smaller (``above`` says, or the viewer's value against the middle
+    of the highest and lowest) is counted up to half the season; if it holds that many,
+    the other side, then fewer than half, is counted instead. The guess only orders the
+    two counts: the rank is exact either way.
+    """
+    params: tuple[object, ...] = () if value is None else (value,)
+    higher = [(f"{key} IS NOT NULL" if value is None else f"{key} > ?", params)]
+    not_higher: list[tuple[str, tuple[object, ...]]] = [(f"{key} IS NULL", ())]
+    if value is not None:
+        not_higher.append((f"{key} <= ?", params))
+    half = players // 2 + 1
+    upper = above < half and await _in_upper_half(session, season_id, key, value)
+    first, second = (higher, not_higher) if upper else (not_higher, higher)
+    counted = await _count(session, season_id, key, first, half)
+    if counted >= half:
+        first, counted = second, await _count(session, season_id, key, second, players)
+    return 1 + (counted if first is higher else players - counted)
+
+
+async def _in_upper_half(session: Session, season_id: int, key: str, value: object) -> bool:
+    """Whether ``value`` is above the middle of the season's highest and lowest values
+    (two index probes): a guess of which end of the board is nearer."""
+    if value is None:
+        return False
+    order = f"ORDER BY {key} {session.dialect.descending}, user_id"
+    top = await session.scalar(
+        f"SELECT {key} FROM season_players WHERE season_id = ? {order} LIMIT 1", (season_id,)
     )
-    return 1 + int(higher)
+    bottom = await session.scalar(
+        f"SELECT {key} FROM season_players WHERE season_id = ? AND {key} IS NOT NULL "
+        f"ORDER BY {key} {session.dialect.ascending}, user_id DESC LIMIT 1",
+        (season_id,),
+    )
+    return bool(value > (top + bottom) / 2)  # type: ignore[operator]
+
+
+async def _count(
+    session: Session,
+    season_id: int,
+    key: str,
+    ranges: Sequence[tuple[str, tuple[object, ...]]],
+    limit: int,
+) -> int:
+    """The rows in these ranges of the sort index, counting no further than ``limit``
+    (each range a walk in index order that stops there)."""
+    total = 0
+    for condition, params in ranges:
+        if total >= limit:
+            break
+        total += int(
+            await session.scalar(
+                f"SELECT count(*) FROM (SELECT 1 FROM season_players WHERE season_id = ? "
+                f"AND {condition} ORDER BY {key} {session.dialect.descending}, user_id "
+                "LIMIT ?) AS counted",
+                (season_id, *params, limit - total),
+            )
+        )
+    return total
+
+
+def _lower(value: object, than: object) -> bool:
+    """Whether ``value`` sorts strictly below ``than`` on the board (None below all)."""
+    return than is not None and (value is None or value < than)  # type: ignore[operator]
 
 
 def _standing(row: Row, rank: int) -> SeasonStanding:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from store_helpers import NAMES, finished_match, play, seated_table
@@ -23,6 +24,7 @@ from bot.store import (
     SeatResult,
     Store,
     TableStatus,
+    open_store,
 )
 from bot.store.bulk import add_finished_matches
 
@@ -320,8 +322,9 @@ async def test_an_unknown_season_is_not_found(store: Store) -> None:
 
 
 async def test_every_page_is_its_slice_of_the_whole_board_with_its_ranks(store: Store) -> None:
-    """Pages are read from the nearer end and the first row's rank from its tie: each
-    page of each sort must still be exactly the board's rows there, ranked as a whole."""
+    """Pages are read from the nearer end, the first row's rank from its tie and the
+    viewer's rank from the nearer end: each page of each sort must still be exactly the
+    board's rows there, ranked as a whole, and each viewer ranked as on the whole board."""
     rng = random.Random(21)
     table = await store.tables.create_table(1, 10, 1)
     season = await store.seasons.start_season(1, "Pages")
@@ -359,3 +362,81 @@ async def test_every_page_is_its_slice_of_the_whole_board_with_its_ranks(store: 
                     zip(board, ranks, strict=True)
                 )[offset : offset + limit], (sort, offset, limit)
                 assert page.players == players
+        for viewer, rank in zip(board, ranks, strict=True):  # counted from either end
+            for offset in (0, players // 2, players - 1):
+                page = await store.standings.leaderboard(
+                    season.season_id, sort, offset=offset, limit=3, viewer=viewer
+                )
+                assert page.viewer is not None
+                assert (page.viewer.user_id, page.viewer.rank) == (viewer, rank), (sort, offset)
+
+
+async def _sizes(store: Store) -> dict[int, tuple[int, int]]:
+    """Per season with players: (its stored count, its season rows counted)."""
+    rows = await store.db.write_one(
+        "SELECT p.season_id, s.players, count(*) FROM season_players p "
+        "LEFT JOIN season_sizes s ON s.season_id = p.season_id "
+        "GROUP BY p.season_id, s.players"
+    )
+    return {season_id: (stored, counted) for season_id, stored, counted in rows}
+
+
+async def test_the_stored_player_count_follows_finishes_new_players_and_seasons(
+    store: Store,
+) -> None:
+    """A page reads the season's player count from its stored row, not by counting: the
+    row must grow by exactly the players new to the season, whatever path adds them."""
+    spring = await store.seasons.start_season(1, "Spring")
+    assert (await store.standings.leaderboard(spring.season_id)).players == 0
+    await finished_match(store, seed=30)  # players 1-4, new
+    await finished_match(store, seed=31)  # the same four again: no one new
+    await finished_match(store, seed=32, occupants=(Human(1), Human(5), Computer("easy"), Human(6)))
+    assert await _sizes(store) == {spring.season_id: (6, 6)}
+    table = await store.tables.create_table(1, 11, 1)
+    await add_finished_matches(  # a bulk batch of known and new players
+        store.db,
+        table.table_id,
+        spring.season_id,
+        [_results((5, 6, 7, 1), (10, 0, -10, 0)), _results((7, 8, None, 6), (5, 5, -5, -5))],
+    )
+    summer = await store.seasons.start_season(1, "Summer")
+    await finished_match(store, seed=33)  # players 1-4, new to the new season
+    await finished_match(store, seed=34, guild_id=2, channel_id=20)
+    autumn = await store.seasons.active_season(2)
+    assert autumn is not None
+    assert await _sizes(store) == {
+        spring.season_id: (8, 8),
+        summer.season_id: (4, 4),
+        autumn.season_id: (4, 4),
+    }
+    for season in (spring, summer, autumn):
+        page = await store.standings.leaderboard(season.season_id, limit=20)
+        assert page.players == len(page.rows)
+
+
+async def test_the_player_count_migration_counts_the_seasons_of_an_older_database(
+    database: Path | str,
+) -> None:
+    """A database at schema 11 (stored counts dropped, the version put back) gets each
+    season's count from its rows when it opens: 0 for a season without players."""
+    async with await open_store(database) as store:
+        table = await store.tables.create_table(1, 10, 1)
+        big = await store.seasons.start_season(1, "Big")
+        await add_finished_matches(
+            store.db,
+            table.table_id,
+            big.season_id,
+            [_results((u, u + 1, u + 2, u + 3), (10, 0, 0, -10)) for u in range(1, 60, 2)],
+        )
+        await finished_match(store, seed=35, guild_id=2, channel_id=20)
+        empty = await store.seasons.start_season(3, "Empty")
+        await store.db.write_one("DROP TABLE season_sizes")
+        await store.db.write_one("DELETE FROM schema_version WHERE version = 12")
+    async with await open_store(database) as store:
+        assert await store.db.write_one("SELECT max(version) FROM schema_version") == [(12,)]
+        sizes = await _sizes(store)
+        assert sorted(stored for stored, _ in sizes.values()) == [4, 62]
+        assert all(stored == counted for stored, counted in sizes.values())
+        assert (await store.standings.leaderboard(empty.season_id)).players == 0
+        page = await store.standings.leaderboard(big.season_id, offset=55, limit=10)
+        assert page.players == 62 and len(page.rows) == 7
