@@ -189,7 +189,7 @@ def _scenario(url: str, folder: Path, args: argparse.Namespace) -> int:
     time.sleep(args.seconds / 2)
     intruder.send_signal(signal.SIGTERM)
     intruder.wait()
-    killed = next(o for o, g in owners(folder).items() if g == 1 and o != intruder_owner)
+    killed = next(owner for owner in first if owners(folder)[owner] == 1)
     os.kill(workers[1].pid, signal.SIGKILL)
     workers[1].wait()
     open_at_kill = asyncio.run(open_tables(url, guild=1))
@@ -202,14 +202,14 @@ def _scenario(url: str, folder: Path, args: argparse.Namespace) -> int:
     for worker in workers.values():
         worker.wait()
     figures = asyncio.run(check(url, folder, killed))
-    restored = {p.name.split("-")[1]: int(p.read_text()) for p in folder.glob("restored-*")}
+    restored = per_owner(folder, "restored")
     print(
         f"{args.processes} processes, {args.tables} tables each, computers at zero pacing, "
         f"phases of {args.seconds:g} s"
     )
-    print(f"the intruder (a second process for guild 1) restored: {restored[str(intruder_owner)]}")
+    print(f"the intruder (a second process for guild 1) restored: {restored[intruder_owner]}")
     print(
-        f"the restarted worker of guild 1 restored {restored[str(successor)]} of the "
+        f"the restarted worker of guild 1 restored {restored[successor]} of the "
         f"{open_at_kill} tables open when it was killed"
     )
     for label, value in figures.items():
@@ -219,8 +219,8 @@ def _scenario(url: str, folder: Path, args: argparse.Namespace) -> int:
         or figures["matches driven back and forth"]
         or figures["actions by a process of another guild"]
         or figures["matches of the killed process left behind"]
-        or restored[str(intruder_owner)] != 0
-        or restored[str(successor)] != open_at_kill
+        or restored[intruder_owner] != 0
+        or restored[successor] != open_at_kill
     )
     print("checks:", "FAILED" if failed else "passed")
     return 1 if failed else 0
@@ -248,9 +248,14 @@ def wait_for_file(path: Path, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+def per_owner(folder: Path, what: str) -> dict[int, int]:
+    """The number each worker wrote in its ``what-OWNER`` file, by owner id."""
+    return {int(p.name.split("-")[1]): int(p.read_text()) for p in folder.glob(f"{what}-*")}
+
+
 def owners(folder: Path) -> dict[int, int]:
     """Every worker that started: its owner id and its guild."""
-    return {int(p.name.split("-")[1]): int(p.read_text()) for p in folder.glob("owner-*")}
+    return per_owner(folder, "owner")
 
 
 def started(folder: Path, count: int, timeout: float = 60) -> set[int]:

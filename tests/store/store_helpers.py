@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine import Match
 from bot.store import Human, SeatOccupant, Store, TableRecord, TableStatus
+from bot.store.claims import ClaimStore, Session
 
 NAMES = ("Ann", "Bob", "Cas", "Dirk")
 FOUR_HUMANS: tuple[SeatOccupant, ...] = (Human(1), Human(2), Human(3), Human(4))
@@ -94,3 +95,20 @@ async def free_disk(store: Store) -> None:
     """Room again: the file may grow as far as SQLite lets it."""
     ((limit,),) = await store.db.write_one(f"PRAGMA max_page_count = {NO_LIMIT}")
     assert limit > 1_000_000
+
+
+class Liveness:
+    """A test's say on which claim owners are alive (the backend's answer, faked)."""
+
+    def __init__(self, *alive: int) -> None:
+        self.living = set(alive)
+
+    async def alive(self, session: Session, owner: int) -> bool:
+        return owner in self.living
+
+
+def other_process(store: Store, owner: int, liveness: Liveness) -> Store:
+    """A second bot process on the same database: its own owner id, the test's liveness."""
+    other = Store(store.db, owner=owner)
+    other.claims = ClaimStore(store.db, owner, liveness)
+    return other

@@ -11,29 +11,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, play, seated_table
+from store_helpers import NAMES, Liveness, other_process, play, seated_table
 
 from bot.engine import Match, Play
 from bot.store import ClaimLost, Conflict, Store, TableStatus, open_store
-from bot.store.claims import CLAIM, ClaimStore, Session
+from bot.store.claims import CLAIM
 from bot.store.migrations import migrate
-
-
-class Liveness:
-    """The test's say on which owners are alive."""
-
-    def __init__(self, *alive: int) -> None:
-        self.living = set(alive)
-
-    async def alive(self, session: Session, owner: int) -> bool:
-        return owner in self.living
-
-
-def other_process(store: Store, owner: int, liveness: Liveness) -> Store:
-    """A second process on the same database: its own owner id, the test's liveness."""
-    other = Store(store.db, owner=owner)
-    other.claims = ClaimStore(store.db, owner, liveness)
-    return other
 
 
 async def driven(store: Store, match_id: int) -> list[int | None]:

@@ -8,26 +8,17 @@ own owner id); which owners are alive is the test's say.
 from __future__ import annotations
 
 import pytest
+from store_helpers import Liveness, other_process
 from tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, make_harness
 
 from bot.store import Store
-from bot.store.claims import ClaimStore, Session
 from bot.tables import Refusal, TableReason
 from bot.tables import events as ev
 
 
-class Liveness:
-    def __init__(self, *alive: int) -> None:
-        self.living = set(alive)
-
-    async def alive(self, session: Session, owner: int) -> bool:
-        return owner in self.living
-
-
 def second_process(store: Store, owner: int, liveness: Liveness, **options: object) -> Harness:
-    other = Store(store.db, owner=owner)
-    other.claims = ClaimStore(store.db, owner, liveness)
-    return make_harness(other, **options)
+    """A second bot process's table service on the same database."""
+    return make_harness(other_process(store, owner, liveness), **options)
 
 
 async def test_a_process_restores_only_its_own_guilds_tables(h: Harness) -> None:
