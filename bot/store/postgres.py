@@ -42,6 +42,7 @@ from .codec import now_ms
 from .database import Database, Params, Row, Session
 from .dialect import POSTGRES
 from .errors import ConstraintFailed, DatabaseRefused, StorageFailed
+from .liveness import OwnerLock
 from .migrations import LATEST, MIGRATIONS
 from .url import redacted, url_problem
 
@@ -143,7 +144,7 @@ class PostgresDatabase(Database):
         self._pool = pool
         self.label = label
         self._url = url
-        self._owner_conn: Any = None
+        self._owner_lock: OwnerLock | None = None
 
     @classmethod
     async def open(cls, url: str, *, read_only: bool = False) -> PostgresDatabase:
@@ -184,9 +185,15 @@ class PostgresDatabase(Database):
         return cls(pool, label, url)
 
     async def hold_owner(self, owner: int) -> None:
-        """Hold the advisory lock named ``owner`` on a connection of its own for as long as
-        the process runs: the server drops it the moment that connection goes, however the
-        process ended (``kill -9`` included), and then :meth:`alive` says so everywhere."""
+        """Hold the advisory lock named ``owner`` for as long as the process runs, on a
+        connection of its own (taken again if that connection is lost: see
+        :mod:`bot.store.liveness`): the server drops it the moment the process ends
+        (``kill -9`` included), and then :meth:`alive` says so everywhere."""
+        lock = OwnerLock(lambda: self._owner_connection(owner), self.label)
+        await lock.take()
+        self._owner_lock = lock
+
+    async def _owner_connection(self, owner: int) -> Any:
         conn = await _connect(self._url, self.label)
         try:
             await conn.execute("SELECT pg_advisory_lock($1)", owner)
@@ -195,7 +202,7 @@ class PostgresDatabase(Database):
             raise DatabaseRefused(
                 f"cannot take the process lock on {self.label}: {error}"
             ) from None
-        self._owner_conn = conn
+        return conn
 
     async def alive(self, session: Session, owner: int) -> bool:
         """Taking ``owner``'s advisory lock fails while its process holds it; taken, it is
@@ -206,9 +213,9 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         with _translated(self.label):
-            if self._owner_conn is not None:
-                await self._owner_conn.close()
-                self._owner_conn = None
+            if self._owner_lock is not None:
+                await self._owner_lock.release()
+                self._owner_lock = None
             await self._pool.close()
 
     @asynccontextmanager
