@@ -67,9 +67,11 @@ def match_deals(seed: int, match: int, deals: int) -> list[Hands]:
 
 def hard_player(options: Mapping[str, object]) -> HardPlayer:
     """A hard player with switches from ``--hard``: ``inference`` (weight, reject, off),
-    ``simulate_choice`` (true, false), ``endgame_tricks`` (0 turns the endgame off) and
-    the inference model's fields (``choice_temperature``, ``double_temperature``,
-    ``card_slip``)."""
+    ``simulate_choice`` (true, false), ``endgame_tricks`` (0 turns the endgame off),
+    ``double_margin`` and ``trump_premium`` (its betting), ``noise`` (how much a card
+    must beat the normal player's by), ``wall_clock`` (false: the
+    work cap alone ends a search, so a run replays exactly) and the inference model's
+    fields (``choice_temperature``, ``double_temperature``, ``card_slip``)."""
     fields = set(Model.__dataclass_fields__)
     model = Model(**{k: v for k, v in options.items() if k in fields})  # type: ignore[arg-type]
     rest = {k: v for k, v in options.items() if k not in fields}

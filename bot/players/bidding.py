@@ -26,23 +26,32 @@ from bot.engine.view import SeatView
 
 TRUMP_PREMIUM = 10.0
 
+#: The share of a contract's size that a double's expected gain must clear.
+MARGIN_SHARE = 0.1
 
-def choice_value(contract: Contract, expected: float) -> float:
-    """What choosing ``contract`` now is worth, given this hand's expected base score."""
+
+def choice_value(contract: Contract, expected: float, premium: float = TRUMP_PREMIUM) -> float:
+    """What choosing ``contract`` now is worth, given this hand's expected base score
+    (a trump option less ``premium``)."""
     value = expected - contract.total / 4
-    return value - TRUMP_PREMIUM if contract.is_trump_option else value
+    return value - premium if contract.is_trump_option else value
 
 
-def best_choice(view: SeatView, expected: Mapping[str, float]) -> Action:
+def best_choice(
+    view: SeatView, expected: Mapping[str, float], premium: float = TRUMP_PREMIUM
+) -> Action:
     """The legal ``Choose`` with the highest :func:`choice_value`."""
     choices = [a for a in view.legal if isinstance(a, Choose)]
     contracts = view.rules.by_id
-    return max(choices, key=lambda a: choice_value(contracts[a.contract], expected[a.contract]))
+    return max(
+        choices,
+        key=lambda a: choice_value(contracts[a.contract], expected[a.contract], premium),
+    )
 
 
-def margin(contract: Contract) -> float:
+def margin(contract: Contract, share: float = MARGIN_SHARE) -> float:
     """The expected gain a double must clear, in points."""
-    return 0.1 * abs(contract.total)
+    return share * abs(contract.total)
 
 
 def claimed_edge(view: SeatView, other: int) -> float:
@@ -56,11 +65,15 @@ def claimed_edge(view: SeatView, other: int) -> float:
     return claimed
 
 
-def doubling_turn(view: SeatView, gains: Mapping[int, float]) -> Action:
+def doubling_turn(
+    view: SeatView, gains: Mapping[int, float], share: float = MARGIN_SHARE
+) -> Action:
     """The legal ``Double`` naming every seat whose expected ``base_me - base_j`` clears
-    the margin; ``gains`` already includes what the other seats' choices claim."""
+    the margin (``share`` of the contract's size); ``gains`` already includes what the
+    other seats' choices claim."""
     assert view.contract is not None
-    wanted = frozenset(j for j, gain in gains.items() if gain > margin(view.contract))
+    need = margin(view.contract, share)
+    wanted = frozenset(j for j, gain in gains.items() if gain > need)
     doubles = [a for a in view.legal if isinstance(a, Double)]
     allowed = frozenset().union(*(a.targets for a in doubles))
     return Double(wanted & allowed)

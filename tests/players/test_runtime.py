@@ -55,3 +55,22 @@ def test_arena_smoke() -> None:
         assert f"{deals} deals" in text
         assert "edge per match" in text
         assert "decision time" in text
+
+
+def test_arena_with_the_clock_off_replays_exactly() -> None:
+    # What pairing two --hard variants on the same deals relies on: with the clock off,
+    # the same switches give the same scores.
+    def edges(hard: dict[str, object]) -> list[float]:
+        args = argparse.Namespace(
+            candidate="hard",
+            baseline="normal",
+            deals=2,
+            seed=4,
+            budget=0.01,
+            workers=1,
+            hard={"wall_clock": False, **hard},
+        )
+        return [edge for result in run_arena(args) for edge in result.edges]
+
+    assert edges({}) == edges({})
+    assert edges({"double_margin": 0.05}) == edges({"double_margin": 0.05})
