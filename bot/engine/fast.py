@@ -374,6 +374,13 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
     if len(trick) < 4:
         pos.to_act = (seat + 1) & 3
         return
+    _end_trick(pos)
+
+
+def _end_trick(pos: FastPosition) -> int:
+    """Score the four cards of ``pos.trick`` to their winner, who leads the next trick;
+    returns the winner."""
+    trick = pos.trick
     contract = pos.contract
     winner = (pos.leader + winning_position(trick, contract.trump)) & 3
     pos.tricks_done += 1
@@ -387,6 +394,7 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
     pos.base[winner] += points
     trick.clear()
     pos.leader = pos.to_act = winner
+    return winner
 
 
 def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
@@ -451,19 +459,15 @@ def _trick_policy_playout(
     pos: FastPosition, policy: Policy, trace: list[TraceEntry] | None
 ) -> list[int]:
     """:func:`policy_playout` of a trick contract, with :func:`legal_masks` and
-    :func:`play_card` inline: the policy's own work is the rest of a playout's time, so
-    the calls around it were a third of it. The position is kept up to date before each
-    question to the policy (it reads the hands, the trick, the cards played and the
-    voids); the agreement tests replay it through the public API."""
+    :func:`play_card` inline up to a trick's end: the policy's own work is the rest of a
+    playout's time, so the calls around it were a third of it. The position is kept up
+    to date before each question to the policy (it reads the hands, the trick, the cards
+    played and the voids); the agreement tests replay it through the public API."""
     contract = pos.contract
-    h, played, voids, trick, base = pos.hands, pos.played, pos.voids, pos.trick, pos.base
+    h, played, voids, trick = pos.hands, pos.played, pos.voids, pos.trick
     bits = BITS
-    trump = contract.trump
-    per_trick = contract.per_trick
-    trick_table = contract.trick_table
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
-    card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     seat = pos.to_act
     while pos.tricks_done < 13 and not (ends_early and pos.points_left == 0):
@@ -505,22 +509,8 @@ def _trick_policy_playout(
         if len(trick) < 4:
             seat = pos.to_act = (seat + 1) & 3
             continue
-        winner = (pos.leader + winning_position(trick, trump)) & 3
-        pos.tricks_done += 1
-        points = per_trick + trick_table[pos.tricks_done]
-        if card_points is not None:
-            taken = (
-                card_points[trick[0]]
-                + card_points[trick[1]]
-                + card_points[trick[2]]
-                + card_points[trick[3]]
-            )
-            points += taken
-            pos.points_left -= taken
-        base[winner] += points
-        trick.clear()
-        seat = pos.leader = pos.to_act = winner
-    return base
+        seat = _end_trick(pos)
+    return pos.base
 
 
 def dealt_position(contract: Contract, first_leader: int, hands: list[int]) -> FastPosition:

@@ -46,6 +46,14 @@ def _random_policy(rng: random.Random) -> Policy:
     return policy
 
 
+#: Every contract of every variant and house rule set, for the agreement tests.
+EVERY_CONTRACT_OF_EVERY_RULE_SET = pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
+    ids=rules_id,
+)
+
+
 @pytest.mark.parametrize("contract_id", list(CONTRACTS))
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
@@ -87,11 +95,7 @@ def test_position_from_view_matches_the_deal(contract_id: str, seed: int, moves:
     assert _state(from_view) == _state(position_from_deal(match.deal))
 
 
-@pytest.mark.parametrize(
-    ("rules", "contract_id"),
-    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
-    ids=rules_id,
-)
+@EVERY_CONTRACT_OF_EVERY_RULE_SET
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_policy_playout_agrees_under_every_variant_and_house_rule(
@@ -116,11 +120,7 @@ def _masks(match: Match) -> list[int]:
     return hand_masks([match.deal.hand(seat) for seat in range(4)])
 
 
-@pytest.mark.parametrize(
-    ("rules", "contract_id"),
-    [(rules, cid) for rules in ALL_RULES for cid in rules.contract_ids],
-    ids=rules_id,
-)
+@EVERY_CONTRACT_OF_EVERY_RULE_SET
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_policy_is_asked_with_the_public_deal_position(
