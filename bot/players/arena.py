@@ -30,6 +30,7 @@ is applied without asking), measured in the process that played (one core each w
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import statistics
@@ -72,10 +73,28 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
     must beat the normal player's by), ``wall_clock`` (false: the
     work cap alone ends a search, so a run replays exactly) and the inference model's
     fields (``choice_temperature``, ``double_temperature``, ``card_slip``)."""
+    defaults = {
+        **{name: f.default for name, f in Model.__dataclass_fields__.items()},
+        **{name: p.default for name, p in inspect.signature(HardPlayer).parameters.items()},
+    }
+    for name, value in options.items():
+        if name not in defaults or name == "model":
+            raise TypeError(f"there is no switch {name!r}")
+        if not _same_kind(value, defaults[name]):
+            raise TypeError(f"{name} must be like {json.dumps(defaults[name])}, not {value!r}")
     fields = set(Model.__dataclass_fields__)
     model = Model(**{k: v for k, v in options.items() if k in fields})  # type: ignore[arg-type]
     rest = {k: v for k, v in options.items() if k not in fields}
     return HardPlayer(model=model, **rest)  # type: ignore[arg-type]
+
+
+def _same_kind(value: object, default: object) -> bool:
+    """A switch's value is of its default's kind: a bool, a number or a string."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, int | float):
+        return isinstance(value, int | float)
+    return isinstance(value, type(default))
 
 
 def play_match(

@@ -6,10 +6,12 @@ import argparse
 import pickle
 import random
 
+import pytest
 from players_helpers import random_position
 
 from bot.engine.view import SeatView, seat_view
 from bot.players import LEVELS
+from bot.players.arena import main as arena_main
 from bot.players.arena import report, run_arena
 from bot.players.hard import HardPlayer
 from bot.players.pool import PlayerPool, decide_sync
@@ -74,3 +76,22 @@ def test_arena_with_the_clock_off_replays_exactly() -> None:
 
     assert edges({}) == edges({})
     assert edges({"double_margin": 0.05}) == edges({"double_margin": 0.05})
+
+
+@pytest.mark.parametrize(
+    ("switches", "says"),
+    [
+        ('{"bogus": 1}', "there is no switch 'bogus'"),
+        ('{"double_margin": "x"}', "double_margin must be like 0.05, not 'x'"),
+        ('{"wall_clock": 0}', "wall_clock must be like true, not 0"),
+        ('{"card_slip": "a"}', "card_slip must be like 0.1"),
+        ("[1]", "must be a JSON object"),
+    ],
+)
+def test_arena_refuses_a_wrong_switch_before_playing(
+    switches: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        arena_main(["--candidate", "hard", "--baseline", "normal", "--hard", switches])
+    assert stop.value.code == 2
+    assert says in capsys.readouterr().err
