@@ -2,9 +2,12 @@
 
 ``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
 [--budget SECONDS] [--workers W] [--variant twelve] [--house-rules '{"heart_lead": "broken"}']
-[--hard '{"inference": "off"}']``
+[--hard '{"inference": "off"}'] [--versus '{"inference": "reject"}']``
 
 ``--hard`` sets the hard player's switches for an ablation (see :func:`hard_player`).
+``--versus`` plays the same deals again with other switches and reports the difference
+deal by deal (:func:`paired_report`): with ``"wall_clock": false`` in both, a deal
+differs only where the two players' decisions do, so the pairing removes the deals' luck.
 
 Design. The deals are grouped into matches (of the rules' number of deals, 11 in the
 standard game; the last one may be cut short), dealt from the seed, and the players choose
@@ -70,7 +73,8 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
     """A hard player with switches from ``--hard``: ``inference`` (weight, reject, off),
     ``simulate_choice`` (true, false), ``endgame_tricks`` (0 turns the endgame off),
     ``double_margin`` and ``trump_premium`` (its betting), ``noise`` (how much a card
-    must beat the normal player's by), ``wall_clock`` (false: the
+    must beat the normal player's by), ``reject_tries`` (rejection's draws for one kept
+    guess), ``wall_clock`` (false: the
     work cap alone ends a search, so a run replays exactly) and the inference model's
     fields (``choice_temperature``, ``double_temperature``, ``card_slip``)."""
     defaults = {
@@ -191,6 +195,27 @@ def report(args: argparse.Namespace, results: list[MatchResult], rules: Rules = 
     return "\n".join(lines)
 
 
+def paired_report(
+    args: argparse.Namespace, first: list[MatchResult], second: list[MatchResult], rules: Rules
+) -> str:
+    """The ``--versus`` run's edge, and the ``--hard`` run's minus it, paired by deal."""
+    ones = [e for r in first for e in r.edges]
+    others = [e for r in second for e in r.edges]
+    n = rules.deals
+    mean, half = interval(others)
+    diff, spread = interval([a - b for a, b in zip(ones, others, strict=True)])
+    differing = sum(1 for a, b in zip(ones, others, strict=True) if a != b)
+    return "\n".join(
+        [
+            f"versus {json.dumps(args.versus)}: edge per match {n * mean:+.1f}  "
+            f"(95% CI {n * (mean - half):+.1f} .. {n * (mean + half):+.1f})",
+            f"--hard minus --versus, paired by deal: {n * diff:+.1f} a match  "
+            f"(95% CI {n * (diff - spread):+.1f} .. {n * (diff + spread):+.1f}); "
+            f"{differing} of {len(ones)} deals differ",
+        ]
+    )
+
+
 def run_arena(args: argparse.Namespace, rules: Rules = STANDARD) -> list[MatchResult]:
     sizes = [rules.deals] * (args.deals // rules.deals)
     if args.deals % rules.deals:
@@ -229,6 +254,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--hard", default="{}", help='the hard player\'s switches, e.g. \'{"inference": "off"}\''
     )
+    parser.add_argument(
+        "--versus", help="other switches to play the same deals with, paired deal by deal"
+    )
     args = parser.parse_args(argv)
     try:
         rules = rules_for(args.variant, json.loads(args.house_rules))
@@ -236,16 +264,30 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"--house-rules must be a JSON object, not {args.house_rules!r}")
     except RulesError as error:
         parser.error(str(error))
-    try:
-        args.hard = json.loads(args.hard)
-        hard_player(args.hard)
-    except (json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
-        parser.error(f"--hard must be a JSON object of the hard player's switches: {error}")
+    args.hard = _switches(parser, "--hard", args.hard)
+    if args.versus is not None:
+        args.versus = _switches(parser, "--versus", args.versus)
+        if "hard" not in (args.candidate, args.baseline):
+            parser.error("--versus compares hard players: hard must be candidate or baseline")
     if args.deals is None:
         args.deals = rules.deals
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    print(report(args, run_arena(args, rules), rules), flush=True)
+    results = run_arena(args, rules)
+    print(report(args, results, rules), flush=True)
+    if args.versus is not None:
+        other = run_arena(argparse.Namespace(**{**vars(args), "hard": args.versus}), rules)
+        print(paired_report(args, results, other, rules), flush=True)
+
+
+def _switches(parser: argparse.ArgumentParser, flag: str, text: str) -> dict[str, object]:
+    """The hard player's switches from ``flag``'s JSON, or the parser's one-line refusal."""
+    try:
+        switches = json.loads(text)
+        hard_player(switches)
+    except (json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
+        parser.error(f"{flag} must be a JSON object of the hard player's switches: {error}")
+    return switches  # type: ignore[no-any-return]
 
 
 if __name__ == "__main__":

@@ -115,9 +115,10 @@ class _Search:
 class _Guesser:
     """Draws guesses for one decision with their weights, as the inference mode says."""
 
-    def __init__(self, view: SeatView, mode: str, model: Model) -> None:
+    def __init__(self, view: SeatView, mode: str, model: Model, tries: int = REJECT_TRIES) -> None:
         self.sampler = Sampler(view)
         self.mode = mode
+        self.tries = tries
         inference = Inference(view, model) if mode != "off" and view.contract else None
         self.inference = inference if inference is not None and inference.informative else None
         self.best = 0.0  # the highest likelihood seen, for rejection
@@ -132,7 +133,7 @@ class _Guesser:
         if self.mode == "weight":
             return hands, weight
         kept, kept_weight = hands, weight
-        for _ in range(REJECT_TRIES):
+        for _ in range(self.tries):
             self.best = max(self.best, weight)
             if weight > 0 and rng.random() * self.best <= weight:
                 return hands, 1.0
@@ -161,6 +162,7 @@ class HardPlayer:
         double_margin: float = DOUBLE_MARGIN,
         trump_premium: float = TRUMP_PREMIUM,
         noise: float = NOISE,
+        reject_tries: int = REJECT_TRIES,
     ) -> None:
         if inference not in INFERENCE_MODES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCE_MODES)}")
@@ -174,6 +176,7 @@ class HardPlayer:
         self.double_margin = double_margin
         self.trump_premium = trump_premium
         self.noise = noise
+        self.reject_tries = reject_tries
         self.normal = NormalPlayer()
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -194,7 +197,7 @@ class HardPlayer:
         cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
         preferred = normal_card(own_position(view), view.seat, legal)
         keep = cards.index(preferred)
-        guesser = _Guesser(view, self.inference, self.model)
+        guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
         totals = [0.0] * len(cards)
         weights = 0.0
         cards_left = sum(view.cards_left)
@@ -263,7 +266,7 @@ class HardPlayer:
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         assert view.contract is not None
-        guesser = _Guesser(view, self.inference, self.model)
+        guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
         [means] = self._simulate(view, rng, search, [view.contract], guesser)
         # With inference the guesses already hold what the chooser's choice and the
         # doubles claim; without, the shared rule's assumed edge stands in for it.

@@ -95,3 +95,26 @@ def test_arena_refuses_a_wrong_switch_before_playing(
         arena_main(["--candidate", "hard", "--baseline", "normal", "--hard", switches])
     assert stop.value.code == 2
     assert says in capsys.readouterr().err
+
+
+def test_arena_versus_pairs_two_switch_sets_on_the_same_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ["--candidate", "hard", "--baseline", "normal", "--deals", "2", "--seed", "4"]
+    off = '{"wall_clock": false}'
+    arena_main([*common, "--budget", "0.01", "--hard", off, "--versus", off])
+    same = capsys.readouterr().out
+    assert "paired by deal: +0.0 a match" in same
+    assert "0 of 2 deals differ" in same
+    one_guess_a_decision = '{"wall_clock": false, "work_per_second": 0.0}'
+    arena_main([*common, "--budget", "0.05", "--hard", off, "--versus", one_guess_a_decision])
+    differ = capsys.readouterr().out
+    assert "0 of 2 deals differ" not in differ
+    assert 'versus {"wall_clock": false, "work_per_second": 0.0}' in differ
+
+
+def test_arena_versus_needs_a_hard_player(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        arena_main(["--candidate", "normal", "--baseline", "easy", "--versus", "{}"])
+    assert stop.value.code == 2
+    assert "--versus compares hard players" in capsys.readouterr().err
