@@ -25,6 +25,9 @@ CHILD = Path(__file__).with_name("store_crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 25
 
+#: The mean number of acknowledged writes a run that got ready makes before its kill.
+WRITES_PER_RUN = 400
+
 
 @dataclass
 class Acknowledged:
@@ -68,7 +71,14 @@ def run_and_kill(path: Path, seed: int, rng: random.Random, wait_until_ready: bo
     if wait_until_ready:
         first = child.stdout.readline()
         assert first == b"ready\n", child.communicate()[1].decode()
-        time.sleep(rng.uniform(0.0, 0.4))
+        # Counted in acknowledged writes, not seconds, so a slow or busy machine tests
+        # as many writes as a fast one; the jitter lands the kill anywhere in the next.
+        for _ in range(rng.randrange(2 * WRITES_PER_RUN)):
+            line = child.stdout.readline()
+            if not line:
+                break
+            first += line
+        time.sleep(rng.uniform(0.0, 0.005))
     else:
         time.sleep(rng.uniform(0.0, 0.3))
     child.send_signal(signal.SIGKILL)
