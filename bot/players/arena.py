@@ -283,11 +283,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _switches(parser: argparse.ArgumentParser, flag: str, text: str) -> dict[str, object]:
     """The hard player's switches from ``flag``'s JSON, or the parser's one-line refusal."""
     try:
-        switches = json.loads(text)
+        switches: dict[str, object] = json.loads(text)
         hard_player(switches)
     except (json.JSONDecodeError, TypeError, ValueError, AttributeError) as error:
         parser.error(f"{flag} must be a JSON object of the hard player's switches: {error}")
-    return switches  # type: ignore[no-any-return]
+    return switches
 
 
 if __name__ == "__main__":

@@ -116,7 +116,7 @@ class _Search:
 class _Guesser:
     """Draws guesses for one decision with their weights, as the inference mode says."""
 
-    def __init__(self, view: SeatView, mode: str, model: Model, tries: int = REJECT_TRIES) -> None:
+    def __init__(self, view: SeatView, mode: str, model: Model, tries: int) -> None:
         self.sampler = Sampler(view)
         self.mode = mode
         self.tries = tries
@@ -261,7 +261,8 @@ class HardPlayer:
     def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
         ids = [a.contract for a in view.legal if isinstance(a, Choose)]
         contracts = [view.rules.by_id[cid] for cid in ids]
-        means = self._simulate(view, rng, search, contracts, _Guesser(view, "off", self.model))
+        guesser = _Guesser(view, "off", self.model, self.reject_tries)  # nothing seen yet
+        means = self._simulate(view, rng, search, contracts, guesser)
         expected = {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)}
         return best_choice(view, expected, self.trump_premium)
 

@@ -113,6 +113,17 @@ def test_arena_versus_pairs_two_switch_sets_on_the_same_deals(
     assert 'versus {"wall_clock": false, "work_per_second": 0.0}' in differ
 
 
+def test_arena_refuses_wrong_versus_switches_before_playing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        arena_main(["--candidate", "hard", "--baseline", "normal", "--versus", '{"nope": 1}'])
+    assert stop.value.code == 2
+    assert "--versus must be a JSON object of the hard player's switches" in (
+        capsys.readouterr().err
+    )
+
+
 def test_arena_versus_needs_a_hard_player(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         arena_main(["--candidate", "normal", "--baseline", "easy", "--versus", "{}"])
