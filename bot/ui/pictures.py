@@ -22,8 +22,8 @@ import discord
 from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
+from bot.render.deal_image import deal_png
 from bot.render.scene import scene_of, seat_name
-from bot.render.table_image import table_png
 from bot.tables import TableView
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ async def table_picture(view: TableView, *, over: bool = False) -> discord.File 
     if not view.settings.images:
         return None
     scene = scene_of(view, over=over)
-    return await _drawn(lambda: table_png(scene), TABLE_FILE, f"table {view.table_id}")
+    return await _drawn(lambda: deal_png(scene), TABLE_FILE, f"table {view.table_id}")
 
 
 async def chart_picture(view: TableView, data: ChartData) -> discord.File | None:

@@ -18,7 +18,8 @@ from bot.engine import DEALS_PER_MATCH, Phase
 from bot.render import cards
 from bot.render.chart import SIZE as CHART_SIZE
 from bot.render.chart import chart_png
-from bot.render.table_image import SIZE, TRICK_CARDS
+from bot.render.frame import SIZE
+from bot.render.table_image import TRICK_CARDS
 from bot.ui.pictures import chart_of_record, chart_of_scores
 
 CARD_WHITE = (252, 251, 247)
@@ -132,7 +133,7 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_text_and_the_game_goes_
     def broken(scene):  # type: ignore[no-untyped-def]
         raise RuntimeError("no ink")
 
-    monkeypatch.setattr(pictures, "table_png", broken)
+    monkeypatch.setattr(pictures, "deal_png", broken)
     h = harness
     ann = h.user("Ann")
     await h.slash(ann, "new")

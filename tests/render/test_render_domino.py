@@ -7,9 +7,10 @@ from test_render_table import near, region, share
 
 from bot.engine import Suit
 from bot.render import cards, domino_image
+from bot.render.deal_image import deal_png
 from bot.render.draw import CARD, GOLD
+from bot.render.frame import SIZE
 from bot.render.scene import scene_of
-from bot.render.table_image import SIZE, table_png
 
 
 def slot_centre(suit: Suit, rank: int) -> tuple[int, int]:
@@ -36,7 +37,7 @@ def domino_at(out: int):  # type: ignore[no-untyped-def]
 def test_every_card_on_the_table_lies_in_its_rows_slot_and_no_other():
     view = domino_at(0)
     assert view.domino_rows
-    image = decode(table_png(scene_of(view)))
+    image = decode(deal_png(scene_of(view)))
     assert image.size == SIZE
     rows = {Suit(s): (low, high) for s, low, high in view.domino_rows}
     for suit in Suit:
@@ -49,7 +50,7 @@ def test_every_card_on_the_table_lies_in_its_rows_slot_and_no_other():
 def test_whoever_went_out_is_marked_on_their_plate():
     view = domino_at(1)
     (first,) = view.domino_out
-    image = decode(table_png(scene_of(view)))
+    image = decode(deal_png(scene_of(view)))
     gap = (SIZE[0] - 40 - 4 * domino_image.PLATE_WIDTH) // 3
     for seat in range(4):
         x0 = 20 + seat * (domino_image.PLATE_WIDTH + gap)
