@@ -30,7 +30,8 @@ import io
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import discord
 from discord.utils import MISSING
@@ -40,18 +41,17 @@ from bot.i18n import N_, _
 from bot.render import text
 from bot.render.chart import ChartData
 from bot.store import SCORE_STEP, StoreError, TableStatus
-from bot.tables import Refusal, TableView
+from bot.store.delivery import DeliveryStore
+from bot.tables import Refusal, TableService, TableView
 from bot.tables import events as ev
 from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
+from .hands import HandController
 from .pictures import chart_of_record, chart_picture, show, table_picture
 from .replies import literal
 from .summary import SummaryMessage, thread_name
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class ChannelFeed:
     @property
     def channel(self) -> discord.PartialMessageable:
         """Where the table's posts and its table message go: its thread, or the channel."""
-        return self.presenter.bot.get_partial_messageable(self.thread_id or self.channel_id)
+        return self.presenter.channel(self.thread_id or self.channel_id)
 
     async def _work(self) -> None:
         while True:
@@ -192,14 +192,14 @@ class ChannelFeed:
                     await self.summary.flush()
                     self.summary.close()
                     self.presenter.archive_later(self.summary.thread_id)
-                await self.presenter.bot.hands.close_table(
+                await self.presenter.hands.close_table(
                     event.table_id, None if over else reason, table_language(self.view)
                 )
                 self.presenter.drop(self.channel_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
                 fresh = (
                     ""
-                    if self.presenter.bot.hands.live(event.table_id, user_id)
+                    if self.presenter.hands.live(event.table_id, user_id)
                     else " " + _("Press **Show my hand** for your cards.")
                 )
                 await self.channel.send(
@@ -315,7 +315,7 @@ class ChannelFeed:
         thread_id: int | None = None
         if lobby is not None:
             try:
-                thread = await self.presenter.bot.http.start_thread_with_message(
+                thread = await self.presenter.http.start_thread_with_message(
                     self.channel_id,
                     lobby,
                     name=thread_name(view),
@@ -452,8 +452,22 @@ class ChannelFeed:
 class Presenter:
     """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per channel."""
 
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        service: TableService,
+        delivery: DeliveryStore,
+        hands: HandController,
+        channel: Callable[[int], discord.PartialMessageable],
+        http: discord.http.HTTPClient,
+    ) -> None:
+        """``delivery``: what was posted, so a restart neither repeats nor loses a line;
+        ``channel``: a channel (or thread) by its id; ``http``: Discord's REST calls that
+        have no object of their own (opening and archiving a thread)."""
+        self.service = service
+        self.delivery = delivery
+        self.hands = hands
+        self.channel = channel
+        self.http = http
         self._feeds: dict[int, ChannelFeed] = {}
         self._threads: dict[int, int] = {}
         """Thread id -> the channel of the table playing in it."""
@@ -468,20 +482,20 @@ class Presenter:
                 feed.lobby = view.match_id is None
                 self._find_thread(feed, view)
         if isinstance(event, ev.TableRestored):
-            await self.bot.hands.restore(event.table_id)
+            await self.hands.restore(event.table_id)
         feed.queue.put_nowait((event, view))
         if isinstance(event, ev.TurnStarted) and event.seconds is not None and view is not None:
             # A person's turn: their hand lights up now, not behind the channel's queue
             # (its webhook is not in the channel's rate-limit bucket).
             user_id = view.seats[event.seat].user_id
             if user_id is not None:
-                self.bot.hands.request_refresh(event.table_id, user_id)
+                self.hands.request_refresh(event.table_id, user_id)
         if isinstance(event, ev.TimedOut):  # the computer acted: their turn is gone
-            self.bot.hands.request_refresh(event.table_id, event.user_id)
+            self.hands.request_refresh(event.table_id, event.user_id)
 
     def _view(self, table_id: int) -> TableView | None:
         try:
-            return self.bot.service.view(table_id)
+            return self.service.view(table_id)
         except Refusal:
             return None
 
@@ -519,7 +533,9 @@ class Presenter:
         self._threads[thread_id] = channel_id
 
     def summary(self, channel_id: int, message_id: int, thread_id: int) -> SummaryMessage:
-        return SummaryMessage(self.bot, channel_id, message_id, thread_id, lambda: EDIT_INTERVAL)
+        return SummaryMessage(
+            self.channel, channel_id, message_id, thread_id, lambda: EDIT_INTERVAL
+        )
 
     def archive_later(self, thread_id: int) -> None:
         """The match is over: archive its thread after :data:`ARCHIVE_AFTER` seconds (if
@@ -532,26 +548,26 @@ class Presenter:
     async def _archive(self, thread_id: int) -> None:
         await asyncio.sleep(ARCHIVE_AFTER)
         try:
-            await self.bot.http.edit_channel(thread_id, archived=True)
+            await self.http.edit_channel(thread_id, archived=True)
         except discord.HTTPException as error:
             log.warning("thread %s: archiving failed: %s", thread_id, error)
 
     async def posted(self, table_id: int, line: Line) -> None:
         """Keep the channel's last line, so a restart posts only what was not sent."""
         try:
-            await self.bot.store.delivery.set_posted(table_id, *line)
+            await self.delivery.set_posted(table_id, *line)
         except StoreError:
             log.exception("table %s: could not store the last line posted", table_id)
 
     async def last_posted(self, table_id: int) -> Line:
-        line = await self.bot.store.delivery.last_posted(table_id)
+        line = await self.delivery.last_posted(table_id)
         return (0, 0) if line is None else line
 
     async def remember(
         self, table_id: int, message_id: int | None, role: str = TABLE_MESSAGE
     ) -> None:
         with contextlib.suppress(Refusal):  # the table closed meanwhile: nothing to keep
-            await self.bot.service.remember_message(table_id, role, message_id)
+            await self.service.remember_message(table_id, role, message_id)
 
     def drop(self, channel_id: int) -> None:
         feed = self._feeds.pop(channel_id, None)
@@ -562,7 +578,7 @@ class Presenter:
         """Wait until every queued event has been presented and every hand refreshed."""
         for feed in list(self._feeds.values()):
             await feed.queue.join()
-        await self.bot.hands.idle()
+        await self.hands.idle()
 
     async def drain(self, seconds: float | None = None) -> None:
         """Shutdown: send what is queued and the pending edits, for at most ``seconds``
@@ -572,7 +588,7 @@ class Presenter:
             async with asyncio.timeout(DRAIN_SECONDS if seconds is None else seconds):
                 for feed in list(self._feeds.values()):
                     await feed.flush()
-                await self.bot.hands.idle()
+                await self.hands.idle()
         except TimeoutError:
             left = sum(feed.queue.qsize() for feed in self._feeds.values())
             log.warning("shutting down with %d event(s) not presented; posted at next start", left)

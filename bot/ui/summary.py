@@ -13,7 +13,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import discord
 from discord.utils import MISSING
@@ -27,9 +26,6 @@ from bot.tables import TableView
 
 from .embeds import GREEN, GREY, compass, level_name, plain_name, seat_labels
 from .pictures import chart_picture, show
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 log = logging.getLogger(__name__)
 
@@ -102,15 +98,15 @@ class SummaryMessage:
 
     def __init__(
         self,
-        bot: BonkenBot,
+        channel: Callable[[int], discord.PartialMessageable],
         channel_id: int,
         message_id: int,
         thread_id: int,
         interval: Callable[[], float],
     ) -> None:
-        """``interval``: the seconds between two edits (read at each edit, so tests may
-        scale the presenter's pacing)."""
-        self.bot = bot
+        """``channel``: a channel by its id; ``interval``: the seconds between two edits
+        (read at each edit, so tests may scale the presenter's pacing)."""
+        self._channel = channel
         self.channel_id = channel_id
         self.message_id = message_id
         self.thread_id = thread_id
@@ -165,7 +161,7 @@ class SummaryMessage:
         picture = None
         if self._standings is not None and self._chart is not None:
             picture = await chart_picture(self._view, self._chart)
-        channel = self.bot.get_partial_messageable(self.channel_id)
+        channel = self._channel(self.channel_id)
         try:
             await channel.get_partial_message(self.message_id).edit(
                 embed=show(embed, picture),

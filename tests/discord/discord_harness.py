@@ -55,6 +55,7 @@ from discord.http import Route
 from multidict import CIMultiDict
 
 from bot.app import BonkenBot
+from bot.parts import Parts
 from bot.settings import Settings
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
@@ -819,6 +820,11 @@ class Harness:
     async def stop(self) -> None:
         await self.bot.close()
 
+    @property
+    def parts(self) -> Parts:
+        """The bot's parts (its store, service, presenter, controllers), as it built them."""
+        return self.bot.parts
+
     def user(self, name: str, *, admin: bool = False, locale: str = "en-US") -> User:
         """The guild member ``name`` (made on first use, speaking ``locale``)."""
         if name not in self.users:
@@ -963,8 +969,8 @@ class Harness:
         has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
         for _ in range(400):
             count = len(self.fake.calls)
-            await self.bot.service.settle()
-            await self.bot.presenter.idle()
+            await self.parts.service.settle()
+            await self.parts.presenter.idle()
             await asyncio.sleep(quiet)
             if len(self.fake.calls) == count and not self._editing():
                 return
@@ -973,11 +979,11 @@ class Harness:
     def _editing(self) -> bool:
         return any(
             feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
-            for feed in self.bot.presenter._feeds.values()
+            for feed in self.parts.presenter._feeds.values()
         )
 
     def table(self):  # type: ignore[no-untyped-def]
-        return self.bot.service.table_in_channel(CHANNEL_ID)
+        return self.parts.service.table_in_channel(CHANNEL_ID)
 
     def hand_message(self, interaction: Interaction) -> dict[str, Any]:
         """The (ephemeral) message an interaction's answer created or updated, as now."""
@@ -1006,7 +1012,7 @@ async def running(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def
 
 def seat_state(h: Harness, user: User):  # type: ignore[no-untyped-def]
     """(SeatView, turn) of ``user``: what the engine says, to check the UI against."""
-    return h.bot.service.hand(h.table().table_id, user.id)
+    return h.parts.service.hand(h.table().table_id, user.id)
 
 
 async def show_hand(h: Harness, user: User) -> Interaction:

@@ -26,7 +26,9 @@ class FakeClock:
 async def _reminder(h, user) -> str:  # type: ignore[no-untyped-def]
     """The turn ping the channel gets for ``user`` (as the turn timer publishes it)."""
     table = h.table()
-    await h.bot.presenter.publish(ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), table)
+    await h.parts.presenter.publish(
+        ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), table
+    )
     await h.idle()
     return h.fake.channel_posts()[-1]["content"]
 

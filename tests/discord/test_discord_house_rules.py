@@ -83,7 +83,7 @@ async def test_the_server_settings_give_the_default_rules_and_new_changes_one(ha
     assert "12 deals" in overview.text and "7th and 13th trick" in overview.text
     assert "-45 per queen" in overview.text and "ace or a 2" in overview.text
     other = await h.slash(boss, "new", channel_id=OTHER_CHANNEL_ID, heart_lead="broken")
-    assert h.bot.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
+    assert h.parts.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
         "twelve", {"domino_doubling": "ace_or_two", "heart_lead": "broken"}
     )
     assert other.text  # the lobby was posted
@@ -127,10 +127,10 @@ async def test_a_forged_rule_value_in_the_server_settings_changes_nothing(harnes
     h = harness
     boss = h.user("Boss", admin=True)
     await h.admin(boss, "settings", variant="twelve")
-    before = await h.bot.store.tables.guild_settings(GUILD_ID)
+    before = await h.parts.store.tables.guild_settings(GUILD_ID)
     refused = await h.admin(boss, "settings", heart_lead="sometimes", turn_seconds=90)
     assert refused.ephemeral and "'sometimes' is not a choice for heart lead" in refused.text
-    assert await h.bot.store.tables.guild_settings(GUILD_ID) == before
+    assert await h.parts.store.tables.guild_settings(GUILD_ID) == before
 
 
 async def test_rules_for_a_contract_the_tables_variant_lacks_says_so(harness):

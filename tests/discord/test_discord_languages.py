@@ -112,7 +112,7 @@ async def test_the_follow_suit_refusal_names_the_suit_led_in_the_players_languag
         pytest.skip("no position where Ann could fail to follow suit")
     table = h.table()
     with pytest.raises(Refusal) as refused:
-        await h.bot.service.act(table.table_id, ann.id, None, Play(wrong[0]))
+        await h.parts.service.act(table.table_id, ann.id, None, Play(wrong[0]))
     noun = {"CLUBS": "klaveren", "DIAMONDS": "ruiten", "HEARTS": "harten", "SPADES": "schoppen"}
     with i18n.using("nl"):
         said = worded(refused.value, table)
@@ -233,7 +233,7 @@ async def _time_out_twice(h: Harness, user) -> bool:  # type: ignore[no-untyped-
     for _ in range(2):
         await h.idle()
         _view, turn = seat_state(h, user)
-        assert await h.bot.service.expire_turn(h.table().table_id, turn)
+        assert await h.parts.service.expire_turn(h.table().table_id, turn)
     await h.idle()
     await h.slash(user, "back")
     return True

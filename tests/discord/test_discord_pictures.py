@@ -74,7 +74,7 @@ async def test_the_final_standings_carry_the_chart_of_the_match(tmp_path, monkey
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.01)
     h = await Harness(tmp_path).start()
     try:
-        service, host = h.bot.service, h.user("Host")
+        service, host = h.parts.service, h.user("Host")
         channel = 1_300_000_000_000_000_009
         view = await service.open_table(1, channel, host.id, "Host", host_seated=False)
         for _ in range(4):
@@ -122,8 +122,8 @@ async def test_scores_shows_the_chart_of_the_finished_deals(harness):
     assert png(chart).size == CHART_SIZE
     # The chart of the one finished deal (the deal in play is not on it yet).
     view = h.table()
-    data = chart_of_scores(view, h.bot.service.scores(view.table_id))
-    assert data.contracts == (h.bot.service.scores(view.table_id)[0][1],)
+    data = chart_of_scores(view, h.parts.service.scores(view.table_id))
+    assert data.contracts == (h.parts.service.scores(view.table_id)[0][1],)
     assert chart == chart_png(data)
 
 

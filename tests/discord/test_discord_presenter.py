@@ -18,10 +18,10 @@ from bot.render.text import domino_rows_text
 async def computers_only(h: Harness, channel: int = CHANNEL_ID) -> None:
     """An all-computer table opened through the service (slash commands seat the host)."""
     host = h.user("Host")
-    await h.bot.service.open_table(1, channel, host.id, "Host", host_seated=False)
+    await h.parts.service.open_table(1, channel, host.id, "Host", host_seated=False)
     for _ in range(4):
-        await h.bot.service.add_computer(channel, host.id)
-    await h.bot.service.start(channel, host.id)
+        await h.parts.service.add_computer(channel, host.id)
+    await h.parts.service.start(channel, host.id)
 
 
 def deal_messages(h: Harness) -> list[dict]:
@@ -93,7 +93,7 @@ async def test_table_message_edits_stay_spaced_after_a_rate_limit_wait(tmp_path,
             if len(deal_messages(h)) >= 3:
                 break
             await asyncio.sleep(0.01)
-        await h.bot.service.cancel(CHANNEL_ID, h.user("Host").id)
+        await h.parts.service.cancel(CHANNEL_ID, h.user("Host").id)
         await h.idle()
         edits = [c.at for c in h.fake.calls if c.method == "PATCH" and c.path.startswith("/ch")]
         gaps = [b - a for a, b in itertools.pairwise(edits)]

@@ -75,7 +75,7 @@ async def play_last_card_and_stop(h: Harness, ann: User) -> int:
     hand = h.hand_message(await show_hand(h, ann))
     h.fake.channel_delay = 0.05
     await h.click(ann, custom_ids(hand, enabled_only=True)[0], message=hand)
-    await h.bot.service.settle()  # the computers end the deal; the next one is dealt
+    await h.parts.service.settle()  # the computers end the deal; the next one is dealt
     assert seat_state(h, ann)[0].deal_number == deal + 1
     await h.stop()  # what SIGTERM and SIGINT do
     h.fake.channel_delay = 0.0
@@ -113,7 +113,7 @@ async def test_what_a_shutdown_could_not_send_is_posted_after_the_restart(tmp_pa
     try:
         second.users["Ann"] = ann
         await second.idle()
-        played = from_record(second.bot.service.record(second.table().table_id, full=True)).deals[
+        played = from_record(second.parts.service.record(second.table().table_id, full=True)).deals[
             :deal
         ]
         for number in range(1, 14):  # each trick line once, none missing
@@ -193,7 +193,7 @@ async def test_an_expired_hand_token_is_dropped_and_never_used(tmp_path, monkeyp
         assert seat_state(second, ann)[0].my_turn  # her turn: a valid token would be used
         after = second.fake.calls[before:]
         assert [c for c in after if played.token in c.path or shown.token in c.path] == []
-        assert await second.bot.store.delivery.hand_links(second.table().table_id) == []
+        assert await second.parts.store.delivery.hand_links(second.table().table_id) == []
     finally:
         await second.stop()
 

@@ -234,7 +234,7 @@ async def test_a_table_opened_in_a_thread_plays_there(harness):
     started = await h.slash(ann, "start", channel_id=thread_id)
     assert "thread" not in started.text
     await h.idle()
-    table = h.bot.service.table_in_channel(thread_id)
+    table = h.parts.service.table_in_channel(thread_id)
     assert table is not None and "thread" not in table.messages
     assert len(h.fake.threads) == 1  # no thread in a thread
     assert titles(h.fake.channel_posts(thread_id))[0].startswith("Deal 1 of 11")
@@ -309,7 +309,7 @@ async def test_only_manage_server_changes_the_settings(harness):
     ann = h.user("Ann")
     refused = await h.admin(ann, "settings", where="channel")
     assert refused.ephemeral and "Manage Server" in refused.text
-    settings = await h.bot.store.tables.guild_settings(GUILD_ID)
+    settings = await h.parts.store.tables.guild_settings(GUILD_ID)
     assert settings.place.value == "thread"
     bad = await h.admin(h.user("Admin", admin=True), "settings", where="forum")
     assert bad.ephemeral and "thread, channel" in bad.text, bad.text
