@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -16,7 +16,7 @@ from bot.tables.lobby import Left
 from .components import lobby_view
 from .embeds import compass, level_name, lobby_embed
 from .places import Places
-from .presenter import THREAD, Presenter
+from .presenter import THREAD
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
 
@@ -57,9 +57,22 @@ def can_thread(interaction: Interaction) -> bool:
     return channel_type in THREADED and all(getattr(allowed, p) for p in THREAD_NEEDED)
 
 
+class LobbyMessages(Protocol):
+    """What the channel's presenter is told of a new table: that its match is to play in
+    a thread of its own, and which message is its lobby (posted as a command's answer)."""
+
+    async def play_in_thread(self, table_id: int) -> None: ...
+
+    def adopt_message(self, channel_id: int, table_id: int, message_id: int) -> None: ...
+
+
 class LobbyController:
     def __init__(
-        self, service: TableService, tables: TableStore, presenter: Presenter, places: Places
+        self,
+        service: TableService,
+        tables: TableStore,
+        presenter: LobbyMessages,
+        places: Places,
     ) -> None:
         """``tables``: the server's defaults for new tables; ``presenter``: the channel,
         told of the lobby message a table opens with and whether it plays in a thread."""

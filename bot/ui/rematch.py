@@ -22,7 +22,8 @@ from bot.tables import Refusal, TableService, TableView
 
 from .components import lobby_view
 from .embeds import compass, lobby_embed
-from .presenter import THREAD, Presenter
+from .lobby import LobbyMessages
+from .presenter import THREAD
 from .replies import display_name
 
 Interaction = discord.Interaction[Any]
@@ -39,7 +40,7 @@ class Rematch:
         self,
         service: TableService,
         tables: TableStore,
-        presenter: Presenter,
+        presenter: LobbyMessages,
         channel: Callable[[int], discord.PartialMessageable],
     ) -> None:
         """``tables``: the finished table, as stored; ``presenter``: told of the new
