@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .codec import now_ms
 from .database import Database
+from .rows import from_row
 
 SCORE_STEP = 14
 """The step of a deal's score line, after its (at most 13) trick lines."""
@@ -30,7 +31,7 @@ def _without_tokens(record: logging.LogRecord) -> bool:
 logging.getLogger("aiosqlite").addFilter(_without_tokens)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandLink:
     """How to edit one player's open hand message: its interaction's webhook."""
 
@@ -54,7 +55,7 @@ class DeliveryStore:
             row = await session.fetchone(
                 "SELECT deal, step FROM channel_posted WHERE table_id = ?", (table_id,)
             )
-        return None if row is None else (row[0], row[1])
+        return None if row is None else (row["deal"], row["step"])
 
     async def set_posted(self, table_id: int, deal: int, step: int) -> None:
         await self._db.write_one(
@@ -98,7 +99,7 @@ class DeliveryStore:
                 """,
                 (table_id,),
             )
-        return [HandLink(t, u, a, token, expires / 1000) for t, u, a, token, expires in rows]
+        return [from_row(HandLink, row, expires_at=row["expires_at"] / 1000) for row in rows]
 
     async def forget_hand(self, table_id: int, user_id: int | None = None) -> None:
         """Forget one player's hand link, or (``user_id`` None) all of the table's."""
