@@ -3,8 +3,9 @@
 A restart must neither lose nor repeat what a table's channel is told, and must keep the
 private hand messages working. Both live here, per table:
 
-- the last line posted in the channel, as ``(deal, step)`` (step 0 the deal's message,
-  1-13 a trick line, 14 the score line); lines compare in the order they are posted;
+- the last line posted in the channel, as ``(deal, step)``: the numbers the presenter
+  gives its lines, which compare in the order they are posted (how many a deal has is
+  the presenter's business; the store refuses only a negative one);
 - each player's newest hand message as its interaction webhook (application id and
   token). A token is a credential for 15 minutes: it is stored with its expiry, never
   returned once expired, and deleted when it expires or its table closes.

@@ -5,9 +5,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from test_store_migrations import _schema_1_file
 
-from bot.store import SCORE_STEP, HandLink, Store, open_store
+from bot.store import SCORE_STEP, ConstraintFailed, HandLink, Store, open_store
 
 
 def link(table_id: int, user_id: int, token: str, expires_at: float) -> HandLink:
@@ -26,6 +27,20 @@ async def test_the_last_line_posted_is_kept_per_table(store: Store) -> None:
     await store.delivery.set_posted(two.table_id, 2, 5)
     assert await store.delivery.last_posted(one.table_id) == (1, SCORE_STEP)
     assert await store.delivery.last_posted(two.table_id) == (2, 5)
+
+
+async def test_any_step_the_presenter_numbers_is_kept_but_no_negative_one(store: Store) -> None:
+    """How many lines a deal has, and in which order, is the presenter's business: the
+    store keeps a step past the score line's too. A negative deal or step is no place in
+    any order, and is refused with nothing changed."""
+    table = await store.tables.create_table(1, 10, 100)
+    await store.delivery.set_posted(table.table_id, 2, SCORE_STEP + 10)
+    assert await store.delivery.last_posted(table.table_id) == (2, SCORE_STEP + 10)
+    for deal, step in ((-1, 0), (3, -1)):
+        with pytest.raises(ConstraintFailed) as refused:
+            await store.delivery.set_posted(table.table_id, deal, step)
+        assert refused.value.kind == "check"
+    assert await store.delivery.last_posted(table.table_id) == (2, SCORE_STEP + 10)
 
 
 async def test_hand_links_are_kept_replaced_and_never_returned_expired(store: Store) -> None:
