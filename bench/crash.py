@@ -43,7 +43,7 @@ from bot.store import StoreError, TableSettings, open_store
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 
-SETTINGS = TableSettings(3600, "easy")
+SETTINGS = TableSettings(turn_seconds=3600, computer_level="easy")
 
 
 # -- a worker: one bot-like process ------------------------------------------------------

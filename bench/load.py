@@ -56,7 +56,8 @@ from postgres_server import PostgresServer, find_bindir
 
 HUMAN = 10**9  # the probe humans' user ids start here
 MEMORY_GUILD, MEMORY_CHANNELS = 10**6, 10**7  # apart from the load run's tables
-SETTINGS = TableSettings(3600, "easy")  # turn timers never fire during the run
+# turn timers never fire during the run
+SETTINGS = TableSettings(turn_seconds=3600, computer_level="easy")
 
 
 def rss_kb() -> int:

@@ -82,8 +82,8 @@ class Backend:
         """The database's bytes on disk (SQLite: the file after a checkpoint)."""
         if self.server is None:
             return Path(self.target(name)).stat().st_size
-        ((size,),) = await store.db.write_one("SELECT pg_database_size(current_database())")
-        return int(size)
+        (row,) = await store.db.write_one("SELECT pg_database_size(current_database()) AS size")
+        return int(row["size"])
 
     async def settle(self, store: Store) -> None:
         """After a bulk load: what autovacuum would soon do on a real server (statistics,
@@ -259,7 +259,15 @@ async def _load(store: Store, players: int, finished: int) -> None:
         ranks = [1 + sum(other > mine for other in points) for mine in points]
         batch.append(
             [
-                SeatResult(seat, f"P{user}", Human(user), points[seat], ranks[seat], (), 0)
+                SeatResult(
+                    seat=seat,
+                    name=f"P{user}",
+                    occupant=Human(user),
+                    points=points[seat],
+                    rank=ranks[seat],
+                    deal_points=(),
+                    takeovers=0,
+                )
                 for seat, user in enumerate(users)
             ]
         )

@@ -226,14 +226,14 @@ class BonkenAdmin(
             defaults = now.table_defaults
             rules = chosen_rules(defaults.rules, variant, heart_lead, first_lead, domino_doubling)
             new = GuildSettings(
-                TableSettings(
-                    turn_seconds or defaults.turn_seconds,
-                    computer_level or defaults.computer_level,
-                    rules,
-                    defaults.images if images is None else images,
+                table_defaults=TableSettings(
+                    turn_seconds=turn_seconds or defaults.turn_seconds,
+                    computer_level=computer_level or defaults.computer_level,
+                    rules=rules,
+                    images=defaults.images if images is None else images,
                 ),
-                TablePlace(where) if where is not None else now.place,
-                language or now.language,
+                place=TablePlace(where) if where is not None else now.place,
+                language=language or now.language,
             )
             changed = [
                 _(what)

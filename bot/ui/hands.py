@@ -135,11 +135,11 @@ class HandController:
     async def _remember(self, interaction: Interaction, table_id: int) -> None:
         user_id = interaction.user.id
         link = HandLink(
-            table_id,
-            user_id,
-            interaction.application_id,
-            interaction.token,
-            time.time() + TOKEN_LIFETIME,
+            table_id=table_id,
+            user_id=user_id,
+            application_id=interaction.application_id,
+            token=interaction.token,
+            expires_at=time.time() + TOKEN_LIFETIME,
         )
         self._links[(table_id, user_id)] = link
         self._sweep_soon()

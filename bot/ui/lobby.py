@@ -109,11 +109,11 @@ class LobbyController:
             raise Refusal(language_refusal())
         chosen = language or guild.language or i18n.language_of(interaction.guild_locale)
         settings = TableSettings(
-            turn_seconds or defaults.turn_seconds,
-            level or defaults.computer_level,
-            chosen_rules(defaults.rules, *rules),
-            defaults.images if images is None else images,
-            chosen,
+            turn_seconds=turn_seconds or defaults.turn_seconds,
+            computer_level=level or defaults.computer_level,
+            rules=chosen_rules(defaults.rules, *rules),
+            images=defaults.images if images is None else images,
+            language=chosen,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
         view = await self.service.open_table(

@@ -70,10 +70,19 @@ def _hand_views() -> list[discord.ui.View]:
 
 
 def _leaderboard_views() -> list[discord.ui.View]:
-    season = Season(1, 2, "Spring", datetime.now(UTC), None)
+    season = Season(
+        season_id=1, guild_id=2, name="Spring", started_at=datetime.now(UTC), ended_at=None
+    )
     views = []
     for offset in (0, 10, 20):
-        page = LeaderboardPage(season, LeaderboardSort.POINTS, offset, 25, (), None)
+        page = LeaderboardPage(
+            season=season,
+            sort=LeaderboardSort.POINTS,
+            offset=offset,
+            players=25,
+            rows=(),
+            viewer=None,
+        )
         view = leaderboard_view(2, page, 3)
         assert view is not None
         views.append(view)

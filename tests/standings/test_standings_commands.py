@@ -126,12 +126,24 @@ async def crafted_season(h: Harness, players: int = 25) -> list[User]:
     for i, user in enumerate(users):
         for m in range(i + 1):
             points = 10 * i if m == 0 else 0
+            seats = (
+                (user.name, Human(user.id), points, 1 if m == 0 else 2),
+                ("North", Computer("easy"), 10_000, 1),
+                ("East", Computer("easy"), -5, 3),
+                ("South", Computer("easy"), -5, 3),
+            )
             matches.append(
                 [
-                    SeatResult(0, user.name, Human(user.id), points, 1 if m == 0 else 2, (), 0),
-                    SeatResult(1, "North", Computer("easy"), 10_000, 1, (), 0),
-                    SeatResult(2, "East", Computer("easy"), -5, 3, (), 0),
-                    SeatResult(3, "South", Computer("easy"), -5, 3, (), 0),
+                    SeatResult(
+                        seat=seat,
+                        name=name,
+                        occupant=occupant,
+                        points=scored,
+                        rank=rank,
+                        deal_points=(),
+                        takeovers=0,
+                    )
+                    for seat, (name, occupant, scored, rank) in enumerate(seats)
                 ]
             )
     await add_finished_matches(store.db, table.table_id, season.season_id, matches)

@@ -44,7 +44,7 @@ def say(line: str) -> None:
 
 
 def rater(players: Sequence[RatedPlayer]) -> dict[int, Rating]:
-    return {p.user_id: Rating(25.0 - p.rank, 8.0) for p in players}
+    return {p.user_id: Rating(mu=25.0 - p.rank, sigma=8.0) for p in players}
 
 
 async def table_loop(store: Store, channel: int, rng: random.Random) -> None:

@@ -23,7 +23,7 @@ async def driven(store: Store, match_id: int) -> list[int | None]:
     rows = await store.db.write_one(
         "SELECT driver FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
     )
-    return [driver for (driver,) in rows]
+    return [row["driver"] for row in rows]
 
 
 async def test_a_new_table_is_claimed_by_the_process_that_opens_it(store: Store) -> None:

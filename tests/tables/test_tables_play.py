@@ -128,7 +128,7 @@ async def test_each_computer_plays_at_its_own_level(store: Any) -> None:
         return await random_decider(level, view, seed)
 
     service = TableService(store, Recorder(), decide=decide, pace=0, rng=random.Random(1))
-    settings = TableSettings(60, "normal")
+    settings = TableSettings(turn_seconds=60, computer_level="normal")
     await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
     for level in ("easy", "hard", "easy"):
         await service.add_computer(CHANNEL, HOST, level)
@@ -409,7 +409,7 @@ async def test_a_failed_write_at_expiry_announces_nothing_and_tries_again(store:
         flaky, events, pace=0, time_scale=1.0, rng=random.Random(2)
     )
     try:
-        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(60))
+        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=60))
         view = await service.start(CHANNEL, HOST)
         await service.settle()
         turn = service.view(view.table_id).turn

@@ -88,7 +88,9 @@ async def test_a_player_acting_while_the_timeout_computer_thinks_keeps_the_move(
 
     h = make_harness(store, decide=slow_decider)
     try:
-        view = await h.service.open_table(1, CHANNEL, HOST, name(HOST), TableSettings(60, "easy"))
+        view = await h.service.open_table(
+            1, CHANNEL, HOST, name(HOST), TableSettings(turn_seconds=60, computer_level="easy")
+        )
         for _ in range(3):
             await h.service.add_computer(CHANNEL, HOST, "easy")
         thinking.set()  # let the computers of the first turns play at once

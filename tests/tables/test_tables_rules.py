@@ -80,7 +80,9 @@ async def test_a_table_opened_without_settings_takes_the_servers_default_rules(
     node = Restartable(tmp_path / "db.sqlite3")
     h = await node.start()
     try:
-        await h.store.tables.set_guild_settings(GUILD, GuildSettings(TableSettings(rules=OTHER)))
+        await h.store.tables.set_guild_settings(
+            GUILD, GuildSettings(table_defaults=TableSettings(rules=OTHER))
+        )
         opened = await h.service.open_table(GUILD, CHANNEL, HOST, name(HOST))
         assert opened.rules is OTHER
     finally:
