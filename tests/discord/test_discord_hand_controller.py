@@ -125,7 +125,13 @@ async def test_a_refresh_wanted_while_the_answer_is_in_flight_follows_it_with_it
 
 async def test_a_restored_link_about_to_expire_says_so_in_its_refresh(table: Table):
     t = table
-    link = HandLink(t.table_id, ANN, 99, "old-token", time.time() + 30)
+    link = HandLink(
+        table_id=t.table_id,
+        user_id=ANN,
+        application_id=99,
+        token="old-token",
+        expires_at=time.time() + 30,
+    )
     await t.store.delivery.keep_hand(link)
     await t.hands.restore(t.table_id)  # after a restart: the stored links
     assert not t.hands.live(t.table_id, ANN)  # too little time left to count on it

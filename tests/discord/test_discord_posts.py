@@ -26,7 +26,14 @@ ANN, BOB = 101, 102
 def table(*, started: bool = True, status: TableStatus = TableStatus.PLAYING) -> TableView:
     """Ann (whose name needs escaping) and Bob (South: the first deal's chooser), two
     computers; the first deal dealt."""
-    table = Table(TABLE, 1, CHANNEL, ANN, TableSettings(), status if started else TableStatus.LOBBY)
+    table = Table(
+        table_id=TABLE,
+        guild_id=1,
+        channel_id=CHANNEL,
+        host_id=ANN,
+        settings=TableSettings(),
+        status=status if started else TableStatus.LOBBY,
+    )
     table.seats = [
         Seat(Human(ANN), "Ann_"),
         Seat(Computer("normal"), "East bot"),
