@@ -15,21 +15,12 @@ from enum import Enum
 from typing import Any
 
 from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
+from .house_rules import HeartLead
 
 
 class Kind(Enum):
     NEGATIVE = "negative"
     TRUMP = "trump"
-
-
-class HeartLead(Enum):
-    """When a heart may be led in a contract that restricts it (house rule ``heart_lead``).
-
-    Either way a leader who holds only hearts may lead one."""
-
-    NEVER = "never"
-    BROKEN = "broken"
-    """Also once a heart has been played (followed or discarded) to an earlier trick."""
 
 
 @dataclass(frozen=True)

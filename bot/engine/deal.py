@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import Card, Suit
-from .contracts import Contract, HeartLead
-from .rules import STANDARD, DominoDoubling, Rules
+from .contracts import Contract
+from .house_rules import REFUSALS, DominoDoubling, HeartLead
+from .rules import STANDARD, Rules
 
 SEATS = range(4)
 
@@ -307,10 +308,8 @@ class Deal:
         seat = self.to_act
         assert seat is not None
         if targets and not self._may_double(seat):
-            raise IllegalAction(
-                "in Domino only a player holding an ace or a 2 may double; you can only pass",
-                Reason.DOMINO_NO_ACE_OR_TWO,
-            )
+            reason = Reason.DOMINO_NO_ACE_OR_TWO
+            raise IllegalAction(REFUSALS[reason], reason)
         for target in targets:
             if target not in SEATS:
                 raise IllegalAction(f"there is no seat {target}", Reason.NO_SUCH_SEAT)

@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
-from .contracts import Contract, HeartLead
+from .contracts import Contract
 from .deal import Deal, Phase
+from .house_rules import HeartLead
 from .view import SeatView
 
 #: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.

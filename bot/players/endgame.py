@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.contracts import Contract, HeartLead
+from bot.engine.contracts import Contract
 from bot.engine.fast import (
     BITS,
     FULL,
@@ -43,6 +43,7 @@ from bot.engine.fast import (
     play_card,
     winning_position,
 )
+from bot.engine.house_rules import HeartLead
 
 from .policy import normal_card
 

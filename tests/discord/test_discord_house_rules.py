@@ -104,7 +104,7 @@ async def test_the_rules_command_explains_the_tables_own_rules(harness):
     assert (
         "the 12-deal game" in overview.text and "The dealer leads the first trick" in overview.text
     )
-    assert "Hearts may be led once a heart has been played" in overview.text
+    assert "A heart may not be led until a heart has been played" in overview.text
     one = await h.slash(ann, "rules", contract="seventhirteenth")
     assert one.text.startswith("**7th and 13th trick**: -50 to whoever takes the 7th trick")
     hearts = await h.slash(ann, "rules", contract="hearts")

@@ -1,0 +1,194 @@
+"""Every house rule, declared once: its name, its values (the default first) and its words.
+
+Bonken has no single rule book, so a table picks house rules when it is opened (see
+``docs/rules.md``, "House rules"). A rule is declared here and nowhere else by name:
+
+- the record's ``"house_rules"`` are checked against these names and values
+  (:func:`~bot.engine.rules.rules_for`), and a value reaches the engine through
+  :class:`~bot.engine.rules.Rules` and the contracts it builds (``rules._build``): what
+  a value *does* is the engine's (the deal's card and doubling rules, the fast kernel);
+- the front end derives the rest from the declarations: the options of ``/bonken new``
+  and ``/bonken-admin settings`` (``bot/ui/rules_options.py``), ``/bonken rules`` and
+  the one line a table's messages say its rules in (``bot/render/rules.py``), and the
+  words of the refusals a rule adds (``bot/render/reasons.py``);
+- the words are plain English, as the engine's contract names are: the front end
+  translates them, and ``bot/i18n/extract.py`` puts every one in the catalogue.
+
+Adding a house rule is therefore: its declaration here, its engine rule (and the fast
+kernel's), its tests and the two catalogues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from .actions import Reason
+
+if TYPE_CHECKING:
+    from .contracts import Contract
+
+
+class HeartLead(Enum):
+    """When a heart may be led in a contract that restricts it (house rule ``heart_lead``).
+
+    Either way a leader who holds only hearts may lead one."""
+
+    NEVER = "never"
+    BROKEN = "broken"
+    """Also once a heart has been played (followed or discarded) to an earlier trick."""
+
+
+class FirstLead(Enum):
+    """Who leads the first trick and plays first in Domino (house rule ``first_lead``)."""
+
+    VARIANT = "variant"
+    LEFT = "left"
+    DEALER = "dealer"
+
+
+class DominoDoubling(Enum):
+    """Who may double in a Domino deal (house rule ``domino_doubling``)."""
+
+    ANY = "any"
+    ACE_OR_TWO = "ace_or_two"
+    """Only a player holding an ace or a 2 may name anyone; the others can only pass."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of a house rule and how it reads."""
+
+    member: Enum
+    """The engine's value (its ``.value`` is what a record writes)."""
+    label: str
+    """How the value reads in the option's list of choices."""
+    sentence: str = ""
+    """What a table playing this value does, in one sentence of ``/bonken rules``: said
+    under "House rules" when the value is not the default, and after the text of every
+    contract the rule shapes. Empty where the rules text already says it."""
+    short: str = ""
+    """The value in a few words for the line a table's messages say its rules in; empty
+    for the default (the line names only what differs from the standard game)."""
+
+    @property
+    def name(self) -> str:
+        return str(self.member.value)
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule: its record name, its values (the default first) and its words."""
+
+    name: str
+    title: str
+    """The rule named inside a sentence ("Changed: heart lead")."""
+    option: str
+    """The description of its option in the slash commands (at most 100 characters)."""
+    values: tuple[Value, ...]
+    shapes: Callable[[Contract], bool] | None = None
+    """The contracts whose ``/bonken rules <contract>`` text gains the value's sentence;
+    None for a rule of the whole game (the overview says it)."""
+    refusals: tuple[tuple[Reason, str], ...] = ()
+    """The refusals this rule adds, each with its sentence: the engine refuses with it,
+    the front end translates it."""
+
+    @property
+    def default(self) -> str:
+        return self.values[0].name
+
+    @property
+    def value_names(self) -> tuple[str, ...]:
+        return tuple(value.name for value in self.values)
+
+    def value(self, name: str) -> Value:
+        """The declared value called ``name`` (``KeyError`` for another)."""
+        for value in self.values:
+            if value.name == name:
+                return value
+        raise KeyError(name)
+
+
+def _heart_contract(contract: Contract) -> bool:
+    return contract.heart_lead is not None
+
+
+def _domino(contract: Contract) -> bool:
+    return contract.domino
+
+
+DECLARATIONS: tuple[HouseRule, ...] = (
+    HouseRule(
+        name="heart_lead",
+        title="heart lead",
+        option="Hearts and King of Hearts: when a heart may be led",
+        values=(
+            Value(
+                HeartLead.NEVER,
+                "Never (unless only hearts)",
+                "A heart may not be led unless the leader holds only hearts.",
+            ),
+            Value(
+                HeartLead.BROKEN,
+                "Once a heart was played",
+                "A heart may not be led until a heart has been played to an earlier trick, "
+                "unless the leader holds only hearts.",
+                "hearts may be led once broken",
+            ),
+        ),
+        shapes=_heart_contract,
+    ),
+    HouseRule(
+        name="first_lead",
+        title="first lead",
+        option="Who leads the first trick (and plays first in Domino)",
+        values=(
+            Value(FirstLead.VARIANT, "The variant's seat"),
+            Value(
+                FirstLead.LEFT,
+                "Left of the dealer",
+                "The player left of the dealer leads the first trick (and plays first in Domino).",
+                "left of the dealer leads",
+            ),
+            Value(
+                FirstLead.DEALER,
+                "The dealer",
+                "The dealer leads the first trick (and plays first in Domino).",
+                "the dealer leads",
+            ),
+        ),
+    ),
+    HouseRule(
+        name="domino_doubling",
+        title="Domino doubling",
+        option="Domino: who may double",
+        values=(
+            Value(DominoDoubling.ANY, "Anyone"),
+            Value(
+                DominoDoubling.ACE_OR_TWO,
+                "Only with an ace or a 2",
+                "In Domino only a player holding an ace or a 2 may double or redouble; the "
+                "others can only pass.",
+                "Domino: double only with an ace or a 2",
+            ),
+        ),
+        shapes=_domino,
+        refusals=(
+            (
+                Reason.DOMINO_NO_ACE_OR_TWO,
+                "in Domino only a player holding an ace or a 2 may double; you can only pass",
+            ),
+        ),
+    ),
+)
+"""Every house rule, in the order the commands offer them."""
+
+HOUSE_RULES: Mapping[str, HouseRule] = {rule.name: rule for rule in DECLARATIONS}
+"""The house rules by their record name."""
+
+REFUSALS: Mapping[Reason, str] = {
+    reason: sentence for rule in DECLARATIONS for reason, sentence in rule.refusals
+}
+"""The sentence of every refusal a house rule adds, by its reason."""
