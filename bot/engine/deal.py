@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
-from .cards import Card, Suit
+from .cards import ACE, Card, Suit
 from .contracts import Contract
 from .house_rules import REFUSALS, DominoDoubling, HeartLead
 from .rules import STANDARD, Rules
@@ -96,16 +96,58 @@ def settle(base: Sequence[int], multipliers: Sequence[Sequence[int]]) -> list[in
     return [settle_seat(base, multipliers, seat) for seat in SEATS]
 
 
-def playable_ranks(row: tuple[int, int] | None) -> tuple[int, ...]:
-    """Domino: the ranks that connect to a suit row ``(low, high)``, or to an empty one."""
-    if row is None:
-        return (8,)
-    return tuple(rank for rank in (row[0] - 1, row[1] + 1) if 2 <= rank <= 14)
+def trick_playable(
+    contract: Contract, trick: Sequence[Card], held: Sequence[Card], hearts_played: bool
+) -> tuple[list[Card], Reason | None]:
+    """The cards of ``held`` that may be played to ``trick`` (empty: the lead) in a trick
+    contract, and the rule that limits them (None when every held card may be played);
+    ``hearts_played``: a heart was played to an earlier trick of the deal.
+
+    The one statement of the card rules of trick play: the deal refuses a card for the
+    rule returned here, and what a card played tells the others is read from it too
+    (:func:`~bot.engine.view.ruled_out`).
+    """
+    if trick:
+        led = trick[0].suit
+        following = [card for card in held if card.suit is led]
+        return following or list(held), Reason.MUST_FOLLOW_SUIT
+    if contract.heart_lead is HeartLead.NEVER or (
+        contract.heart_lead is HeartLead.BROKEN and not hearts_played
+    ):
+        others = [card for card in held if card.suit is not Suit.HEARTS]
+        return others or list(held), Reason.HEART_LEAD
+    return list(held), None
 
 
-def extend_row(row: tuple[int, int] | None, rank: int) -> tuple[int, int]:
-    """Domino: the suit row ``(low, high)`` once a card of ``rank`` is laid on it."""
-    return (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+Row = tuple[int, int]
+"""A Domino suit row on the table: its lowest and its highest rank."""
+
+
+@dataclass(frozen=True, slots=True)
+class DominoTable:
+    """The cards on a Domino table, as four suit rows (None: not started): the one
+    statement of which card connects."""
+
+    rows: tuple[Row | None, Row | None, Row | None, Row | None] = (None, None, None, None)
+
+    def playable_ranks(self, suit: Suit) -> tuple[int, ...]:
+        """The ranks that connect in ``suit``: an 8 to an empty row, else the rank just
+        below the row or just above it (an ace only next to the king, a 2 next to the 3)."""
+        row = self.rows[suit]
+        if row is None:
+            return (8,)
+        return tuple(rank for rank in (row[0] - 1, row[1] + 1) if 2 <= rank <= ACE)
+
+    def connects(self, card: Card) -> bool:
+        return card.rank in self.playable_ranks(card.suit)
+
+    def laid(self, card: Card) -> DominoTable:
+        """This table once ``card`` (a card that connects) is laid on it."""
+        row = self.rows[card.suit]
+        rank = card.rank
+        rows = list(self.rows)
+        rows[card.suit] = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+        return DominoTable((rows[0], rows[1], rows[2], rows[3]))
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
@@ -150,8 +192,8 @@ class Deal:
         """A heart has been played in this deal: before a lead, to an earlier trick (house
         rule ``heart_lead: broken``)."""
         self._held = [list(h) for h in self.hands]
-        self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
-        self._open = [playable_ranks(None)] * 4  # Domino: the ranks that connect, by suit
+        self._table = DominoTable()
+        self._open = [self._table.playable_ranks(suit) for suit in Suit]  # Domino, by suit
         self._points_left = 0
 
     # -- what a seat holds and may do ---------------------------------------------------
@@ -180,23 +222,15 @@ class Deal:
     def _playable(self, held: list[Card]) -> tuple[list[Card], Reason | None]:
         """The cards a seat holding ``held`` may play now, and the rule that limits them.
 
-        The one statement of the card rules: a held card that is not playable is refused
-        for exactly the rule returned here (None when every held card may be played).
+        The card rules (:func:`trick_playable`, :class:`DominoTable`) asked of this deal:
+        a held card that is not playable is refused for exactly the rule returned here
+        (None when every held card may be played).
         """
         contract = self.contract
         assert contract is not None
         if contract.domino:
             return [card for card in held if self._connects(card)], Reason.DOMINO_NOT_CONNECTED
-        if self.trick:
-            led = self.trick[0].suit
-            following = [card for card in held if card.suit is led]
-            return following or list(held), Reason.MUST_FOLLOW_SUIT
-        if contract.heart_lead is HeartLead.NEVER or (
-            contract.heart_lead is HeartLead.BROKEN and not self.hearts_played
-        ):
-            others = [card for card in held if card.suit is not Suit.HEARTS]
-            return others or list(held), Reason.HEART_LEAD
-        return list(held), None
+        return trick_playable(contract, self.trick, held, self.hearts_played)
 
     def _card_refusal(self, reason: Reason, card: Card) -> str:
         """The player's sentence for ``card`` refused by the rule ``reason``."""
@@ -396,8 +430,8 @@ class Deal:
 
     def _play_domino(self, seat: int, card: Card) -> None:
         assert self.contract is not None
-        row = self._rows[card.suit] = extend_row(self._rows[card.suit], card.rank)
-        self._open[card.suit] = playable_ranks(row)
+        self._table = self._table.laid(card)
+        self._open = [self._table.playable_ranks(suit) for suit in Suit]
         if not self._held[seat]:
             self.out.append(seat)
             if len(self.out) == 3:
@@ -432,6 +466,7 @@ class Deal:
         """Base scores so far with the doubling settlement applied."""
         return settle(self.base, self.multipliers)
 
-    def domino_rows(self) -> dict[Suit, tuple[int, int]]:
+    def domino_rows(self) -> dict[Suit, Row]:
         """For Domino: each started suit row as (lowest rank, highest rank) on the table."""
-        return {suit: row for suit, row in zip(Suit, self._rows, strict=True) if row is not None}
+        rows = self._table.rows
+        return {suit: row for suit, row in zip(Suit, rows, strict=True) if row is not None}

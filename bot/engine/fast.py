@@ -19,7 +19,7 @@ Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
@@ -310,33 +310,44 @@ def domino_connect(pos: FastPosition, suit: int) -> int:
 
 def legal_masks(pos: FastPosition) -> tuple[int, int, int, int]:
     """The legal cards of the seat to act, as one rank mask per suit."""
-    h = pos.hands
-    b = pos.to_act * 4
-    c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
     if pos.contract.domino:
+        h = pos.hands
+        b = pos.to_act * 4
         return (
-            c0 & domino_connect(pos, 0),
-            c1 & domino_connect(pos, 1),
-            c2 & domino_connect(pos, 2),
-            c3 & domino_connect(pos, 3),
+            h[b] & domino_connect(pos, 0),
+            h[b + 1] & domino_connect(pos, 1),
+            h[b + 2] & domino_connect(pos, 2),
+            h[b + 3] & domino_connect(pos, 3),
         )
-    if pos.trick:
-        led = pos.trick[0] // 13
+    return trick_legal(pos.contract, pos.hands, pos.to_act, pos.trick)
+
+
+def trick_legal(
+    contract: Contract, hands: Sequence[int], seat: int, trick: Sequence[int]
+) -> tuple[int, int, int, int]:
+    """The legal cards of ``seat`` in a trick contract, as one rank mask per suit, with
+    ``hands`` the sixteen masks of what every seat still holds and ``trick`` the card
+    indexes played to the trick so far (the playout loops state the same inline)."""
+    h = hands
+    b = seat * 4
+    c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
+    if trick:
+        led = trick[0] // 13
         if h[b + led]:
             legal = [0, 0, 0, 0]
             legal[led] = h[b + led]
             return (legal[0], legal[1], legal[2], legal[3])
-    elif pos.contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(pos):
+    elif contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(contract, h):
         c2 = 0
     return (c0, c1, c2, c3)
 
 
-def _hearts_broken(pos: FastPosition) -> bool:
+def _hearts_broken(contract: Contract, hands: Sequence[int]) -> bool:
     """Whether ``heart_lead: broken`` lets a heart be led now: one has been played, so
     the four hands no longer hold all thirteen (asked before a lead, the trick empty)."""
-    if pos.contract.heart_lead is not HeartLead.BROKEN:
+    if contract.heart_lead is not HeartLead.BROKEN:
         return False
-    h = pos.hands
+    h = hands
     return h[2] | h[6] | h[10] | h[14] != FULL
 
 
