@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
-from .house_rules import HeartLead
+from .house_rules import DominoAces, HeartLead
 
 
 class Kind(Enum):
@@ -41,6 +41,8 @@ class Contract:
     """Domino: the points of the last seat still holding cards."""
     heart_lead: HeartLead | None = None
     """None: any card may be led; otherwise when a heart may be led (see :class:`HeartLead`)."""
+    domino_aces: DominoAces = DominoAces.HIGH
+    """Domino: where an ace connects (house rule ``domino_aces``)."""
     description_template: str = ""
     """``description`` before its numbers were filled in (``"{per_trick} per trick taken"``),
     so a front end can say it in another language with this variant's numbers."""
@@ -157,10 +159,15 @@ def _trump(suit: Suit | None, per_trick: int) -> Contract:
     )
 
 
-def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> tuple[Contract, ...]:
+def contract_table(
+    points: Points,
+    heart_lead: HeartLead = HeartLead.NEVER,
+    domino_aces: DominoAces = DominoAces.HIGH,
+) -> tuple[Contract, ...]:
     """The contracts of a variant with ``points``, in table order: the negatives, then the
-    five trump options. ``heart_lead`` is when Heartshunting and King of Hearts let a heart
-    be led (the house rule)."""
+    five trump options. The house rules that shape contracts: ``heart_lead`` is when
+    Heartshunting and King of Hearts let a heart be led, ``domino_aces`` where an ace
+    connects in Domino."""
     no_lead = NO_HEART_LEAD[heart_lead]
     p = points
     negatives = [
@@ -232,6 +239,7 @@ def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> t
             Kind.NEGATIVE,
             domino=True,
             last_holder=p.domino,
+            domino_aces=domino_aces,
             **_described(
                 "play an 8 or a card next to one on the table; {each} to the last holding cards",
                 each=p.domino,

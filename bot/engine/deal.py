@@ -7,16 +7,16 @@ depends on the whole match) and tells the deal which one was chosen.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
-from .cards import ACE, Card, Suit
+from .cards import ACE, KING, Card, Suit
 from .contracts import Contract
-from .house_rules import REFUSALS, DominoDoubling, HeartLead
+from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead
 from .rules import STANDARD, Rules
 
 SEATS = range(4)
@@ -120,34 +120,89 @@ def trick_playable(
 
 
 Row = tuple[int, int]
-"""A Domino suit row on the table: its lowest and its highest rank."""
+"""A Domino suit row on the table: its lowest and its highest rank (:data:`LOW_ACE` for
+an ace laid next to the 2)."""
+
+LOW_ACE = 1
+"""Where an ace laid next to its 2 lies on its row (house rule ``domino_aces: either``);
+the card is still the ace, rank 14."""
+
+
+class Aces(Enum):
+    """Where the aces of a Domino deal may be laid."""
+
+    HIGH = "high"
+    """Only next to their king: the standard rule, or the first ace went there."""
+    LOW = "low"
+    """Only next to their 2: the first ace went there (a king then ends its row)."""
+    EITHER = "either"
+    """Next to their king or their 2: no ace is down yet (``domino_aces: either``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class DominoTable:
-    """The cards on a Domino table, as four suit rows (None: not started): the one
-    statement of which card connects."""
+    """The cards on a Domino table, as four suit rows (None: not started), and where the
+    aces may go: the one statement of which card connects."""
 
     rows: tuple[Row | None, Row | None, Row | None, Row | None] = (None, None, None, None)
+    aces: Aces = Aces.HIGH
+
+    @classmethod
+    def dealt(cls, contract: Contract) -> DominoTable:
+        """The empty table of a Domino deal of ``contract``."""
+        either = contract.domino_aces is DominoAces.EITHER
+        return cls(aces=Aces.EITHER if either else Aces.HIGH)
+
+    @classmethod
+    def of(cls, contract: Contract, rows: Mapping[Suit, Row]) -> DominoTable:
+        """The table with these started ``rows`` (as :meth:`Deal.domino_rows` gives them):
+        the first ace laid, if any, shows where the aces go."""
+        aces = cls.dealt(contract).aces
+        if any(low == LOW_ACE for low, _ in rows.values()):
+            aces = Aces.LOW
+        elif any(high == ACE for _, high in rows.values()):
+            aces = Aces.HIGH
+        r0, r1, r2, r3 = (rows.get(suit) for suit in Suit)
+        return cls((r0, r1, r2, r3), aces)
 
     def playable_ranks(self, suit: Suit) -> tuple[int, ...]:
         """The ranks that connect in ``suit``: an 8 to an empty row, else the rank just
-        below the row or just above it (an ace only next to the king, a 2 next to the 3)."""
+        below the row or just above it; the ace (rank 14) next to the king, or next to the
+        2 where the aces may go low, and nothing beyond an ace or below a 2 otherwise."""
         row = self.rows[suit]
         if row is None:
             return (8,)
-        return tuple(rank for rank in (row[0] - 1, row[1] + 1) if 2 <= rank <= ACE)
+        low, high = row
+        ranks = []
+        if low > 2:
+            ranks.append(low - 1)
+        elif low == 2 and self.aces is not Aces.HIGH:
+            ranks.append(ACE)
+        if high < KING:
+            ranks.append(high + 1)
+        elif high == KING and self.aces is not Aces.LOW and ACE not in ranks:
+            ranks.append(ACE)
+        return tuple(ranks)
 
     def connects(self, card: Card) -> bool:
         return card.rank in self.playable_ranks(card.suit)
 
     def laid(self, card: Card) -> DominoTable:
-        """This table once ``card`` (a card that connects) is laid on it."""
+        """This table once ``card`` (a card that connects) is laid on it. An ace goes high
+        when it can (its king is down and the aces may go high), else low, and fixes the
+        way for the deal's other aces."""
         row = self.rows[card.suit]
-        rank = card.rank
+        rank, aces = card.rank, self.aces
+        if row is None:
+            row = (rank, rank)
+        elif rank == ACE:
+            high = row[1] == KING and aces is not Aces.LOW
+            row, aces = ((row[0], ACE), Aces.HIGH) if high else ((LOW_ACE, row[1]), Aces.LOW)
+        else:
+            row = (min(row[0], rank), max(row[1], rank))
         rows = list(self.rows)
-        rows[card.suit] = (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
-        return DominoTable((rows[0], rows[1], rows[2], rows[3]))
+        rows[card.suit] = row
+        return DominoTable((rows[0], rows[1], rows[2], rows[3]), aces)
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
@@ -277,6 +332,7 @@ class Deal:
         """Called by the match once it has checked the chooser may pick ``contract``."""
         self.contract = contract
         self._points_left = sum(contract.card_points.values())
+        self._table = DominoTable.dealt(contract)
         self.phase = Phase.DOUBLING
         self.to_act = self.doubling_order[0]
 
@@ -467,6 +523,7 @@ class Deal:
         return settle(self.base, self.multipliers)
 
     def domino_rows(self) -> dict[Suit, Row]:
-        """For Domino: each started suit row as (lowest rank, highest rank) on the table."""
+        """For Domino: each started suit row as (lowest rank, highest rank) on the table
+        (:data:`LOW_ACE` for an ace laid next to the 2)."""
         rows = self._table.rows
         return {suit: row for suit, row in zip(Suit, rows, strict=True) if row is not None}

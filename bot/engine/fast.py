@@ -19,12 +19,12 @@ Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
 from .contracts import Contract
-from .deal import Deal, Phase
+from .deal import Aces, Deal, DominoTable, Phase, Row
 from .house_rules import HeartLead
 from .view import SeatView
 
@@ -33,8 +33,13 @@ BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(13) if mask >> r & 1) for mask in range(1 << 13)
 )
 EIGHT = 6  # rank index of the 8
+KING = 11  # rank index of the king
+ACE = 12  # rank index of the ace
 HEARTS = 2
 FULL = (1 << 13) - 1
+#: Where a Domino deal's aces may go (:class:`~bot.engine.deal.Aces`), as the kernel's ints.
+ACES_HIGH, ACES_LOW, ACES_EITHER = 0, 1, 2
+_ACES = {Aces.HIGH: ACES_HIGH, Aces.LOW: ACES_LOW, Aces.EITHER: ACES_EITHER}
 
 #: One traced move: (seat, legal rank masks per suit, card index played).
 TraceEntry = tuple[int, tuple[int, int, int, int], int]
@@ -52,12 +57,14 @@ class FastPosition:
     tricks_done: int = 0
     base: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     points_left: int = 0
+    # Domino rows as rank indexes, -1 -1 for a row not started (-1 low: an ace next to the 2).
     domino_low: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_high: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_out: list[int] = field(default_factory=list)
     # What every seat has seen, for policy playouts; random playouts leave them alone.
     played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # rank mask per suit
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # suit bits per seat
+    domino_aces: int = ACES_HIGH  # where the aces may go: ACES_HIGH, ACES_LOW or ACES_EITHER
 
     def copy(self) -> FastPosition:
         return FastPosition(
@@ -74,6 +81,7 @@ class FastPosition:
             list(self.domino_out),
             list(self.played),
             list(self.voids),
+            self.domino_aces,
         )
 
 
@@ -108,6 +116,7 @@ def position_from_deal(deal: Deal) -> FastPosition:
         domino_out=list(deal.out),
         played=played_masks(card for _, card in deal.plays),
         voids=[sum(1 << suit for suit in deal.voids[seat]) for seat in range(4)],
+        domino_aces=_aces(contract, rows),
     )
 
 
@@ -238,6 +247,7 @@ def _domino_playout(
     h = pos.hands
     bits = BITS
     low, high = pos.domino_low, pos.domino_high
+    aces = pos.domino_aces
     # connect[suit]: the ranks that may be played in that suit now.
     connect = [domino_connect(pos, s) for s in range(4)]
     out = pos.domino_out
@@ -268,14 +278,22 @@ def _domino_playout(
         if trace is not None:
             trace.append((seat, (l0, l1, l2, l3), suit * 13 + rank))
         h[b + suit] ^= 1 << rank
-        if low[suit] < 0:
+        if high[suit] < 0:
             low[suit] = high[suit] = rank
         elif rank < low[suit]:
             low[suit] = rank
-        else:
+        elif rank != ACE or aces == ACES_HIGH:
             high[suit] = rank
+        else:  # an ace where the aces may go low: it fixes their way for every suit
+            aces = _lay_ace(low, high, suit, aces)
+            connect = [_connect(low[s], high[s], aces) for s in range(4)]
         lo, hi = low[suit], high[suit]
-        connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+        if aces == ACES_HIGH:  # the standard rule inline: an ace only after the king
+            connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | (
+                (1 << (hi + 1)) if hi < ACE else 0
+            )
+        else:
+            connect[suit] = _connect(lo, hi, aces)
         held[seat] -= 1
         if not held[seat]:
             out.append(seat)
@@ -283,6 +301,7 @@ def _domino_playout(
     loser = 6 - sum(out)
     pos.base[loser] = pos.contract.last_holder
     pos.to_act = loser
+    pos.domino_aces = aces
     return pos.base
 
 
@@ -302,10 +321,30 @@ def is_over(pos: FastPosition) -> bool:
 
 def domino_connect(pos: FastPosition, suit: int) -> int:
     """The rank mask that may be played in ``suit`` on this Domino table."""
-    lo, hi = pos.domino_low[suit], pos.domino_high[suit]
-    if lo < 0:
+    return _connect(pos.domino_low[suit], pos.domino_high[suit], pos.domino_aces)
+
+
+def _connect(lo: int, hi: int, aces: int) -> int:
+    """The rank mask that connects to a row from rank index ``lo`` to ``hi`` (``hi`` -1:
+    not started; ``lo`` -1: an ace lies next to the 2), the aces going as ``aces`` says:
+    :meth:`~bot.engine.deal.DominoTable.playable_ranks` on masks."""
+    if hi < 0:
         return 1 << EIGHT
-    return ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+    ace_low = lo == 0 and aces != ACES_HIGH  # a 2 is down and an ace may go next to it
+    ace_high = hi == KING and aces != ACES_LOW
+    below = (1 << (lo - 1)) if lo > 0 else (1 << ACE) if ace_low else 0
+    above = (1 << (hi + 1)) if hi < KING else (1 << ACE) if ace_high else 0
+    return below | above
+
+
+def _lay_ace(low: list[int], high: list[int], suit: int, aces: int) -> int:
+    """Lay the ace of ``suit`` on its row: high when its king is down and the aces may go
+    high, else low (next to the 2); returns where the deal's aces go from now on."""
+    if high[suit] == KING and aces != ACES_LOW:
+        high[suit] = ACE
+        return ACES_HIGH
+    low[suit] = -1
+    return ACES_LOW
 
 
 def legal_masks(pos: FastPosition) -> tuple[int, int, int, int]:
@@ -411,8 +450,10 @@ def _end_trick(pos: FastPosition) -> int:
 
 def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
     low, high = pos.domino_low, pos.domino_high
-    if low[suit] < 0:
+    if high[suit] < 0:
         low[suit] = high[suit] = rank
+    elif rank == ACE:
+        pos.domino_aces = _lay_ace(low, high, suit, pos.domino_aces)
     elif rank < low[suit]:
         low[suit] = rank
     else:
@@ -531,6 +572,7 @@ def dealt_position(contract: Contract, first_leader: int, hands: list[int]) -> F
         contract, list(hands), first_leader, first_leader, points_left=_points_total(contract)
     )
     if contract.domino:
+        pos.domino_aces = _ACES[DominoTable.dealt(contract).aces]
         pos.to_act = _first_domino_seat(pos, first_leader)
     return pos
 
@@ -561,7 +603,13 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
         domino_out=list(view.domino_out),
         played=played_masks(card for _, card in view.plays),
         voids=[sum(1 << suit for suit in view.voids[seat]) for seat in range(4)],
+        domino_aces=_aces(contract, rows),
     )
+
+
+def _aces(contract: Contract, rows: Mapping[Suit, Row]) -> int:
+    """Where the aces may go on a Domino table with these rows, as the kernel's int."""
+    return _ACES[DominoTable.of(contract, rows).aces]
 
 
 def _points_total(contract: Contract) -> int:

@@ -57,6 +57,16 @@ class DominoDoubling(Enum):
     """Only a player holding an ace or a 2 may name anyone; the others can only pass."""
 
 
+class DominoAces(Enum):
+    """Where an ace connects in Domino (house rule ``domino_aces``)."""
+
+    HIGH = "high"
+    """Only to the king of its suit."""
+    EITHER = "either"
+    """To the king or to the 2 of its suit until the first ace is played, which fixes the
+    way for every ace of the deal; an ace that could go either way goes high."""
+
+
 @dataclass(frozen=True)
 class Value:
     """One value of a house rule and how it reads."""
@@ -181,6 +191,27 @@ DECLARATIONS: tuple[HouseRule, ...] = (
                 "in Domino only a player holding an ace or a 2 may double; you can only pass",
             ),
         ),
+    ),
+    HouseRule(
+        name="domino_aces",
+        title="Domino aces",
+        option="Domino: whether an ace may also go low, next to its 2",
+        values=(
+            Value(
+                DominoAces.HIGH,
+                "High only: next to the king",
+                "In Domino an ace goes only next to its king, a 2 only next to its 3.",
+            ),
+            Value(
+                DominoAces.EITHER,
+                "High or low: the first ace decides",
+                "In Domino the first ace played may go next to its king or next to its 2, and "
+                "every other ace of the deal must then go the same way (after a low ace a king "
+                "goes only next to its queen); an ace that could go either way goes high.",
+                "Domino: aces high or low",
+            ),
+        ),
+        shapes=_domino,
     ),
 )
 """Every house rule, in the order the commands offer them."""

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from .contracts import STANDARD_POINTS, Contract, Points, contract_table
-from .house_rules import HOUSE_RULES, DominoDoubling, FirstLead, HeartLead
+from .house_rules import HOUSE_RULES, DominoAces, DominoDoubling, FirstLead, HeartLead
 
 
 class RulesError(ValueError):
@@ -211,7 +211,11 @@ def _build(variant: str, house_rules: tuple[tuple[str, str], ...]) -> Rules:
     return Rules(
         variant=variant,
         deals=base.deals,
-        contracts=contract_table(base.points, HeartLead(value["heart_lead"])),
+        contracts=contract_table(
+            base.points,
+            HeartLead(value["heart_lead"]),
+            DominoAces(value["domino_aces"]),
+        ),
         chooser_offset=base.chooser_offset,
         doubling_offsets=base.doubling_offsets,
         first_lead_offset=_FIRST_LEAD_OFFSETS.get(first_lead, base.first_lead_offset),

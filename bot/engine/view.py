@@ -192,7 +192,7 @@ def ruled_out(view: SeatView) -> tuple[frozenset[Card], ...]:
     if contract is None:
         return tuple(frozenset(cards) for cards in out)
     if contract.domino:
-        table, played = DominoTable(), 0
+        table, played = DominoTable.dealt(contract), 0
         for seat, count in view.domino_passes:
             for _, card in view.plays[played:count]:
                 table = table.laid(card)

@@ -55,9 +55,9 @@ DETAILS = {
     ),
     "domino": N_(
         "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
-        "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
-        "next to the 3). If you cannot play you pass (automatically). {first_lead} "
-        "starts. The last player still holding cards gets {last_holder}."
+        "rank next to a card of its suit on the table. If you cannot play you pass "
+        "(automatically). {first_lead} starts. The last player still holding cards gets "
+        "{last_holder}."
     ),
 }
 """Each negative contract's text; the numbers are filled in from the rules' contract,

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 from typing import Any
 
+import pytest
+
 from bot.engine import (
     CARDS,
     PASS,
@@ -26,7 +28,7 @@ from bot.engine import (
     deal_hands,
     rules_for,
 )
-from bot.engine.house_rules import HOUSE_RULES
+from bot.engine.house_rules import HOUSE_RULES, HouseRule
 from bot.engine.rules import VARIANTS
 
 
@@ -57,6 +59,29 @@ ALL_RULES: tuple[Rules, ...] = tuple(
     for variant, *values in pairwise(
         [tuple(VARIANTS), *(rule.value_names for rule in HOUSE_RULES.values())]
     )
+)
+
+
+def _shaped(rule: HouseRule, rules: Rules) -> list[str]:
+    """The contracts ``rule`` shapes in ``rules`` (a trick contract and Domino for a rule
+    of the whole game)."""
+    if rule.shapes is None:
+        return ["queens", "domino"]
+    return [contract.id for contract in rules.contracts if rule.shapes(contract)]
+
+
+#: Each value of each house rule other than its default, alone in the standard game, with
+#: each contract it shapes: the agreement tests' close look at every rule.
+EACH_HOUSE_RULE = pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [
+        (rules, contract_id)
+        for rule in HOUSE_RULES.values()
+        for value in rule.value_names[1:]
+        for rules in [rules_for("standard", {rule.name: value})]
+        for contract_id in _shaped(rule, rules)
+    ],
+    ids=lambda value: value if isinstance(value, str) else rules_id(value),
 )
 
 

@@ -510,6 +510,100 @@ def test_domino_doubling_any_lets_anyone_double_in_domino() -> None:
     assert match.to_act == 0 and len(match.legal_actions()) == 8
 
 
+# -- House rules: domino_aces ------------------------------------------------------------------
+
+EITHER = rules_for("standard", {"domino_aces": "either"})
+#: Every seat holds a whole suit (seat 0 clubs, 1 diamonds, 2 hearts, 3 spades) and plays
+#: only its own row; standard, dealer 0: seat 1 plays first, then 2, 3, 0.
+DOWN_TO_THE_2 = {seat: f"8{s} 7{s} 6{s} 5{s} 4{s} 3{s} 2{s}" for seat, s in enumerate("CDHS")}
+UP_TO_THE_KING = {seat: f"8{s} 9{s} T{s} J{s} Q{s} K{s} 7{s}" for seat, s in enumerate("CDHS")}
+LOW_ACE_FIRST = {**UP_TO_THE_KING, 1: "8D 7D 6D 5D 4D 3D 2D AD"}
+"""Seat 1 lays the first ace next to its 2 (the others' rows run from 7 to the king)."""
+
+
+def _domino_rows(rules: Rules, plays: dict[int, str]) -> Match:
+    """A Domino deal on whole suits, each seat laying its ``plays`` in turn, stopped when
+    the seat to act has nothing left to lay (so it is that seat's turn)."""
+    match = _match(rules, full_suits(), "domino")
+    queues = {seat: cards(text) for seat, text in plays.items()}
+    while match.to_act is not None and queues[match.to_act]:
+        match.apply(Play(queues[match.to_act].pop(0)))
+    return match
+
+
+def _legal(match: Match) -> set[str]:
+    return {action.card.code for action in match.legal_actions() if isinstance(action, Play)}
+
+
+def test_domino_aces_is_a_rule_of_domino_only() -> None:
+    for rules in ALL_RULES:
+        either = rules.house_rule("domino_aces") == "either"
+        shaped = {c.id for c in rules.contracts if c.domino_aces.value != "high"}
+        assert shaped == ({"domino"} if either else set())
+
+
+def test_domino_aces_high_an_ace_connects_only_to_the_king_of_its_suit() -> None:
+    match = _domino_rows(STANDARD, DOWN_TO_THE_2)
+    assert match.to_act == 1 and _legal(match) == {"9D"}  # not the A♦ next to the 2♦
+    up = _domino_rows(STANDARD, UP_TO_THE_KING)
+    assert up.to_act == 1 and _legal(up) == {"AD", "6D"}
+
+
+def test_domino_aces_either_until_the_first_ace_an_ace_connects_to_the_king_or_to_the_2() -> None:
+    low = _domino_rows(EITHER, DOWN_TO_THE_2)
+    assert low.to_act == 1 and _legal(low) == {"9D", "AD"}
+    up = _domino_rows(EITHER, UP_TO_THE_KING)
+    assert up.to_act == 1 and _legal(up) == {"AD", "6D"}
+
+
+def test_domino_aces_either_played_next_to_a_king_every_ace_connects_only_to_its_king() -> None:
+    plays = {**DOWN_TO_THE_2, 1: "8D 9D TD JD QD KD 7D AD"}
+    match = _domino_rows(EITHER, plays)  # seat 1 lays the A♦ next to its K♦: high
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (7, 14)
+    assert match.to_act == 2 and _legal(match) == {"9H"}  # not the A♥ next to the 2♥
+
+
+def test_domino_aces_either_next_to_a_2_every_ace_connects_only_to_its_2() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)  # seat 1 lays the A♦ next to its 2♦: low
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (1, 8)
+    assert match.to_act == 2 and _legal(match) == {"6H"}  # the K♥ takes no ace now
+    plays = {**LOW_ACE_FIRST, 2: LOW_ACE_FIRST[2] + " 6H", 3: DOWN_TO_THE_2[3]}
+    match = _domino_rows(EITHER, plays)
+    assert match.to_act == 3 and _legal(match) == {"AS", "9S"}  # an ace next to its 2
+
+
+def test_domino_aces_either_after_a_low_ace_a_king_connects_only_to_its_queen() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("AH")))
+    assert refused.value.reason is Reason.DOMINO_NOT_CONNECTED
+    assert "the A♥ does not connect" in str(refused.value)
+
+
+def test_domino_aces_either_an_ace_that_could_go_either_way_goes_high() -> None:
+    both_ends = {seat: DOWN_TO_THE_2[seat] + UP_TO_THE_KING[seat][2:-3] for seat in range(4)}
+    match = _domino_rows(EITHER, both_ends)
+    assert match.to_act == 1 and _legal(match) == {"AD"}
+    match.apply(Play(Card.parse("AD")))
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (2, 14)
+
+
+def test_domino_aces_either_a_record_replays_a_low_ace_and_high_refuses_it() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)
+    record = to_record(match)
+    assert record["house_rules"] == {"domino_aces": "either"}
+    replayed = from_record(record)
+    assert replayed.rules is EITHER and replayed.deal is not None
+    assert replayed.deal.domino_rows() == match.deal.domino_rows()
+    with pytest.raises(RecordError) as refused:
+        from_record({**record, "house_rules": {}})
+    assert refused.value.deal == 1 and "card AD" in str(refused.value)
+    assert "the A♦ does not connect" in str(refused.value)
+
+
 # -- the record ------------------------------------------------------------------------------
 
 
@@ -538,7 +632,8 @@ def test_empty_or_missing_house_rules_and_a_missing_variant_are_the_standard_gam
         ({"variant": "Twelve"}, "unknown variant 'Twelve'; known: standard, twelve"),
         (
             {"house_rules": {"Heart_lead": "broken"}},
-            "unknown house rule 'Heart_lead'; known: domino_doubling, first_lead, heart_lead",
+            "unknown house rule 'Heart_lead'; known: domino_aces, domino_doubling, first_lead, "
+            "heart_lead",
         ),
         (
             {"house_rules": {"heart_lead": "Broken"}},
