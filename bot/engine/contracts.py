@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
-from .house_rules import DominoAces, HeartLead
+from .house_rules import DominoAces, HeartLead, MustTrump
 
 
 class Kind(Enum):
@@ -43,6 +43,9 @@ class Contract:
     """None: any card may be led; otherwise when a heart may be led (see :class:`HeartLead`)."""
     domino_aces: DominoAces = DominoAces.HIGH
     """Domino: where an ace connects (house rule ``domino_aces``)."""
+    must_trump: MustTrump = MustTrump.NO
+    """A trump suit's contract: whether a player who cannot follow must trump (house rule
+    ``must_trump``)."""
     description_template: str = ""
     """``description`` before its numbers were filled in (``"{per_trick} per trick taken"``),
     so a front end can say it in another language with this variant's numbers."""
@@ -146,7 +149,7 @@ NO_HEART_LEAD = {
 }
 
 
-def _trump(suit: Suit | None, per_trick: int) -> Contract:
+def _trump(suit: Suit | None, per_trick: int, must_trump: MustTrump) -> Contract:
     name = "No Trump" if suit is None else f"{suit.name.title()} trumps"
     cid = "trump-notrump" if suit is None else f"trump-{suit.name.lower()}"
     return Contract(
@@ -155,6 +158,7 @@ def _trump(suit: Suit | None, per_trick: int) -> Contract:
         kind=Kind.TRUMP,
         trump=suit,
         per_trick=per_trick,
+        must_trump=MustTrump.NO if suit is None else must_trump,
         **_described(TRUMP_DESCRIPTIONS[suit], per_trick=per_trick),
     )
 
@@ -163,11 +167,13 @@ def contract_table(
     points: Points,
     heart_lead: HeartLead = HeartLead.NEVER,
     domino_aces: DominoAces = DominoAces.HIGH,
+    must_trump: MustTrump = MustTrump.NO,
 ) -> tuple[Contract, ...]:
     """The contracts of a variant with ``points``, in table order: the negatives, then the
     five trump options. The house rules that shape contracts: ``heart_lead`` is when
     Heartshunting and King of Hearts let a heart be led, ``domino_aces`` where an ace
-    connects in Domino."""
+    connects in Domino, ``must_trump`` whether the four suit trump contracts oblige a
+    player who cannot follow suit to trump (No Trump has none to play)."""
     no_lead = NO_HEART_LEAD[heart_lead]
     p = points
     negatives = [
@@ -246,7 +252,7 @@ def contract_table(
             ),
         )
     )
-    trumps = [_trump(suit, p.trump_trick) for suit in (*Suit, None)]
+    trumps = [_trump(suit, p.trump_trick, must_trump) for suit in (*Suit, None)]
     return (*negatives, *trumps)
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import ACE, KING, Card, Suit
 from .contracts import Contract
-from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead
+from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead, MustTrump
 from .rules import STANDARD, Rules
 
 SEATS = range(4)
@@ -108,15 +108,35 @@ def trick_playable(
     (:func:`~bot.engine.view.ruled_out`).
     """
     if trick:
-        led = trick[0].suit
-        following = [card for card in held if card.suit is led]
-        return following or list(held), Reason.MUST_FOLLOW_SUIT
+        return _following(contract, trick, held)
     if contract.heart_lead is HeartLead.NEVER or (
         contract.heart_lead is HeartLead.BROKEN and not hearts_played
     ):
         others = [card for card in held if card.suit is not Suit.HEARTS]
         return others or list(held), Reason.HEART_LEAD
     return list(held), None
+
+
+def _following(
+    contract: Contract, trick: Sequence[Card], held: Sequence[Card]
+) -> tuple[list[Card], Reason | None]:
+    """:func:`trick_playable` after the lead: follow suit; with ``must_trump``, a player
+    who cannot must trump if he can; with ``overtrump``, a trump played to a trick that
+    holds one must beat the highest there if the player holds one that does."""
+    cards = [card for card in held if card.suit is trick[0].suit]
+    reason = Reason.MUST_FOLLOW_SUIT
+    rule, trump = contract.must_trump, contract.trump
+    if not cards and rule is not MustTrump.NO:
+        cards = [card for card in held if card.suit is trump]
+        reason = Reason.MUST_TRUMP
+    if not cards:
+        return list(held), None
+    if rule is MustTrump.OVERTRUMP and cards[0].suit is trump:
+        top = max((card.rank for card in trick if card.suit is trump), default=0)
+        higher = [card for card in cards if card.rank > top]
+        if higher and len(higher) < len(cards):
+            return higher, Reason.MUST_OVERTRUMP
+    return cards, reason
 
 
 Row = tuple[int, int]
@@ -296,6 +316,8 @@ class Deal:
             )
         if reason is Reason.MUST_FOLLOW_SUIT:
             return f"you must follow suit: you hold a {self.trick[0].suit.noun}"
+        if reason in REFUSALS:
+            return REFUSALS[reason]
         assert reason is Reason.HEART_LEAD and self.contract is not None
         if self.contract.heart_lead is HeartLead.BROKEN:
             return (

@@ -5,13 +5,15 @@ public :class:`~bot.engine.deal.Deal` is built for clarity and readable refusals
 that. Here a position is 16 small integers (one 13-bit rank mask per seat and suit) and
 the playout loop keeps everything in local variables. The rules are the same, and the
 same data: a position carries its contract from the match's :class:`~bot.engine.rules.Rules`
-(points, trump, lead restriction, Domino's loss). The tests replay every traced playout
+(points, trump, lead restriction, Domino's loss and the house rules that shape it). The
+tests replay every traced playout
 through the public API and require it to agree move for move (same seat to act, same
 legal cards, same scores, same early end), with the standard rules and with others.
 
-The hot loops (:func:`random_playout`'s two) state the trick winner and Domino's
-connecting ranks inline on purpose; that is the one documented copy of those rules, kept
-honest by the agreement tests. Everything else calls a function.
+The hot loops (:func:`random_playout`'s two, and the policy playout's) state the trick
+winner, the suit a seat must play and Domino's connecting ranks inline on purpose; that
+is the one documented copy of those rules, kept honest by the agreement tests. Everything
+else calls a function (:func:`trick_legal`, :func:`domino_connect`).
 
 Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 """
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from .cards import Card, Suit
 from .contracts import Contract
 from .deal import Aces, Deal, DominoTable, Phase, Row
-from .house_rules import HeartLead
+from .house_rules import HeartLead, MustTrump
 from .view import SeatView
 
 #: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.
@@ -155,6 +157,8 @@ def _trick_playout(
     trick_table = contract.trick_table
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
+    must_trump = contract.must_trump is not MustTrump.NO and trump >= 0
+    overtrump = contract.must_trump is MustTrump.OVERTRUMP and trump >= 0
     card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
@@ -168,19 +172,24 @@ def _trick_playout(
             b = seat * 4
             c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
             if trick:
-                led = trick[0] // 13
-                follow = h[b + led]
+                # The suit this seat must play: the led suit, or (must_trump) a trump.
+                suit = trick[0] // 13
+                follow = h[b + suit]
+                if not follow and must_trump and h[b + trump]:
+                    suit, follow = trump, h[b + trump]
                 if follow:
+                    if overtrump and suit == trump:
+                        follow = _trumps_over(follow, trick, trump)
                     ranks = bits[follow]
                     rank = ranks[int(rnd() * len(ranks))]
                     if trace is not None:
                         legal = [0, 0, 0, 0]
-                        legal[led] = follow
+                        legal[suit] = follow
                         trace.append(
-                            (seat, (legal[0], legal[1], legal[2], legal[3]), led * 13 + rank)
+                            (seat, (legal[0], legal[1], legal[2], legal[3]), suit * 13 + rank)
                         )
-                    h[b + led] = follow ^ (1 << rank)
-                    trick.append(led * 13 + rank)
+                    h[b + suit] ^= 1 << rank
+                    trick.append(suit * 13 + rank)
                     seat = (seat + 1) & 3
                     continue
             elif (
@@ -371,14 +380,31 @@ def trick_legal(
     b = seat * 4
     c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
     if trick:
-        led = trick[0] // 13
-        if h[b + led]:
+        rule = contract.must_trump
+        trump = -1 if contract.trump is None else int(contract.trump)
+        suit = trick[0] // 13
+        if not h[b + suit] and rule is not MustTrump.NO and trump >= 0:
+            suit = trump
+        if h[b + suit]:
             legal = [0, 0, 0, 0]
-            legal[led] = h[b + led]
+            legal[suit] = h[b + suit]
+            if rule is MustTrump.OVERTRUMP and suit == trump:
+                legal[suit] = _trumps_over(legal[suit], trick, trump)
             return (legal[0], legal[1], legal[2], legal[3])
     elif contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(contract, h):
         c2 = 0
     return (c0, c1, c2, c3)
+
+
+def _trumps_over(trumps: int, trick: Sequence[int], trump: int) -> int:
+    """``overtrump``: the trumps of ``trumps`` (a rank mask) above the highest trump in
+    ``trick``, or all of them when none is (or the trick holds no trump)."""
+    top = -1
+    for card in trick:
+        if card // 13 == trump and card % 13 > top:
+            top = card % 13
+    higher = trumps >> (top + 1) << (top + 1)
+    return higher or trumps
 
 
 def _hearts_broken(contract: Contract, hands: Sequence[int]) -> bool:
@@ -521,6 +547,9 @@ def _trick_policy_playout(
     bits = BITS
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
+    trump = -1 if contract.trump is None else int(contract.trump)
+    must_trump = contract.must_trump is not MustTrump.NO and trump >= 0
+    overtrump = contract.must_trump is MustTrump.OVERTRUMP and trump >= 0
     ends_early = contract.ends_when_cards_taken
     seat = pos.to_act
     while pos.tricks_done < 13 and not (ends_early and pos.points_left == 0):
@@ -528,15 +557,20 @@ def _trick_policy_playout(
         c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
         led = trick[0] // 13 if trick else -1
         follow = h[b + led] if trick else 0
+        suit = led  # the suit this seat must play: the led suit, or (must_trump) a trump
+        if trick and not follow and must_trump and h[b + trump]:
+            suit, follow = trump, h[b + trump]
         if follow:
+            if overtrump and suit == trump:
+                follow = _trumps_over(follow, trick, trump)
             legal = (
-                follow if led == 0 else 0,
-                follow if led == 1 else 0,
-                follow if led == 2 else 0,
-                follow if led == 3 else 0,
+                follow if suit == 0 else 0,
+                follow if suit == 1 else 0,
+                follow if suit == 2 else 0,
+                follow if suit == 3 else 0,
             )
             ranks = bits[follow]
-            card = led * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
+            card = suit * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
         else:
             if (
                 not trick

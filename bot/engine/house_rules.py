@@ -67,6 +67,18 @@ class DominoAces(Enum):
     way for every ace of the deal; an ace that could go either way goes high."""
 
 
+class MustTrump(Enum):
+    """Whether a player who cannot follow suit must trump, in the four suit trump contracts
+    (house rule ``must_trump``)."""
+
+    NO = "no"
+    YES = "yes"
+    """A player who cannot follow suit and holds a trump must play a trump."""
+    OVERTRUMP = "overtrump"
+    """As ``YES``, and a trump played to a trick that holds one (following a trump lead,
+    or trumping in) must beat the highest trump in it when the player holds one that does."""
+
+
 @dataclass(frozen=True)
 class Value:
     """One value of a house rule and how it reads."""
@@ -127,6 +139,10 @@ def _heart_contract(contract: Contract) -> bool:
 
 def _domino(contract: Contract) -> bool:
     return contract.domino
+
+
+def _suit_trumps(contract: Contract) -> bool:
+    return contract.trump is not None
 
 
 DECLARATIONS: tuple[HouseRule, ...] = (
@@ -212,6 +228,42 @@ DECLARATIONS: tuple[HouseRule, ...] = (
             ),
         ),
         shapes=_domino,
+    ),
+    HouseRule(
+        name="must_trump",
+        title="must trump",
+        option="Suit trumps: whether a player who cannot follow suit must trump (and overtrump)",
+        values=(
+            Value(
+                MustTrump.NO,
+                "No: trumping is never required",
+                "A player who cannot follow suit may trump, but never has to.",
+            ),
+            Value(
+                MustTrump.YES,
+                "Yes: trump when you cannot follow suit",
+                "In clubs, diamonds, hearts and spades trumps (not in No Trump) a player who "
+                "cannot follow suit must play a trump if he holds one.",
+                "must trump",
+            ),
+            Value(
+                MustTrump.OVERTRUMP,
+                "Overtrump: also beat a trump in the trick",
+                "In clubs, diamonds, hearts and spades trumps (not in No Trump) a player who "
+                "cannot follow suit must play a trump if he holds one, and whoever plays a "
+                "trump to a trick that already holds one (following a trump lead too) must "
+                "play a higher trump if he holds one.",
+                "must trump and overtrump",
+            ),
+        ),
+        shapes=_suit_trumps,
+        refusals=(
+            (Reason.MUST_TRUMP, "you cannot follow suit, so you must play a trump: you hold one"),
+            (
+                Reason.MUST_OVERTRUMP,
+                "you must play a trump higher than the highest one in the trick: you hold one",
+            ),
+        ),
     ),
 )
 """Every house rule, in the order the commands offer them."""

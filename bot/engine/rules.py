@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from .contracts import STANDARD_POINTS, Contract, Points, contract_table
-from .house_rules import HOUSE_RULES, DominoAces, DominoDoubling, FirstLead, HeartLead
+from .house_rules import HOUSE_RULES, DominoAces, DominoDoubling, FirstLead, HeartLead, MustTrump
 
 
 class RulesError(ValueError):
@@ -215,6 +215,7 @@ def _build(variant: str, house_rules: tuple[tuple[str, str], ...]) -> Rules:
             base.points,
             HeartLead(value["heart_lead"]),
             DominoAces(value["domino_aces"]),
+            MustTrump(value["must_trump"]),
         ),
         chooser_offset=base.chooser_offset,
         doubling_offsets=base.doubling_offsets,

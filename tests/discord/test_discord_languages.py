@@ -256,6 +256,7 @@ TWELVE_HOUSE = {
     "first_lead": "dealer",
     "domino_doubling": "ace_or_two",
     "domino_aces": "either",
+    "must_trump": "overtrump",
 }
 
 

@@ -604,6 +604,119 @@ def test_domino_aces_either_a_record_replays_a_low_ace_and_high_refuses_it() -> 
     assert "the A♦ does not connect" in str(refused.value)
 
 
+# -- House rules: must_trump -------------------------------------------------------------------
+
+#: Standard, dealer 0: seat 1 leads. Seats 2 and 3 are void in hearts and hold spades; seat 2
+#: holds no clubs either; seat 0 holds no spades.
+TRUMP_HANDS = [
+    cards("2H 3H 4H 5H 6H 7H 8H 2C 3C 4C 5C 6C 7C"),
+    cards("AH KH QH JH TH 9H AS 3S 8C 9C TC JC QC"),
+    cards("2S 5S 9S KS 2D 3D 4D 5D 6D 7D 8D 9D TD"),
+    cards("4S 6S 7S 8S TS JS QS JD QD KD AD KC AC"),
+]
+MUST_TRUMP = rules_for("standard", {"must_trump": "yes"})
+OVERTRUMP = rules_for("standard", {"must_trump": "overtrump"})
+SUIT_TRUMPS = {"trump-clubs", "trump-diamonds", "trump-hearts", "trump-spades"}
+
+
+def _trumps(rules: Rules, contract: str, *plays: str) -> Match:
+    return _after(_match(rules, TRUMP_HANDS, contract), *plays)
+
+
+def _codes(hand: list[Card]) -> set[str]:
+    return {card.code for card in hand}
+
+
+def _refused_for(match: Match, code: str) -> Reason | None:
+    try:
+        match.check(Play(Card.parse(code)))
+    except IllegalAction as error:
+        return error.reason
+    return None
+
+
+def test_must_trump_is_a_rule_of_the_four_suit_trump_contracts_only() -> None:
+    for rules in ALL_RULES:
+        obliged = rules.house_rule("must_trump") != "no"
+        shaped = {c.id for c in rules.contracts if c.must_trump.value != "no"}
+        assert shaped == (SUIT_TRUMPS if obliged else set())
+    for contract in ("trump-notrump", "queens", "ducking"):  # not in No Trump, nor negatives
+        match = _trumps(OVERTRUMP, contract, "AH")
+        assert _refused_for(match, "2D") is None and match.to_act == 2
+
+
+def test_must_trump_no_trumping_is_allowed_never_required() -> None:
+    match = _trumps(STANDARD, "trump-spades", "AH")
+    assert _legal(match) == _codes(TRUMP_HANDS[2])  # void in hearts: anything, trump or not
+    _after(match, "2D")
+    assert _legal(match) == _codes(TRUMP_HANDS[3])
+
+
+@pytest.mark.parametrize("rules", [MUST_TRUMP, OVERTRUMP], ids=rules_id)
+def test_must_trump_yes_a_player_who_cannot_follow_and_holds_a_trump_must_play_a_trump(
+    rules: Rules,
+) -> None:
+    match = _trumps(rules, "trump-spades", "AH")
+    assert _legal(match) == {"2S", "5S", "9S", "KS"}
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("2D")))
+    assert refused.value.reason is Reason.MUST_TRUMP
+    assert str(refused.value) == "you cannot follow suit, so you must play a trump: you hold one"
+
+
+def test_must_trump_yes_a_player_who_cannot_follow_and_holds_no_trump_plays_anything() -> None:
+    match = _trumps(MUST_TRUMP, "trump-clubs", "AH")  # seat 2 holds no club
+    assert _legal(match) == _codes(TRUMP_HANDS[2])
+
+
+def test_must_trump_yes_a_trump_need_not_beat_the_trump_in_the_trick() -> None:
+    match = _trumps(MUST_TRUMP, "trump-spades", "AH 9S")
+    assert _legal(match) == {"4S", "6S", "7S", "8S", "TS", "JS", "QS"}  # 4♠ under the 9♠
+    led = _trumps(MUST_TRUMP, "trump-spades", "3S")
+    assert _legal(led) == {"2S", "5S", "9S", "KS"}
+
+
+def test_must_trump_overtrump_trumping_in_a_player_must_beat_the_highest_trump_in_the_trick() -> (
+    None
+):
+    match = _trumps(OVERTRUMP, "trump-spades", "AH 9S")
+    assert _legal(match) == {"TS", "JS", "QS"}
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("4S")))
+    assert refused.value.reason is Reason.MUST_OVERTRUMP
+    assert "higher than the highest one in the trick" in str(refused.value)
+    assert _refused_for(match, "JD") is Reason.MUST_OVERTRUMP  # a discard neither
+    _after(match, "QS")
+    assert _legal(match) == {"2H", "3H", "4H", "5H", "6H", "7H", "8H"}  # following: any heart
+
+
+def test_must_trump_overtrump_following_a_trump_lead_a_player_must_beat_the_highest_trump() -> None:
+    match = _trumps(OVERTRUMP, "trump-spades", "3S")
+    assert _legal(match) == {"5S", "9S", "KS"}
+    assert _refused_for(match, "2S") is Reason.MUST_OVERTRUMP
+
+
+def test_must_trump_overtrump_without_a_higher_trump_any_trump() -> None:
+    led = _trumps(OVERTRUMP, "trump-spades", "AS")
+    assert _legal(led) == {"2S", "5S", "9S", "KS"}  # nothing beats the A♠
+    ruffed = _trumps(OVERTRUMP, "trump-spades", "AH KS")
+    assert _legal(ruffed) == {"4S", "6S", "7S", "8S", "TS", "JS", "QS"}  # still a trump
+    assert _refused_for(ruffed, "JD") is Reason.MUST_TRUMP
+
+
+@pytest.mark.parametrize("rules", [MUST_TRUMP, OVERTRUMP], ids=rules_id)
+def test_must_trump_a_record_carries_it_and_replays_by_it(rules: Rules) -> None:
+    match = _trumps(rules, "trump-spades", "AH 9S QS 2H")
+    record = to_record(match)
+    assert record["house_rules"] == {"must_trump": rules.house_rule("must_trump")}
+    assert from_record(record).rules is rules
+    discarding = to_record(_trumps(STANDARD, "trump-spades", "AH 2D"))
+    assert from_record(discarding).rules is STANDARD
+    with pytest.raises(RecordError) as refused:
+        from_record({**discarding, "house_rules": dict(rules.house_rules)})
+    assert refused.value.deal == 1 and "card 2D (play 2, seat 2)" in str(refused.value)
+
+
 # -- the record ------------------------------------------------------------------------------
 
 
@@ -633,7 +746,7 @@ def test_empty_or_missing_house_rules_and_a_missing_variant_are_the_standard_gam
         (
             {"house_rules": {"Heart_lead": "broken"}},
             "unknown house rule 'Heart_lead'; known: domino_aces, domino_doubling, first_lead, "
-            "heart_lead",
+            "heart_lead, must_trump",
         ),
         (
             {"house_rules": {"heart_lead": "Broken"}},

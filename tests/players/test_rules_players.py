@@ -75,12 +75,21 @@ HOUSE = rules_for(
     "twelve", {"heart_lead": "broken", "first_lead": "left", "domino_doubling": "ace_or_two"}
 )
 DOMINO_ACES = rules_for("standard", {"domino_aces": "either"})
+MUST_TRUMP = rules_for("standard", {"must_trump": "yes"})
+OVERTRUMP = rules_for("twelve", {"must_trump": "overtrump", "domino_aces": "either"})
 
 
 @pytest.mark.parametrize(
     "rules",
-    [TWELVE, HOUSE, rules_for("standard", {"first_lead": "dealer"}), DOMINO_ACES],
-    ids=lambda rules: rules.variant + "+" + "+".join(v for _, v in rules.house_rules),
+    [
+        TWELVE,
+        HOUSE,
+        rules_for("standard", {"first_lead": "dealer"}),
+        DOMINO_ACES,
+        MUST_TRUMP,
+        OVERTRUMP,
+    ],
+    ids=lambda rules: "+".join([rules.variant, *(f"{n}={v}" for n, v in rules.house_rules)]),
 )
 @pytest.mark.parametrize(("level", "budget"), [("easy", 0.0), ("normal", 0.0), ("hard", 0.003)])
 def test_every_level_plays_every_variant_and_house_rule_legally(
