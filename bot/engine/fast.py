@@ -157,8 +157,8 @@ def _trick_playout(
     trick_table = contract.trick_table
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
-    must_trump = contract.must_trump is not MustTrump.NO and trump >= 0
-    overtrump = contract.must_trump is MustTrump.OVERTRUMP and trump >= 0
+    must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
@@ -172,26 +172,28 @@ def _trick_playout(
             b = seat * 4
             c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
             if trick:
-                # The suit this seat must play: the led suit, or (must_trump) a trump.
-                suit = trick[0] // 13
-                follow = h[b + suit]
-                if not follow and must_trump and h[b + trump]:
-                    suit, follow = trump, h[b + trump]
+                led = trick[0] // 13
+                follow = h[b + led]
                 if follow:
-                    if overtrump and suit == trump:
-                        follow = _trumps_over(follow, trick, trump)
                     ranks = bits[follow]
+                    if overtrump and led == trump:  # beat the trick's highest trump
+                        ranks = bits[_trumps_over(follow, trick, trump)]
                     rank = ranks[int(rnd() * len(ranks))]
                     if trace is not None:
                         legal = [0, 0, 0, 0]
-                        legal[suit] = follow
+                        legal[led] = sum(1 << r for r in ranks)
                         trace.append(
-                            (seat, (legal[0], legal[1], legal[2], legal[3]), suit * 13 + rank)
+                            (seat, (legal[0], legal[1], legal[2], legal[3]), led * 13 + rank)
                         )
-                    h[b + suit] ^= 1 << rank
-                    trick.append(suit * 13 + rank)
+                    h[b + led] = follow ^ (1 << rank)
+                    trick.append(led * 13 + rank)
                     seat = (seat + 1) & 3
                     continue
+                if must_trump and h[b + trump]:  # cannot follow suit: a trump it must be
+                    trumps = h[b + trump]
+                    if overtrump:
+                        trumps = _trumps_over(trumps, trick, trump)
+                    c0, c1, c2, c3 = (trumps if s == trump else 0 for s in range(4))
             elif (
                 no_heart_lead
                 and (c0 | c1 | c3)
@@ -257,6 +259,7 @@ def _domino_playout(
     bits = BITS
     low, high = pos.domino_low, pos.domino_high
     aces = pos.domino_aces
+    high_only = aces == ACES_HIGH
     # connect[suit]: the ranks that may be played in that suit now.
     connect = [domino_connect(pos, s) for s in range(4)]
     out = pos.domino_out
@@ -287,17 +290,18 @@ def _domino_playout(
         if trace is not None:
             trace.append((seat, (l0, l1, l2, l3), suit * 13 + rank))
         h[b + suit] ^= 1 << rank
-        if high[suit] < 0:
+        if not high_only and rank == ACE:  # domino_aces: the first ace fixes the way
+            aces = _lay_ace(low, high, suit, aces)
+            high_only = aces == ACES_HIGH
+            connect = [_connect(low[s], high[s], aces) for s in range(4)]
+        elif high[suit] < 0:
             low[suit] = high[suit] = rank
         elif rank < low[suit]:
             low[suit] = rank
-        elif rank != ACE or aces == ACES_HIGH:
+        else:
             high[suit] = rank
-        else:  # an ace where the aces may go low: it fixes their way for every suit
-            aces = _lay_ace(low, high, suit, aces)
-            connect = [_connect(low[s], high[s], aces) for s in range(4)]
         lo, hi = low[suit], high[suit]
-        if aces == ACES_HIGH:  # the standard rule inline: an ace only after the king
+        if high_only:  # the standard rule inline: an ace only after its king
             connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | (
                 (1 << (hi + 1)) if hi < ACE else 0
             )
@@ -330,7 +334,12 @@ def is_over(pos: FastPosition) -> bool:
 
 def domino_connect(pos: FastPosition, suit: int) -> int:
     """The rank mask that may be played in ``suit`` on this Domino table."""
-    return _connect(pos.domino_low[suit], pos.domino_high[suit], pos.domino_aces)
+    lo, hi = pos.domino_low[suit], pos.domino_high[suit]
+    if pos.domino_aces != ACES_HIGH:
+        return _connect(lo, hi, pos.domino_aces)
+    if hi < 0:  # the standard rule inline, as the playout loop states it
+        return 1 << EIGHT
+    return ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < ACE else 0)
 
 
 def _connect(lo: int, hi: int, aces: int) -> int:
@@ -548,8 +557,8 @@ def _trick_policy_playout(
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
     trump = -1 if contract.trump is None else int(contract.trump)
-    must_trump = contract.must_trump is not MustTrump.NO and trump >= 0
-    overtrump = contract.must_trump is MustTrump.OVERTRUMP and trump >= 0
+    must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     ends_early = contract.ends_when_cards_taken
     seat = pos.to_act
     while pos.tricks_done < 13 and not (ends_early and pos.points_left == 0):
@@ -557,20 +566,27 @@ def _trick_policy_playout(
         c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
         led = trick[0] // 13 if trick else -1
         follow = h[b + led] if trick else 0
-        suit = led  # the suit this seat must play: the led suit, or (must_trump) a trump
-        if trick and not follow and must_trump and h[b + trump]:
-            suit, follow = trump, h[b + trump]
         if follow:
-            if overtrump and suit == trump:
+            if overtrump and led == trump:
                 follow = _trumps_over(follow, trick, trump)
             legal = (
-                follow if suit == 0 else 0,
-                follow if suit == 1 else 0,
-                follow if suit == 2 else 0,
-                follow if suit == 3 else 0,
+                follow if led == 0 else 0,
+                follow if led == 1 else 0,
+                follow if led == 2 else 0,
+                follow if led == 3 else 0,
             )
             ranks = bits[follow]
-            card = suit * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
+            card = led * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
+        elif trick and must_trump and h[b + trump]:  # cannot follow: a trump it must be
+            trumps = _trumps_over(h[b + trump], trick, trump) if overtrump else h[b + trump]
+            legal = (
+                trumps if trump == 0 else 0,
+                trumps if trump == 1 else 0,
+                trumps if trump == 2 else 0,
+                trumps if trump == 3 else 0,
+            )
+            ranks = bits[trumps]
+            card = trump * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
         else:
             if (
                 not trick

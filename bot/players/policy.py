@@ -247,32 +247,31 @@ def _domino(pos: FastPosition, seat: int, legal: tuple[int, ...]) -> int:
     not; once they go low, nothing lies beyond a king."""
     h = pos.hands
     b = seat * 4
-    aces = pos.domino_aces
+    low_aces = pos.domino_aces != ACES_HIGH
+    high_aces = pos.domino_aces != ACES_LOW
     best, card = -1e9, -1
     for s in range(4):
         mine = h[b + s]
         for r in BITS[legal[s]]:
             rest = mine & ~(1 << r)
-            ace_low = int(aces != ACES_HIGH and r < EIGHT and bool(rest >> ACE & 1))
-            up = rest if aces != ACES_LOW else rest & ~(1 << ACE)
             if r == EIGHT and pos.domino_high[s] < 0:
                 behind = rest.bit_count()
                 opens = (not rest >> (EIGHT - 1) & 1) + (not rest >> (EIGHT + 1) & 1)
                 reach = max(_high(rest) - EIGHT, EIGHT - _low(rest)) if rest else 0
-            elif r == ACE:
-                behind = opens = reach = 0  # an ace ends its row, whichever way it goes
             elif r < EIGHT:
                 below = rest & ((1 << r) - 1)
-                behind = below.bit_count() + ace_low
-                if r > 0:
-                    opens = int(not rest >> (r - 1) & 1)
-                else:
-                    opens = int(aces != ACES_HIGH and not rest >> ACE & 1)
-                reach = r + 1 if ace_low else r - _low(below) if below else 0
+                behind = below.bit_count()
+                opens = int(r > 0 and not rest >> (r - 1) & 1)
+                reach = r - _low(below) if below else 0
+                if low_aces and rest >> ACE & 1:  # my ace lies beyond my 2
+                    behind += 1
+                    reach = r + 1
+                elif low_aces and not r:  # my 2 opens the ace's place to the others
+                    opens = 1
             else:
-                above = up >> (r + 1)
+                above = (rest if high_aces else rest & ~(1 << ACE)) >> (r + 1)
                 behind = above.bit_count()
-                opens = int((r < KING or aces != ACES_LOW) and not rest >> (r + 1) & 1)
+                opens = int(r < ACE and (high_aces or r < KING) and not rest >> (r + 1) & 1)
                 reach = _high(above) + 1 if above else 0
             score = 3 * behind - 2 * opens + reach / 10
             if score > best:
