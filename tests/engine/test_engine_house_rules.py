@@ -1,10 +1,11 @@
-"""RULES.md, section "House rules": one test per rule sentence, named after it, and
+"""docs/rules.md, section "House rules": one test per rule sentence, named after it, and
 hypothesis properties per variant. The expected numbers and seats are written here from
 the rules text, independently of the engine's tables."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from engine_helpers import ALL_RULES, cards, full_suits, rules_id
@@ -13,12 +14,14 @@ from hypothesis import strategies as st
 
 from bot.engine import (
     CARDS,
+    HOUSE_RULES,
     PASS,
     STANDARD,
     TWELVE,
     Card,
     Choose,
     Double,
+    HouseRule,
     IllegalAction,
     Match,
     Play,
@@ -717,6 +720,23 @@ def test_must_trump_a_record_carries_it_and_replays_by_it(rules: Rules) -> None:
     assert refused.value.deal == 1 and "card 2D (play 2, seat 2)" in str(refused.value)
 
 
+# -- the rule book ---------------------------------------------------------------------------
+
+RULE_BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES.values(), ids=lambda rule: rule.name)
+def test_the_rule_book_describes_every_house_rule_with_its_values_default_first(
+    rule: HouseRule,
+) -> None:
+    sections = RULE_BOOK.read_text(encoding="utf-8").split("\n#### ")
+    section = next(s for s in sections if s.startswith(f"`{rule.name}`\n"))
+    first = section.split("\n\n", 2)[1]  # the paragraph that names the values
+    places = [first.find(f"`{value}`") for value in rule.value_names]
+    assert -1 not in places and places == sorted(places)
+    assert first.startswith(f"`{rule.default}` (default)")
+
+
 # -- the record ------------------------------------------------------------------------------
 
 
@@ -812,7 +832,7 @@ def test_every_complete_match_totals_0_and_every_deal_adds_to_its_contract_total
 
 
 def _written_total(rules: Rules, contract: str) -> int:
-    """The contract totals as RULES.md writes them, per variant."""
+    """The contract totals as docs/rules.md writes them, per variant."""
     if contract in TRUMPS:
         return 130 if rules.variant == "standard" else 260
     if rules.variant == "standard":

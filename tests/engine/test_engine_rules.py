@@ -38,7 +38,7 @@ from bot.render.rules import rules_text
 
 
 def _scaled(contract: Contract) -> Contract:
-    """The twelve variant's points (RULES.md, House rules) for a standard contract."""
+    """The twelve variant's points (docs/rules.md, "House rules") for a standard contract."""
     points = {
         "ducking": {"per_trick": -10},
         "hearts": {"card_points": {c: -10 for c in CARDS if c.suit is Suit.HEARTS}},
