@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.parts import Parts, build_parts
 from bot.settings import Settings
+from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
@@ -49,10 +50,16 @@ class BonkenBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; nothing privileged
+        answers = Answers()  # which posts Discord has answered (a quick, complete stop)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            http_trace=answers.trace(),
+            **options,
         )
         self.settings = settings
+        self._answers = answers
         self._parts: Parts | None = None
 
     @property
@@ -88,7 +95,7 @@ class BonkenBot(commands.Bot):
         return self.parts.boards
 
     async def setup_hook(self) -> None:
-        parts = self._parts = await build_parts(self.settings, self)
+        parts = self._parts = await build_parts(self.settings, self, self._answers)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in command_cogs(parts):
             await self.add_cog(cog)

@@ -23,6 +23,7 @@ from bot.settings import Settings
 from bot.store import Store, StoreError, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
+from bot.ui.answers import Answers
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
@@ -60,17 +61,18 @@ class Parts:
         await self.store.close()
 
 
-async def build_parts(settings: Settings, client: discord.Client) -> Parts:
-    """Open the store and build every part on it; ``client`` is Discord (logged in)."""
+async def build_parts(settings: Settings, client: discord.Client, answers: Answers) -> Parts:
+    """Open the store and build every part on it; ``client`` is Discord (logged in),
+    ``answers`` counts its answers (the trace the client was made with)."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, store)
+        return _build(settings, client, answers, store)
     except BaseException:
         await store.close()
         raise
 
 
-def _build(settings: Settings, client: discord.Client, store: Store) -> Parts:
+def _build(settings: Settings, client: discord.Client, answers: Answers, store: Store) -> Parts:
     players = PlayerPool()
 
     async def publish(event: ev.Event, view: TableView | None) -> None:
@@ -88,7 +90,7 @@ def _build(settings: Settings, client: discord.Client, store: Store) -> Parts:
     )
     hands = HandController(service, store.delivery, WebhookEdits(client))
     presenter = Presenter(
-        service, store.delivery, hands, client.get_partial_messageable, client.http
+        service, store.delivery, hands, client.get_partial_messageable, client.http, answers
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)

@@ -23,7 +23,7 @@ from bot.tables import Refusal, TableService, TableView
 from .components import lobby_view
 from .embeds import compass, lobby_embed
 from .lobby import LobbyMessages
-from .presenter import THREAD
+from .presenter import THREAD, THREAD_WANTED, post_nonce
 from .replies import display_name
 
 Interaction = discord.Interaction[Any]
@@ -78,14 +78,19 @@ class Rematch:
         """Open the table with the clicker as host, seat the old computers, post the lobby."""
         service = self._service
         channel = old.channel_id
+        # The match played in a thread of its own: so does this one.
+        threaded = THREAD in old.messages
         view: TableView = await service.open_table(
-            old.guild_id, channel, interaction.user.id, display_name(interaction), old.settings
+            old.guild_id,
+            channel,
+            interaction.user.id,
+            display_name(interaction),
+            old.settings,
+            messages={THREAD: THREAD_WANTED} if threaded else None,
         )
         for occupant in old.seats:
             if isinstance(occupant, Computer):
                 view = await service.add_computer(channel, interaction.user.id, occupant.level)
-        if THREAD in old.messages:  # the match played in a thread of its own: so does this one
-            await self._presenter.play_in_thread(view.table_id)
         with i18n.using(view.settings.language):  # a channel post: the table's language
             embed, buttons = lobby_embed(view), lobby_view(view.table_id)
         message: discord.Message
@@ -102,7 +107,10 @@ class Rematch:
                 ephemeral=True,
             )
             message = await self._channel(channel).send(
-                embed=embed, view=buttons, allowed_mentions=discord.AllowedMentions.none()
+                embed=embed,
+                view=buttons,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=post_nonce(view.table_id, "lobby"),
             )
         await service.remember_message(view.table_id, "table", message.id)
-        self._presenter.adopt_message(channel, view.table_id, message.id)
+        self._presenter.adopt_message(view.table_id, message.id)

@@ -158,11 +158,7 @@ class FakeLobbyMessages:
     """The presenter as the lobby controller sees it: records what it is told."""
 
     def __init__(self) -> None:
-        self.threaded: list[int] = []
-        self.adopted: list[tuple[int, int, int]] = []
+        self.adopted: list[tuple[int, int]] = []
 
-    async def play_in_thread(self, table_id: int) -> None:
-        self.threaded.append(table_id)
-
-    def adopt_message(self, channel_id: int, table_id: int, message_id: int) -> None:
-        self.adopted.append((channel_id, table_id, message_id))
+    def adopt_message(self, table_id: int, message_id: int) -> None:
+        self.adopted.append((table_id, message_id))

@@ -24,6 +24,7 @@ from bot.tables import Refusal, TableReason, TableService, TableView
 from bot.tables import events as ev
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
+from bot.ui.presenter import THREAD, THREAD_WANTED
 
 ANN, BOB = 101, 102
 
@@ -68,21 +69,22 @@ async def test_a_table_opens_with_its_lobby_message_as_the_commands_answer(lobby
     ]
     message = opened.message.id
     assert lobby.service.view(view.table_id).messages["table"] == message
-    assert lobby.presenter.adopted == [(CHANNEL_ID, view.table_id, message)]
-    # The server plays in threads (the default) and the bot may open them here.
-    assert lobby.presenter.threaded == [view.table_id]
+    assert lobby.presenter.adopted == [(view.table_id, message)]
+    # The server plays in threads (the default) and the bot may open them here: the
+    # table is opened wanting one (the presenter opens it when the match starts).
+    assert view.messages[THREAD] == THREAD_WANTED
 
 
 async def test_a_table_plays_in_its_channel_where_the_bot_may_not_open_threads(lobby: Lobby):
     await lobby.lobby.open(interaction(ANN, app_permissions=BOT_PERMISSIONS), None, None)
-    assert lobby.presenter.threaded == []
+    assert THREAD not in lobby.service.table_in_channel(CHANNEL_ID).messages
     assert len(lobby.presenter.adopted) == 1
 
 
 async def test_a_server_that_plays_in_the_channel_opens_no_thread(lobby: Lobby):
     await lobby.store.tables.set_guild_settings(GUILD_ID, GuildSettings(place=TablePlace.CHANNEL))
     await lobby.lobby.open(interaction(ANN, app_permissions=THREAD_PERMISSIONS), None, None)
-    assert lobby.presenter.threaded == []
+    assert THREAD not in lobby.service.table_in_channel(CHANNEL_ID).messages
 
 
 async def test_without_the_permissions_it_needs_nothing_is_opened_and_they_are_named(
