@@ -67,7 +67,7 @@ async def crash(h: Harness) -> None:
     h.parts.presenter.close()
     h.parts.hands.close()
     await h.parts.service.close()
-    h.bot.players.close()
+    h.parts.players.close()
     await h.parts.store.close()
 
 
