@@ -24,6 +24,7 @@ from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
+from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.rematch import Rematch
 from bot.ui.replies import Guard
@@ -45,7 +46,8 @@ class BonkenBot(commands.Bot):
     :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
     """
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, pacing: Pacing | None = None, **options: Any) -> None:
+        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones)."""
         # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
@@ -60,6 +62,7 @@ class BonkenBot(commands.Bot):
         )
         self.settings = settings
         self._answers = answers
+        self._pacing = pacing or Pacing()
         self._parts: Parts | None = None
 
     @property
@@ -95,7 +98,7 @@ class BonkenBot(commands.Bot):
         return self.parts.boards
 
     async def setup_hook(self) -> None:
-        parts = self._parts = await build_parts(self.settings, self, self._answers)
+        parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
         await self.tree.set_translator(CatalogueTranslator())
         for cog in command_cogs(parts):
             await self.add_cog(cog)

@@ -26,6 +26,7 @@ from bot.tables import events as ev
 from bot.ui.answers import Answers
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
+from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
@@ -61,18 +62,23 @@ class Parts:
         await self.store.close()
 
 
-async def build_parts(settings: Settings, client: discord.Client, answers: Answers) -> Parts:
+async def build_parts(
+    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing
+) -> Parts:
     """Open the store and build every part on it; ``client`` is Discord (logged in),
-    ``answers`` counts its answers (the trace the client was made with)."""
+    ``answers`` counts its answers (the trace the client was made with), ``pacing`` is
+    the presenter's timings."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, answers, store)
+        return _build(settings, client, answers, pacing, store)
     except BaseException:
         await store.close()
         raise
 
 
-def _build(settings: Settings, client: discord.Client, answers: Answers, store: Store) -> Parts:
+def _build(
+    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing, store: Store
+) -> Parts:
     players = PlayerPool()
 
     async def publish(event: ev.Event, view: TableView | None) -> None:
@@ -90,7 +96,13 @@ def _build(settings: Settings, client: discord.Client, answers: Answers, store: 
     )
     hands = HandController(service, store.delivery, WebhookEdits(client))
     presenter = Presenter(
-        service, store.delivery, hands, client.get_partial_messageable, client.http, answers
+        service,
+        store.delivery,
+        hands,
+        client.get_partial_messageable,
+        client.http,
+        answers,
+        pacing,
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)

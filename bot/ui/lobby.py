@@ -17,9 +17,9 @@ from bot.tables.lobby import Left
 from .components import lobby_view
 from .embeds import compass, level_name, lobby_embed
 from .places import Places
-from .presenter import THREAD, THREAD_WANTED
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
+from .threads import THREAD, THREAD_WANTED
 
 Interaction = discord.Interaction[Any]
 

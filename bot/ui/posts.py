@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot import i18n
 from bot.i18n import N_, _
 from bot.render import text
 from bot.render.chart import ChartData
@@ -25,6 +26,7 @@ from bot.tables.table import SEAT_NAMES
 
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
+from .pictures import ChartPicture, Picture, TablePicture
 from .replies import literal
 
 RESTORED = N_(
@@ -34,24 +36,6 @@ RESTORED = N_(
 RESTORED_LOBBY = N_("The bot restarted; the table is restored.")
 CHART_TITLE = N_("The match, deal by deal")
 """Above the score chart under the final standings."""
-
-
-@dataclass(frozen=True)
-class TablePicture:
-    """The deal's picture (the table, or Domino's rows); ``over``: as the deal ended."""
-
-    over: bool = False
-
-
-@dataclass(frozen=True)
-class ChartPicture:
-    """The score chart of these deals, in an embed of its own titled ``title``."""
-
-    data: ChartData
-    title: str
-
-
-Picture = TablePicture | ChartPicture
 
 
 @dataclass(frozen=True)
@@ -74,6 +58,30 @@ class Post:
     """It mentions a player to call them (a turn reminder); every other post is quiet."""
 
 
+POSTING = (
+    ev.DealStarted,
+    ev.TrickTaken,
+    ev.DealScored,
+    ev.MatchEnded,
+    ev.TableClosed,
+    ev.TableRestored,
+    ev.Reminder,
+    ev.TimedOut,
+    ev.SeatAway,
+    ev.SeatBack,
+    ev.LobbyChanged,
+)
+"""The events that post something (or may: a lobby change, during a match); the others
+change the table message only."""
+
+
+def table_language(view: TableView | None) -> str:
+    """The language of a table's channel posts: chosen when it was opened (the table's
+    option, else the server's setting, else the server's preferred locale), whoever's
+    action caused them."""
+    return i18n.language_of(view.settings.language if view is not None else None)
+
+
 def labels(view: TableView | None) -> list[str]:
     """The seats as trick and score lines name them."""
     return seat_labels(view, short=True) if view is not None else list(SEAT_NAMES)
@@ -87,8 +95,10 @@ def said(words: ev.Words) -> str:
 
 def line(event: ev.Event, view: TableView | None, *, hand_live: bool = True) -> Post | None:
     """The line an event posts in the channel as it happens, or None if it posts none
-    (it changes the table message only). ``hand_live``: a reminder's player has a hand
-    message that still updates itself (else the reminder says how to get one)."""
+    (it changes the table message only; a deal's message, the final standings and the
+    restart notice are :func:`deal_message`, :func:`result` and :func:`restored`).
+    ``hand_live``: a reminder's player has a hand message that still updates itself
+    (else the reminder says how to get one)."""
     names = labels(view)
     match event:
         case ev.TrickTaken():

@@ -22,9 +22,10 @@ from bot.tables import Refusal, TableService, TableView
 
 from .components import lobby_view
 from .embeds import compass, lobby_embed
+from .lines import post_nonce
 from .lobby import LobbyMessages
-from .presenter import THREAD, THREAD_WANTED, post_nonce
 from .replies import display_name
+from .threads import THREAD, THREAD_WANTED
 
 Interaction = discord.Interaction[Any]
 NOT_A_PLAYER = N_(

@@ -46,7 +46,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar
@@ -62,6 +62,7 @@ from yarl import URL
 from bot.app import BonkenBot
 from bot.parts import Parts
 from bot.settings import Settings
+from bot.ui.pacing import Pacing
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
 APP_ID = 1_100_000_000_000_000_001
@@ -849,6 +850,13 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
     ]
 
 
+TEST_PACING = Pacing(restart_quiet=0.05)
+"""Discord's edit pacing, and a restored channel's quiet of one rate-limit window at the
+tests' time scale (5 s × 0.01) instead of Discord's 5 s."""
+FAST_PACING = replace(TEST_PACING, edit_interval=0.02)
+"""Edits 100× faster too, as the fake Discord's clocks (``time_scale=0.01``)."""
+
+
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
@@ -860,9 +868,10 @@ class Harness:
         time_scale: float = 0.01,
         fake: FakeDiscord | None = None,
         dev_guild_id: int | None = None,
+        pacing: Pacing = TEST_PACING,
     ) -> None:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
-        keeps the commands synced then, as Discord does)."""
+        keeps the commands synced then, as Discord does); ``pacing``: the presenter's."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
         self.settings = Settings(
             token=TOKEN,
@@ -871,7 +880,7 @@ class Harness:
             pace=pace,
             think_seconds=0.01,
         )
-        self.bot = BonkenBot(self.settings)
+        self.bot = BonkenBot(self.settings, pacing)
         self.users: dict[str, User] = {}
 
     async def start(self) -> Harness:
@@ -1050,7 +1059,7 @@ class Harness:
 
     def _editing(self) -> bool:
         return any(
-            feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
+            feed.table.stale.is_set() or (feed.summary is not None and feed.summary.pending)
             for feed in self.parts.presenter._feeds.values()
         )
 

@@ -11,9 +11,12 @@ import json
 import re
 import time
 from collections import Counter
+from dataclasses import replace
 
 from discord_harness import (
     CHANNEL_ID,
+    FAST_PACING,
+    TEST_PACING,
     THREAD_PERMISSIONS,
     Call,
     Harness,
@@ -21,9 +24,9 @@ from discord_harness import (
     snowflake,
 )
 
-import bot.ui.presenter as presenter
 from bot.engine import from_record
-from bot.store import SCORE_STEP
+from bot.ui.lines import NONCE_LIMIT, SCORE_STEP, post_nonce
+from bot.ui.threads import THREAD, THREAD_WANTED
 
 WINDOW = 0.5
 """Seconds (real) until the thread's bucket refills after the third trick line."""
@@ -50,7 +53,7 @@ async def computers_in_a_thread(h: Harness) -> int:
         host.id,
         "Host",
         host_seated=False,
-        messages={presenter.THREAD: presenter.THREAD_WANTED},
+        messages={THREAD: THREAD_WANTED},
     )
     lobby = h.fake._create(CHANNEL_ID, {"content": "lobby"}, [])
     await service.remember_message(view.table_id, "table", int(lobby["id"]))
@@ -113,12 +116,12 @@ def every_post_once(h: Harness, thread: int) -> None:
     assert [m["id"] for m in h.fake.channel_posts()] == [str(thread)]  # the lobby alone
 
 
-async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "RESTART_QUIET", WINDOW)  # the restart waits it out
+async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_path):
+    # The restart waits the window out.
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=WINDOW)
     # Paced, so the match is still in its first deal when the bot is killed (a restart
     # posts what is missing of the last two deals).
-    first = await Harness(tmp_path, pace=PACE).start()
+    first = await Harness(tmp_path, pacing=pacing, pace=PACE).start()
     first.fake.last_in_window = third_trick
     table_id = await computers_in_a_thread(first)
     await first.fake.wait_for(lambda: trick_3_posted(first))
@@ -130,29 +133,26 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
     await crash(first)
 
     first.fake.last_in_window = None
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         await second.idle()
         assert second.table() is None  # the match was played to its end
         every_post_once(second, thread)
         (again,) = second.fake.deduplicated
         assert again.body["content"].startswith(TRICK_3)
-        assert again.body["nonce"] == presenter.post_nonce(table_id, deal, 3)
+        assert again.body["nonce"] == post_nonce(table_id, deal, 3)
         assert second.fake.rate_limited() == []
     finally:
         await second.stop()
 
 
-async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(
-    tmp_path, monkeypatch
-):
+async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tmp_path):
     """Ann plays with three computers; a trick line's answer uses the bucket up for 30 s
     (one after which the deal goes on). Then it is Ann's turn and nothing else is to be
     posted: the stop does not wait for discord.py's sleep, and records the line, which
     is not posted again."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "RESTART_QUIET", 0.05)
-    first = await Harness(tmp_path).start()
+    pacing = FAST_PACING
+    first = await Harness(tmp_path, pacing=pacing).start()
     first.fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
     await first.slash(ann, "new")
@@ -197,7 +197,7 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(
 
     first.fake.last_in_window = None
     first.fake.buckets.clear()  # (the 30 s are over)
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         # Recorded at the stop: the line is not even asked for again.
         assert await second.parts.store.delivery.last_posted(table_id) == (deal, trick)
@@ -235,12 +235,11 @@ async def test_a_match_started_before_its_lobby_is_stored_plays_in_its_thread(ha
     assert deal["channel_id"] == thread["id"]
 
 
-async def test_a_thread_made_before_a_crash_is_found_again(tmp_path, monkeypatch):
+async def test_a_thread_made_before_a_crash_is_found_again(tmp_path):
     """The bot was killed after Discord opened the thread and before the bot stored it:
     opening it again is refused (the message has its thread), and that thread, whose id
     is the lobby message's, is the table's."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    h = await Harness(tmp_path).start()
+    h = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         h.fake.app_permissions = THREAD_PERMISSIONS
         ann = h.user("Ann")
@@ -259,11 +258,11 @@ async def test_a_thread_made_before_a_crash_is_found_again(tmp_path, monkeypatch
 
 
 def test_a_post_s_name_is_what_it_is_and_fits_discord() -> None:
-    assert presenter.post_nonce(42, 3, 7) == "bk.42.3.7"
-    assert presenter.post_nonce(42, 3, SCORE_STEP) != presenter.post_nonce(42, 3, 7)
-    assert presenter.post_nonce(42, 3, 7) != presenter.post_nonce(43, 3, 7)
+    assert post_nonce(42, 3, 7) == "bk.42.3.7"
+    assert post_nonce(42, 3, SCORE_STEP) != post_nonce(42, 3, 7)
+    assert post_nonce(42, 3, 7) != post_nonce(43, 3, 7)
     table = snowflake()  # an id as long as they come: the name is a hash of it
-    long = presenter.post_nonce(table, "restored", 10**6)
-    assert len(long) <= presenter.NONCE_LIMIT
-    assert long == presenter.post_nonce(table, "restored", 10**6)
-    assert long != presenter.post_nonce(table, "restored", 10**6 + 1)
+    long = post_nonce(table, "restored", 10**6)
+    assert len(long) <= NONCE_LIMIT
+    assert long == post_nonce(table, "restored", 10**6)
+    assert long != post_nonce(table, "restored", 10**6 + 1)

@@ -24,7 +24,7 @@ from bot.tables import Refusal, TableReason, TableService, TableView
 from bot.tables import events as ev
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
-from bot.ui.presenter import THREAD, THREAD_WANTED
+from bot.ui.threads import THREAD, THREAD_WANTED
 
 ANN, BOB = 101, 102
 

@@ -8,12 +8,12 @@ import dataclasses
 import io
 import json
 import logging
+from dataclasses import replace
 
-from discord_harness import Harness, play_until
+from discord_harness import TEST_PACING, Harness, play_until
 from PIL import Image
 
 import bot.ui.pictures as pictures
-import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, Phase
 from bot.render import cards
 from bot.render.chart import SIZE as CHART_SIZE
@@ -70,9 +70,9 @@ async def test_the_deal_message_shows_the_table_and_its_edits_replace_the_pictur
     assert all([name for name, _ in c.files] == ["table.png"] for c in uploads)
 
 
-async def test_the_final_standings_carry_the_chart_of_the_match(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.01)
-    h = await Harness(tmp_path).start()
+async def test_the_final_standings_carry_the_chart_of_the_match(tmp_path):
+    pacing = replace(TEST_PACING, edit_interval=0.01)
+    h = await Harness(tmp_path, pacing=pacing).start()
     try:
         service, host = h.parts.service, h.user("Host")
         channel = 1_300_000_000_000_000_009

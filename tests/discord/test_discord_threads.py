@@ -6,12 +6,16 @@ permissions, in a thread, or where the server chose so, the table plays in its c
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
+import pytest
 from discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
+    FAST_PACING,
     GUILD_ID,
     PUBLIC_THREAD,
+    TEST_PACING,
     THREAD_PERMISSIONS,
     Harness,
     User,
@@ -22,7 +26,6 @@ from discord_harness import (
     show_hand,
 )
 
-import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 
 ARCHIVE_AFTER = 0.05
@@ -92,8 +95,8 @@ async def play_out(h: Harness, ann: User) -> None:
     await h.idle()
 
 
-async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness, monkeypatch):
-    monkeypatch.setattr(presenter, "ARCHIVE_AFTER", ARCHIVE_AFTER)
+@pytest.mark.pacing(archive_after=ARCHIVE_AFTER)
+async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness):
     h = harness
     h.fake.app_permissions = THREAD_PERMISSIONS
     ann = h.user("Ann")
@@ -240,9 +243,8 @@ async def test_a_table_opened_in_a_thread_plays_there(harness):
     assert titles(h.fake.channel_posts(thread_id))[0].startswith("Deal 1 of 11")
 
 
-async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+async def test_a_restart_mid_match_finds_the_thread(tmp_path):
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         first.fake.app_permissions = THREAD_PERMISSIONS
         ann = first.user("Ann")
@@ -254,7 +256,7 @@ async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
     fake = first.fake
     before = len(fake.calls)
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
@@ -315,13 +317,13 @@ async def test_only_manage_server_changes_the_settings(harness):
     assert bad.ephemeral and "thread, channel" in bad.text, bad.text
 
 
-async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path, monkeypatch):
+async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path):
     """The match started, but the bot stopped before the thread was opened (the first
     deal's message not posted): after the restart the thread opens on the lobby message
     as it would have, and the lobby becomes the summary."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 0.0)  # no time to send anything
-    first = await Harness(tmp_path).start()
+    # No time to send anything at the stop.
+    pacing = replace(TEST_PACING, edit_interval=0.02, drain_seconds=0.0)
+    first = await Harness(tmp_path, pacing=pacing).start()
     fake = first.fake
     fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
@@ -335,7 +337,7 @@ async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path
     fake.channel_delay = 0.0
     assert fake.threads == {}
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()

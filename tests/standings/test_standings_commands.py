@@ -14,10 +14,17 @@ from typing import Any
 
 import discord
 import pytest
-from discord_harness import CHANNEL_ID, GUILD_ID, Harness, Interaction, User, custom_ids
+from discord_harness import (
+    CHANNEL_ID,
+    FAST_PACING,
+    GUILD_ID,
+    Harness,
+    Interaction,
+    User,
+    custom_ids,
+)
 from standings_helpers import actions_taken
 
-import bot.ui.presenter as presenter
 from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Computer, Human, SeatResult, Store
@@ -31,8 +38,7 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Ha
     """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py);
     afterwards, Discord must have refused nothing as malformed (such as an invalid emoji
     on the page buttons)."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    harness = await Harness(tmp_path).start()
+    harness = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         yield harness
     finally:
