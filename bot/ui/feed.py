@@ -62,6 +62,8 @@ class FeedContext:
 
 
 class ChannelFeed:
+    """One table's feed (see the module)."""
+
     def __init__(
         self,
         context: FeedContext,
