@@ -19,6 +19,7 @@ from .embeds import compass, level_name, lobby_embed
 from .places import Places
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
+from .table_message import TABLE_MESSAGE
 from .threads import THREAD, THREAD_WANTED
 
 Interaction = discord.Interaction[Any]
@@ -73,8 +74,8 @@ class LobbyController:
         presenter: LobbyMessages,
         places: Places,
     ) -> None:
-        """``tables``: the server's defaults for new tables; ``presenter``: the channel,
-        told of the lobby message a table opens with and whether it plays in a thread."""
+        """``tables``: the server's defaults for new tables; ``presenter``: told of the
+        lobby message a table opens with; ``places``: which table an interaction is about."""
         self.service = service
         self.tables = tables
         self.presenter = presenter
@@ -129,7 +130,7 @@ class LobbyController:
             embed, buttons = lobby_embed(view), lobby_view(view.table_id)
         await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
-        await self.service.remember_message(view.table_id, "table", message.id)
+        await self.service.remember_message(view.table_id, TABLE_MESSAGE, message.id)
         self.presenter.adopt_message(view.table_id, message.id)
 
     async def join(self, interaction: Interaction) -> None:

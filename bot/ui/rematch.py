@@ -25,6 +25,7 @@ from .embeds import compass, lobby_embed
 from .lines import post_nonce
 from .lobby import LobbyMessages
 from .replies import display_name
+from .table_message import TABLE_MESSAGE
 from .threads import THREAD, THREAD_WANTED
 
 Interaction = discord.Interaction[Any]
@@ -113,5 +114,5 @@ class Rematch:
                 allowed_mentions=discord.AllowedMentions.none(),
                 nonce=post_nonce(view.table_id, "lobby"),
             )
-        await service.remember_message(view.table_id, "table", message.id)
+        await service.remember_message(view.table_id, TABLE_MESSAGE, message.id)
         self._presenter.adopt_message(view.table_id, message.id)
