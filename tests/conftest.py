@@ -16,9 +16,9 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres_server import PostgresServer, find_bindir
 
 from bot.store import open_store
+from tests.postgres_server import PostgresServer, find_bindir
 
 TEMPLATE = "bonken_template"
 """A database migrated once per session, copied for each test (faster than migrating)."""

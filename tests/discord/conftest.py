@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from discord_harness import Harness
 
 import bot.ui.presenter as presenter
+from tests.discord.discord_harness import Harness
 
 FAST_EDIT_INTERVAL = 0.02
 """Tests run Discord's clocks 100× faster (``time_scale=0.01``); the table message's

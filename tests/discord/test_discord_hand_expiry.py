@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from discord_harness import CHANNEL_ID, custom_ids, show_hand
-
 import bot.ui.hands as hands
 from bot.tables import events as ev
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids, show_hand
 
 
 class FakeClock:

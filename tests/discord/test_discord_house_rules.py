@@ -8,9 +8,8 @@ import json
 import subprocess
 import sys
 
-from discord_harness import GUILD_ID, OTHER_CHANNEL_ID, act_by_buttons, seat_state
-
 from bot.engine import from_record, rules_for
+from tests.discord.discord_harness import GUILD_ID, OTHER_CHANNEL_ID, act_by_buttons, seat_state
 
 TWELVE_HOUSE = rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})
 TWELVE_LINE = "12-deal game · hearts may be led once broken · the dealer leads"

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from discord_harness import Harness, act_by_buttons, seat_state, show_hand
 
 from bot import i18n
 from bot.app import command_digest
 from bot.engine import Play
 from bot.tables import Refusal
 from bot.ui.replies import worded
+from tests.discord.discord_harness import Harness, act_by_buttons, seat_state, show_hand
 
 
 def _group(h: Harness, name: str) -> dict[str, Any]:

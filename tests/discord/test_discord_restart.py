@@ -8,7 +8,9 @@ import logging
 import re
 import sqlite3
 
-from discord_harness import (
+import bot.ui.presenter as presenter
+from bot.engine import MatchPhase, from_record
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     Harness,
     User,
@@ -18,9 +20,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-import bot.ui.presenter as presenter
-from bot.engine import MatchPhase, from_record
 
 
 async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path, monkeypatch):

@@ -9,7 +9,8 @@ import signal
 import time
 
 import pytest
-from fake_discord import TOKEN, FakeDiscord, bot_env, launch
+
+from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])

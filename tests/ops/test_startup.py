@@ -10,10 +10,10 @@ import asyncio
 import socket
 
 import pytest
-from fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 from bot.__main__ import why_it_stopped
 from bot.settings import DEFAULT_DATABASE, Settings
+from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 TIMEOUT = 30
 

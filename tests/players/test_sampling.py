@@ -7,11 +7,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players_helpers import random_position
 
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
 from bot.players.sampling import Sampler
+from tests.players.players_helpers import random_position
 
 
 @pytest.mark.parametrize("contract", ["domino", "hearts", "trump-clubs"])

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from render_helpers import decode, domino_id, pixels, play
-from test_render_table import near, region, share
-
 from bot.engine import Suit
 from bot.render import cards, domino_image
 from bot.render.draw import CARD, GOLD
 from bot.render.scene import scene_of
 from bot.render.table_image import SIZE, table_png
+from tests.render.render_helpers import decode, domino_id, pixels, play
+from tests.render.test_render_table import near, region, share
 
 
 def slot_centre(suit: Suit, rank: int) -> tuple[int, int]:

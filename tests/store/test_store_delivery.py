@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from test_store_migrations import _schema_1_file
-
 from bot.store import SCORE_STEP, HandLink, Store, open_store
+from tests.store.test_store_migrations import _schema_1_file
 
 
 async def test_the_last_line_posted_is_kept_per_table(store: Store) -> None:

@@ -12,13 +12,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, play
 
 from bot.engine import STANDARD, Match, from_record, to_record
 from bot.store import MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
 from bot.store.codec import encode_action, encode_hands
 from bot.store.migrations import LATEST, Migration, migrate, schema_version
+from tests.store.store_helpers import NAMES, play
 
 V1_TABLES = (
     "guild_settings",

@@ -13,11 +13,11 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import seated_table
 
 from bot.settings import Settings
 from bot.store import DatabaseRefused, open_store
 from bot.store.migrations import LATEST, migrate
+from tests.store.store_helpers import seated_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

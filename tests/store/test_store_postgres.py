@@ -16,13 +16,13 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres_server import PostgresServer
-from store_helpers import NAMES, finished_match, seated_table
 
 from bot.engine import Match, from_record
 from bot.store import ClaimLost, DatabaseRefused, StorageFailed, Store, open_store
 from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
+from tests.postgres_server import PostgresServer
+from tests.store.store_helpers import NAMES, finished_match, seated_table
 
 
 async def _sql(url: str, *statements: str) -> list[asyncpg.Record]:
