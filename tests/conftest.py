@@ -2,15 +2,15 @@
 
 ``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``) or a fresh
 PostgreSQL database (id ``postgres``) in a server the session starts from the installed
-binaries (see ``postgres_server.py``). Tests marked ``sqlite_only`` (a full disk, pragmas,
+binaries (see ``postgres_server.py``): one server per pytest-xdist worker, each in its own
+temporary folder with its own socket. Tests marked ``sqlite_only`` (a full disk, pragmas,
 the file lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL
-cases skip, saying so, unless ``BONKEN_REQUIRE_POSTGRES=1`` (as on CI) makes that a failure.
+cases fail, saying what to install: a test never skips what it cannot find.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -47,10 +47,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def postgres_server() -> Iterator[PostgresServer]:
     bindir = find_bindir()
     if bindir is None:
-        reason = "no PostgreSQL server binaries (initdb, pg_ctl): install postgresql-15"
-        if os.environ.get("BONKEN_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        pytest.fail("no PostgreSQL server binaries (initdb, pg_ctl): install postgresql-15")
     server = PostgresServer(bindir).start()
     try:
         yield server
