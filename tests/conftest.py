@@ -1,11 +1,12 @@
 """Fixtures for running the store's tests on both backends.
 
-``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``) or a fresh
-PostgreSQL database (id ``postgres``) in a server the session starts from the installed
-binaries (see ``postgres_server.py``): one server per pytest-xdist worker, each in its own
-temporary folder with its own socket. Tests marked ``sqlite_only`` (a full disk, pragmas,
-the file lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL
-cases fail, saying what to install: a test never skips what it cannot find.
+``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``, copied
+from one migrated once: ``sqlite_template.py``) or a fresh PostgreSQL database (id
+``postgres``) in a server the session starts from the installed binaries (see
+``postgres_server.py``): one server per pytest-xdist worker, each in its own temporary
+folder with its own socket. Tests marked ``sqlite_only`` (a full disk, pragmas, the file
+lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL cases
+fail, saying what to install: a test never skips what it cannot find.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from bot.store import open_store
 from tests.postgres_server import PostgresServer, find_bindir
+from tests.sqlite_template import fresh_sqlite
 
 TEMPLATE = "bonken_template"
 """A database migrated once per session, copied for each test (faster than migrating)."""
@@ -88,7 +90,8 @@ async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the test's store lives: a new SQLite file, or a new PostgreSQL database."""
+    """Where the test's store lives: a new SQLite file or a new PostgreSQL database, each
+    at this bot's schema (copied from one migrated once)."""
     if request.param == "sqlite":
-        return tmp_path / "bonken.sqlite3"
+        return fresh_sqlite(tmp_path / "bonken.sqlite3")
     return str(request.getfixturevalue("postgres_url"))

@@ -56,6 +56,7 @@ from multidict import CIMultiDict
 
 from bot.app import BonkenBot
 from bot.settings import Settings
+from tests.sqlite_template import fresh_sqlite
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
 APP_ID = 1_100_000_000_000_000_001
@@ -791,9 +792,12 @@ class Harness:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
         keeps the commands synced then, as Discord does)."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
+        database = tmp_path / "bonken.sqlite3"
+        if not database.exists():  # a restart keeps the last run's
+            fresh_sqlite(database)
         self.settings = Settings(
             token=TOKEN,
-            database_path=tmp_path / "bonken.sqlite3",
+            database_path=database,
             dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
