@@ -90,6 +90,10 @@ RATE_LIMIT = 5
 RATE_WINDOW = 5.0
 ACK_DEADLINE = 3.0
 """Discord drops an interaction that is not answered within 3 seconds."""
+IDLE_STEP = 0.002
+"""Seconds :meth:`Harness.idle` waits between two looks while the bot is still busy."""
+IDLE_LIMIT = 30.0
+"""Seconds after which :meth:`Harness.idle` gives up: the bot never went quiet."""
 
 _ids = itertools.count(1_400_000_000_000_000_000)
 
@@ -226,10 +230,14 @@ class _Pending:
         self.fake, self.method, self.url, self.kwargs = fake, method, url, kwargs
 
     async def __aenter__(self) -> _Response:
-        await asyncio.sleep(0)  # a request is never instantaneous: let others run
-        if "/channels/" in self.url:
-            await asyncio.sleep(self.fake.channel_delay)
-        return self.fake.handle(self.method, self.url, self.kwargs)
+        self.fake.in_flight += 1
+        try:
+            await asyncio.sleep(0)  # a request is never instantaneous: let others run
+            if "/channels/" in self.url:
+                await asyncio.sleep(self.fake.channel_delay)
+            return self.fake.handle(self.method, self.url, self.kwargs)
+        finally:
+            self.fake.in_flight -= 1
 
     async def __aexit__(self, *exc: object) -> None:
         return None
@@ -280,6 +288,9 @@ class FakeDiscord:
         """Channels where starting a thread fails with 403 Missing Permissions."""
         self.guild_locale = "en-US"
         """The guild's preferred locale, sent as every interaction's ``guild_locale``."""
+        self.in_flight = 0
+        """Requests the bot has begun and Discord not yet answered, a wait for a rate
+        limit's reset included."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -816,7 +827,17 @@ class Harness:
             http.token = token
             return await http.request(Route("GET", "/users/@me"))
 
+        send = http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:  # counted while under way
+            self.fake.in_flight += 1
+            try:
+                return await send(route, **kwargs)
+            finally:
+                self.fake.in_flight -= 1
+
         http.static_login = static_login  # type: ignore[method-assign]
+        http.request = request  # type: ignore[method-assign]
         await self.bot.login(TOKEN)  # the real login: user, application, setup_hook, sync
         return self
 
@@ -962,21 +983,41 @@ class Harness:
 
     # -- waiting and looking --------------------------------------------------------------
 
-    async def idle(self, quiet: float = 0.025) -> None:
-        """Wait until the computers have moved, every event is presented and the bot
-        has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
-        for _ in range(400):
+    async def idle(self, quiet: float = 0.0) -> None:
+        """Wait until the computers have moved, every event is presented and nothing the
+        bot sends is still under way (see :meth:`_busy`): the coalesced edit has gone
+        out. ``quiet``: and the bot has then sent nothing for that many seconds more."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IDLE_LIMIT
+        while loop.time() < deadline:
             count = len(self.fake.calls)
             await self.bot.service.settle()
             await self.bot.presenter.idle()
-            await asyncio.sleep(quiet)
-            if len(self.fake.calls) == count and not self._editing():
+            if quiet:
+                await asyncio.sleep(quiet)
+            if len(self.fake.calls) == count and not self._busy():
                 return
+            await asyncio.sleep(IDLE_STEP)
         raise AssertionError("the bot never went quiet")
+
+    def _busy(self) -> bool:
+        """A request is under way, a table or summary edit is due or being made, a hand
+        is being refreshed, or a computer is to move."""
+        return (
+            self.fake.in_flight > 0
+            or self._editing()
+            or bool(self.bot.hands._refreshing)
+            or any(
+                t.driver is not None and not t.driver.done()
+                for t in self.bot.service.registry.all()
+            )
+        )
 
     def _editing(self) -> bool:
         return any(
-            feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
+            feed.dirty.is_set()
+            or feed.edit_lock.locked()
+            or (feed.summary is not None and (feed.summary.pending or feed.summary._lock.locked()))
             for feed in self.bot.presenter._feeds.values()
         )
 
