@@ -205,10 +205,11 @@ async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used
     scale = 0.2  # a 1 s window: long enough that a restart falls inside it
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
     monkeypatch.setattr(presenter, "RESTART_QUIET", 5.0 * scale)
-    first = Harness(tmp_path, time_scale=scale)
+    first = Harness(tmp_path)  # plays at the usual scale: a deal in 1 s windows takes long
     await first.start()
     await play_last_card_and_stop(first, first.user("Ann"))
     # Its last posts used the whole window up, as a drain into a busy channel does.
+    first.fake.time_scale = scale
     first.fake.use_up_window(CHANNEL_ID)
     second = await Harness(tmp_path, fake=first.fake).start()
     try:
