@@ -19,11 +19,12 @@ import asyncpg
 import pytest
 
 from bot.store import open_store
-from tests.postgres_server import PostgresServer, find_bindir
+from tests.postgres_server import PostgresServer, TemplateCopies, find_bindir
 from tests.sqlite_template import fresh_sqlite
 
 TEMPLATE = "bonken_template"
-"""A database migrated once per session, copied for each test (faster than migrating)."""
+"""A database migrated once per session, copied for each test (faster than migrating),
+the copies made ahead (see :class:`TemplateCopies`)."""
 _numbers = itertools.count()
 
 
@@ -75,17 +76,25 @@ async def postgres_empty(postgres_server: PostgresServer) -> AsyncIterator[str]:
     await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
 
 
+async def _migrate(url: str) -> None:
+    await (await open_store(url)).close()
+
+
+@pytest.fixture(scope="session")
+def postgres_copies(postgres_server: PostgresServer) -> Iterator[TemplateCopies]:
+    copies = TemplateCopies(postgres_server, TEMPLATE, _migrate)
+    try:
+        yield copies
+    finally:
+        copies.close()
+
+
 @pytest.fixture
-async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+def postgres_url(postgres_server: PostgresServer, postgres_copies: TemplateCopies) -> Iterator[str]:
     """The URL of a new PostgreSQL database at this bot's schema, dropped after the test."""
-    if not getattr(postgres_server, "template_ready", False):
-        await _admin(postgres_server, f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
-        await (await open_store(postgres_server.url(TEMPLATE))).close()
-        postgres_server.template_ready = True  # type: ignore[attr-defined]
-    name = f"test_{next(_numbers)}"
-    await _admin(postgres_server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
+    name = postgres_copies.take()
     yield postgres_server.url(name)
-    await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
+    postgres_copies.give_back(name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
