@@ -17,6 +17,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from hypothesis import settings
 
 from bot.store import open_store
 from tests.postgres_server import PostgresServer, TemplateCopies, find_bindir
@@ -26,6 +27,12 @@ TEMPLATE = "bonken_template"
 """A database migrated once per session, copied for each test (faster than migrating),
 the copies made ahead (see :class:`TemplateCopies`)."""
 _numbers = itertools.count()
+
+# No time limit on a property test's example (Hypothesis's default is 200 ms): a test's
+# speed is not what it checks (the benchmarks in bench/ do), and a busy machine or the
+# other test workers must not fail it. Every property test but three said so already.
+settings.register_profile("bonken", deadline=None)
+settings.load_profile("bonken")
 
 
 def pytest_configure(config: pytest.Config) -> None:
