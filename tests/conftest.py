@@ -12,7 +12,6 @@ fail, saying what to install: a test never skips what it cannot find.
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -40,18 +39,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
     )
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (see pyproject.toml): two test workers a core. Most of a test's time is
-    spent waiting (the bot's paced clocks, subprocesses, PostgreSQL), so a second worker
-    on each core runs while the first waits. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets
-    the number (pytest-xdist's own rule)."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    affinity = getattr(os, "sched_getaffinity", None)
-    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-    return 2 * cores
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
