@@ -13,7 +13,10 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from discord_harness import (
+from bot.engine import from_record
+from bot.ui.lines import NONCE_LIMIT, SCORE_STEP, post_nonce
+from bot.ui.threads import THREAD, THREAD_WANTED
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     FAST_PACING,
     TEST_PACING,
@@ -23,10 +26,6 @@ from discord_harness import (
     seat_state,
     snowflake,
 )
-
-from bot.engine import from_record
-from bot.ui.lines import NONCE_LIMIT, SCORE_STEP, post_nonce
-from bot.ui.threads import THREAD, THREAD_WANTED
 
 WINDOW = 0.5
 """Seconds (real) until the thread's bucket refills after the third trick line."""
@@ -68,7 +67,7 @@ async def crash(h: Harness) -> None:
     """What SIGKILL does to the bot: it stops where it is; nothing more is sent, and the
     store keeps what was committed."""
     h.parts.presenter.close()
-    h.parts.hands.close()
+    h.bot.hands.close()
     await h.parts.service.close()
     h.parts.players.close()
     await h.parts.store.close()
@@ -151,7 +150,7 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
     (one after which the deal goes on). Then it is Ann's turn and nothing else is to be
     posted: the stop does not wait for discord.py's sleep, and records the line, which
     is not posted again."""
-    pacing = FAST_PACING
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=0.05)
     first = await Harness(tmp_path, pacing=pacing).start()
     first.fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")

@@ -11,15 +11,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 import pytest
-from fakes import (
-    ANN,
-    CHANNEL_ID,
-    TABLE_ID,
-    FakeChannel,
-    FakeDelivery,
-    FakeHands,
-    table_view,
-)
 
 from bot.engine import Card
 from bot.tables import TableView
@@ -31,6 +22,15 @@ from bot.ui.lines import SCORE_STEP
 from bot.ui.pacing import EditPacer, Pacing
 from bot.ui.table_message import TableMessage
 from bot.ui.threads import Threads
+from tests.discord.fakes import (
+    ANN,
+    CHANNEL_ID,
+    TABLE_ID,
+    FakeChannel,
+    FakeDelivery,
+    FakeHands,
+    table_view,
+)
 
 INTERVAL = 0.05
 PLAYS = tuple((seat, Card.parse(code)) for seat, code in enumerate(("2C", "3C", "4C", "5C")))

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import pytest
-from fakes import CHANNEL_ID, GUILD_ID, FakeWebhookEdits, interaction
 
 from bot.engine import MatchPhase
 from bot.i18n import N_
@@ -20,6 +19,7 @@ from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.ui.hand import hand_message
 from bot.ui.hands import STALE_NOTICE, HandController
+from tests.discord.fakes import CHANNEL_ID, GUILD_ID, FakeWebhookEdits, interaction
 
 ANN, BOB = 101, 102
 

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 
 import discord
 import pytest
-from fakes import (
+
+from bot.store import Computer, GuildSettings, Human, Store, TablePlace, open_store
+from bot.tables import Refusal, TableReason, TableService, TableView
+from bot.tables import events as ev
+from bot.ui.lobby import LobbyController
+from bot.ui.places import Places
+from bot.ui.threads import THREAD, THREAD_WANTED
+from tests.discord.fakes import (
     BOT_PERMISSIONS,
     CHANNEL_ID,
     GUILD_ID,
@@ -18,13 +25,6 @@ from fakes import (
     FakeLobbyMessages,
     interaction,
 )
-
-from bot.store import Computer, GuildSettings, Human, Store, TablePlace, open_store
-from bot.tables import Refusal, TableReason, TableService, TableView
-from bot.tables import events as ev
-from bot.ui.lobby import LobbyController
-from bot.ui.places import Places
-from bot.ui.threads import THREAD, THREAD_WANTED
 
 ANN, BOB = 101, 102
 

@@ -10,7 +10,7 @@ import json
 import logging
 from dataclasses import replace
 
-from discord_harness import TEST_PACING, Harness, play_until
+import pytest
 from PIL import Image
 
 import bot.ui.pictures as pictures
@@ -21,6 +21,13 @@ from bot.render.chart import chart_png
 from bot.render.frame import SIZE
 from bot.render.table_image import TRICK_CARDS
 from bot.ui.pictures import chart_of_record, chart_of_scores
+from tests.discord.discord_harness import (
+    TEST_PACING,
+    Harness,
+    play_until,
+)
+
+pytestmark = pytest.mark.real_pictures
 
 CARD_WHITE = (252, 251, 247)
 

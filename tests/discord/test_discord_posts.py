@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from fakes import ANN, BOB, CHANNEL_ID, TABLE_ID, table_view
 
 from bot import i18n
 from bot.engine import Card, Phase
@@ -16,6 +15,7 @@ from bot.tables import events as ev
 from bot.ui import posts
 from bot.ui.pictures import ChartPicture, TablePicture
 from bot.ui.posts import Attachment, Post
+from tests.discord.fakes import ANN, BOB, CHANNEL_ID, TABLE_ID, table_view
 
 TABLE, CHANNEL = TABLE_ID, CHANNEL_ID
 

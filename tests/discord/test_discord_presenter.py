@@ -9,7 +9,9 @@ import itertools
 import json
 from dataclasses import replace
 
-from discord_harness import (
+from bot.engine import CONTRACTS, DEALS_PER_MATCH, MatchPhase, from_record
+from bot.render.text import domino_rows_text
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     TEST_PACING,
     Harness,
@@ -18,9 +20,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-from bot.engine import CONTRACTS, DEALS_PER_MATCH, MatchPhase, from_record
-from bot.render.text import domino_rows_text
 
 
 async def computers_only(h: Harness, channel: int = CHANNEL_ID) -> None:

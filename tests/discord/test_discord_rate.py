@@ -15,7 +15,12 @@ import re
 from dataclasses import replace
 
 import pytest
-from discord_harness import (
+
+from bot.engine import DEALS_PER_MATCH, MatchPhase
+from bot.ui.components import lobby_view
+from bot.ui.embeds import lobby_embed
+from bot.ui.threads import THREAD, THREAD_WANTED
+from tests.discord.discord_harness import (
     TEST_PACING,
     Call,
     Harness,
@@ -25,11 +30,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-from bot.engine import DEALS_PER_MATCH, MatchPhase
-from bot.ui.components import lobby_view
-from bot.ui.embeds import lobby_embed
-from bot.ui.threads import THREAD, THREAD_WANTED
 
 TIME_SCALE = 0.01
 BUDGET_PER_DEAL = 40

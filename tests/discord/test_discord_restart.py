@@ -9,7 +9,8 @@ import re
 import sqlite3
 from dataclasses import replace
 
-from discord_harness import (
+from bot.engine import MatchPhase, from_record
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     FAST_PACING,
     TEST_PACING,
@@ -21,8 +22,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-from bot.engine import MatchPhase, from_record
 
 
 async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path):
@@ -199,10 +198,12 @@ async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used
     process cannot know, so it keeps the channel quiet for one window: no 429."""
     scale = 0.2  # a 1 s window: long enough that a restart falls inside it
     pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=5.0 * scale)
-    first = Harness(tmp_path, pacing=pacing, time_scale=scale)
+    # It plays at the usual scale: a deal in 1 s windows takes long.
+    first = Harness(tmp_path, pacing=pacing)
     await first.start()
     await play_last_card_and_stop(first, first.user("Ann"))
     # Its last posts used the whole window up, as a drain into a busy channel does.
+    first.fake.time_scale = scale
     first.fake.use_up_window(CHANNEL_ID)
     second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:

@@ -9,7 +9,9 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-from discord_harness import (
+
+from bot.engine import DEALS_PER_MATCH, MatchPhase
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
     FAST_PACING,
@@ -25,8 +27,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-from bot.engine import DEALS_PER_MATCH, MatchPhase
 
 ARCHIVE_AFTER = 0.05
 

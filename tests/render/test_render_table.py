@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from render_helpers import decode, pixels, play
-
 from bot.engine import Phase
 from bot.render import cards
 from bot.render.draw import CARD, FELT_LIGHT, GOLD, RED, clean
 from bot.render.frame import HEADING, SIZE
 from bot.render.scene import scene_of
 from bot.render.table_image import PLATE_SIZE, PLATES, TRICK_CARDS, table_png
+from tests.render.render_helpers import decode, pixels, play
 
 LIMIT = 150_000
 

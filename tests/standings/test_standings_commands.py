@@ -14,7 +14,12 @@ from typing import Any
 
 import discord
 import pytest
-from discord_harness import (
+
+from bot.engine import Match
+from bot.ratings import OpenSkillRater
+from bot.store import Computer, Human, SeatResult, Store
+from bot.store.bulk import add_finished_matches
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     FAST_PACING,
     GUILD_ID,
@@ -23,12 +28,7 @@ from discord_harness import (
     User,
     custom_ids,
 )
-from standings_helpers import actions_taken
-
-from bot.engine import Match
-from bot.ratings import OpenSkillRater
-from bot.store import Computer, Human, SeatResult, Store
-from bot.store.bulk import add_finished_matches
+from tests.standings.standings_helpers import actions_taken
 
 NO_MENTIONS = {"parse": []}
 

@@ -6,10 +6,10 @@ import time
 from pathlib import Path
 
 import pytest
-from test_store_migrations import _schema_1_file
 
 from bot.store import ConstraintFailed, HandLink, Store, open_store
 from bot.ui.lines import SCORE_STEP
+from tests.store.test_store_migrations import _schema_1_file
 
 
 def link(table_id: int, user_id: int, token: str, expires_at: float) -> HandLink:
