@@ -223,7 +223,7 @@ async def test_a_match_started_before_its_lobby_is_stored_plays_in_its_thread(ha
         lambda: next((m for m in h.fake.messages.values() if m["embeds"]), None)
     )
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text
+    assert "in a thread" in started.text
     await opening
     h.fake.request_delay = None
     await h.idle()

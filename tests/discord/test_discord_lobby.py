@@ -12,7 +12,7 @@ from discord_harness import EPHEMERAL, OTHER_CHANNEL_ID, P, custom_ids
 
 from bot.store import Computer, Human, TableStatus
 
-NO_TABLE = "there is no Bonken table in this channel; open one with /bonken new"
+NO_TABLE = "there is no Bonken table here; open one with /bonken new"
 NOT_HOST = "only the host or a member with Manage Server can"
 
 
