@@ -4,12 +4,16 @@ Plays whole matches of four computers through the real bot (``BonkenBot``: the t
 service, the store, the presenter with its pictures, the hand controller, the computers'
 process pool) against the test harness's fake Discord, and measures how long the event
 loop was kept from running: a ticker asks to wake every millisecond, and each wake-up's
-lateness is a stall (whatever ran on the loop without yielding meanwhile). While the
-loop stalls, no interaction is answered and no heartbeat is sent.
+lateness is a stall. While the loop stalls, no interaction is answered and no heartbeat
+is sent. A stall is the loop's own work (callbacks that do not yield), or the process
+waiting for a core (a busy machine) or for the GIL (the picture thread, the pool's
+threads); so each stall is also counted in CPU time of the loop's thread, which is the
+loop's own work alone.
 
-Prints the longest stall, the 99th and 50th percentiles of the lateness, and how many
-stalls passed 50 ms. ``--culprits`` runs the loop in asyncio's debug mode and lists the
-slowest callbacks it saw (debug mode slows everything; use it to find, not to measure).
+Prints the longest stall in wall time and in the loop thread's CPU time, the 99th and
+50th percentiles of the wall lateness, and how many stalls passed 50 ms. ``--culprits``
+times every callback the loop runs in CPU time of its thread and lists the slowest
+(the timing itself costs a little; use it to find, not to measure).
 
 The fake Discord's clocks (its rate-limit windows) and the presenter's edit pacing run
 ``--scale`` times real speed (0.01: a match takes seconds); the computers wait ``--pace``
@@ -21,11 +25,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import logging
 import statistics
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "discord"))
@@ -38,42 +42,70 @@ TICK = 0.001
 LONG_STALL = 0.050
 
 
-class SlowCallbacks(logging.Handler):
-    """asyncio's debug mode logs each callback slower than ``slow_callback_duration``."""
+class SlowCallbacks:
+    """Every callback the loop runs (``asyncio.Handle._run``), timed in CPU time of the
+    loop's thread: the slowest, with what they were."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, keep: int = 10) -> None:
+        self.keep = keep
         self.seen: list[tuple[float, str]] = []
+        self._run = asyncio.Handle._run
 
-    def emit(self, record: logging.LogRecord) -> None:
-        message = record.getMessage()
-        if message.startswith("Executing") and " took " in message:
-            seconds = float(message.rsplit(" took ", 1)[1].split()[0])
-            self.seen.append((seconds, message.rsplit(" took ", 1)[0][:300]))
+    def __enter__(self) -> SlowCallbacks:
+        run, seen, keep = self._run, self.seen, self.keep
+
+        def timed(handle: asyncio.Handle) -> None:
+            began = time.thread_time()
+            run(handle)
+            took = time.thread_time() - began
+            if len(seen) < keep or took > seen[-1][0]:
+                seen.append((took, _what(handle)))
+                seen.sort(reverse=True)
+                del seen[keep:]
+
+        asyncio.Handle._run = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.Handle._run = self._run  # type: ignore[method-assign]
+
+
+def _what(handle: asyncio.Handle) -> str:
+    """A callback as a reader wants it: a task's coroutine and where it waits now (the
+    end of the stretch it ran), else the callback itself."""
+    task = getattr(handle._callback, "__self__", None)  # type: ignore[attr-defined]
+    if isinstance(task, asyncio.Task):
+        coro = task.get_coro()
+        frame = getattr(coro, "cr_frame", None)
+        while frame is not None and getattr(coro, "cr_await", None) is not None:
+            inner = coro.cr_await
+            if getattr(inner, "cr_frame", None) is None:
+                break
+            coro, frame = inner, inner.cr_frame
+        where = "finished" if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        return f"{task.get_coro().__qualname__} (now at {where})"
+    return repr(handle)[:200]
 
 
 async def measure(args: argparse.Namespace) -> None:
     presenter.EDIT_INTERVAL = 1.0 * args.scale
     presenter.RESTART_QUIET = 5.0 * args.scale
     presenter.ARCHIVE_AFTER = 0.0
-    loop = asyncio.get_running_loop()
     slow = SlowCallbacks()
-    if args.culprits:
-        loop.set_debug(True)
-        loop.slow_callback_duration = 0.02
-        logging.getLogger("asyncio").addHandler(slow)
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, slow if args.culprits else nullcontext():
         h = Harness(Path(folder), pace=args.pace, time_scale=args.scale)
         h.bot.settings = dataclasses.replace(h.bot.settings, think_seconds=args.think)
         await h.start()
         lateness: list[float] = []
+        busy: list[float] = []
         playing = True
 
         async def tick() -> None:
             while playing:
-                asked = time.perf_counter()
+                asked, cpu = time.perf_counter(), time.thread_time()
                 await asyncio.sleep(TICK)
                 lateness.append(time.perf_counter() - asked - TICK)
+                busy.append(time.thread_time() - cpu)
 
         ticker = asyncio.create_task(tick())
         started = time.perf_counter()
@@ -104,9 +136,10 @@ async def measure(args: argparse.Namespace) -> None:
         f"loop stall: max {ms[-1]:.1f} ms, p99 {p99:.1f} ms, p50 {statistics.median(ms):.2f} ms;"
         f" stalls of {LONG_STALL * 1000:.0f} ms or more: {long_stalls}"
     )
+    print(f"loop's own work between two ticks (CPU of its thread): max {max(busy) * 1000:.1f} ms")
     if args.culprits:
-        print("slowest callbacks (debug mode):")
-        for seconds, what in sorted(slow.seen, reverse=True)[:10]:
+        print("slowest callbacks (CPU of the loop's thread):")
+        for seconds, what in slow.seen:
             print(f"  {seconds * 1000:7.1f} ms  {what}")
 
 
