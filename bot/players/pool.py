@@ -89,13 +89,13 @@ class PlayerPool:
         if executor is None:
             return
         # ProcessPoolExecutor cannot stop a running call; its workers are ended instead
-        # (its process table is the one way to reach them before Python 3.14).
-        workers = []
+        # (its process table is the one way to reach them before Python 3.14). Its own
+        # thread then sees them gone and ends at once: waiting for it here keeps it from
+        # closing its pipe while Python's exit writes to it (an error at exit otherwise).
         if isinstance(executor, ProcessPoolExecutor):
-            workers = list(executor._processes.values())  # type: ignore[attr-defined]
-        executor.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
+            for worker in list(executor._processes.values()):  # type: ignore[attr-defined]
+                worker.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
     def share(self, budget: float) -> float:
         """The budget a decision handed out now gets: ``budget`` less its expected wait

@@ -147,7 +147,8 @@ Line = tuple[int, int]
 
 
 class ChannelFeed:
-    """One channel's queue of events, its table message and its edit pacing."""
+    """One table's queue of events, its table message and its edit pacing, in the
+    table's thread or channel."""
 
     def __init__(self, presenter: Presenter, table_id: int, channel_id: int) -> None:
         self.presenter = presenter
@@ -636,7 +637,7 @@ class ChannelFeed:
 
 
 class Presenter:
-    """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per channel."""
+    """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per table."""
 
     def __init__(self, bot: BonkenBot, answers: Answers) -> None:
         """``answers``: Discord's answers to the bot's requests, counted by the trace on

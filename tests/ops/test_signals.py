@@ -48,7 +48,7 @@ async def test_a_signal_closes_discord_and_the_store_and_exits_0(tmp_path, numbe
                 await process.wait()
         log = stderr.decode()
         assert process.returncode == 0, log
-        assert took < 3, took
+        assert took < STOP_LIMIT, took
         assert f"{number.name}: closing" in log and log.rstrip().endswith("closed cleanly"), log
         assert "Traceback" not in log, log
         # A close frame, not a dropped connection. (discord.py's close sends 1000, but its
