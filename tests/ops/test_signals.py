@@ -24,6 +24,10 @@ from wire_discord import (
     table_message,
 )
 
+# aiohttp's own multipart reader, which the fake Discord reads the bot's uploads with,
+# calls a deprecated method of itself.
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+
 FAST = {"BONKEN_PACE": "0", "BONKEN_THINK_SECONDS": "0.01"}
 STOP_LIMIT = 1.0
 """Seconds from the signal to the exit with nothing to send (the README: at once)."""
