@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import time
 
@@ -134,3 +135,29 @@ async def test_ctrl_c_while_a_computer_thinks_does_not_wait_for_it(tmp_path):
         assert took < STOP_LIMIT, (took, log)
         assert log.endswith("closed cleanly") and "Traceback" not in log, log
         assert "again" not in log, log
+
+
+async def test_kill_9_while_a_computer_thinks_leaves_no_process_behind(tmp_path):
+    """SIGKILL ends the bot and nothing else: its computers' worker, in the middle of a
+    30 s search, notices it has lost the bot and ends too (it held the bot's log pipe
+    open, and lived on, before)."""
+    ann = User(snowflake(), "Ann")
+    settings = {**FAST, "BONKEN_THINK_SECONDS": "30"}
+    async with WireDiscord() as wire:
+        async with BotProcess(wire, tmp_path, **settings) as bot:
+            await wire.slash(ann, "new", computer_level="hard")
+            await wire.slash(ann, "start")
+            await play_seat(wire, ann, lambda: "bot** 🤖 is thinking" in deal_message(wire))
+            group = bot.process.pid  # (the bot leads a process group of its own)
+            await bot.kill()  # returns once every holder of its log pipe has ended
+        async with asyncio.timeout(5):  # and the system has taken the last of them away
+            while group_lives(group):
+                await asyncio.sleep(0.05)
+
+
+def group_lives(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
