@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from .delivery import Delivery, Progress
 from .hands import HandController
 from .pacing import EditPacer, Pacing
 from .pictures import ChartPicture, chart_of_record, drawn, show
+from .records import record_file
 from .summary import SummaryMessage
 from .table_message import TABLE_MESSAGE, TableMessage
 from .threads import SUMMARY, THREAD, THREAD_WANTED, Threads
@@ -185,7 +185,9 @@ class ChannelFeed:
             case ev.TableRestored():
                 await self._restore(event)
             case ev.MatchEnded(totals=totals, ranks=ranks, record=record):
-                chart = None if view is None else chart_of_record(view, record)
+                chart = None
+                if view is not None:  # a whole match replayed for its chart: off the loop
+                    chart = await asyncio.to_thread(chart_of_record, view, record)
                 await self._post(posts.result(view, event, chart), self._name(event))
                 if self.summary is not None:
                     self.summary.show(view, standings=(totals, ranks), chart=chart)
@@ -234,7 +236,10 @@ class ChannelFeed:
             self.summary.close()
             self.context.threads.archive_later(self.summary.thread_id)
         await self.context.hands.close_table(
-            event.table_id, None if over else reason, posts.table_language(self.view)
+            event.table_id,
+            None if over else reason,
+            posts.table_language(self.view),
+            self.channel.id,  # where the match played: its thread, or the channel
         )
         self._closed(event.table_id)
 
@@ -248,7 +253,7 @@ class ChannelFeed:
             fields["content"] = post.content
         if post.buttons is not None:
             fields["view"] = post.buttons
-        files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in post.files]
+        files = [await record_file(a.record, a.filename) for a in post.files]
         embed = post.embed
         picture = None
         if post.picture is not None and self.view is not None:

@@ -1,17 +1,18 @@
 """What a table's channel post says: a pure function of the event and the table's view.
 
-Nothing here sends, edits, draws or waits. Each function returns a :class:`Post`: its
-words (in the current language: the caller speaks the table's), its embed, its buttons,
-its files, and the picture it shows, which the feed draws off the event loop and leaves
-out if the table shows text only or drawing fails. When and where a post goes, and in
-what order, is the feed's business (:mod:`bot.ui.feed`).
+Nothing here sends, edits, draws, encodes or waits. Each function returns a
+:class:`Post`: its words (in the current language: the caller speaks the table's), its
+embed, its buttons, the record it attaches, and the picture it shows; the feed encodes
+the record and draws the picture off the event loop, and leaves the picture out if the
+table shows text only or drawing fails. When and where a post goes, and in what order,
+is the feed's business (:mod:`bot.ui.feed`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -39,9 +40,13 @@ CHART_TITLE = N_("The match, deal by deal")
 
 
 @dataclass(frozen=True)
-class Attachment:
+class RecordAttachment:
+    """A match record the post attaches as a JSON file named ``filename``: encoded when
+    the post is sent, in a worker thread (:mod:`bot.ui.records`), as it grows with the
+    match."""
+
     filename: str
-    data: bytes
+    record: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ class Post:
     embed: discord.Embed | None = None
     buttons: discord.ui.View | None = None
     """The message's buttons; None: it has (or keeps) none."""
-    files: tuple[Attachment, ...] = ()
+    files: tuple[RecordAttachment, ...] = ()
     picture: Picture | None = None
     pings: bool = False
     """It mentions a player to call them (a turn reminder); every other post is quiet."""
@@ -142,8 +147,7 @@ def restored(view: TableView) -> Post:
 def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None) -> Post:
     """The final standings, the match record attached, the score chart of ``chart``, and
     Play again."""
-    data = json.dumps(event.record, indent=1).encode()
-    record = Attachment(f"bonken-match-{event.match_id}.json", data)
+    record = RecordAttachment(f"bonken-match-{event.match_id}.json", event.record)
     return Post(
         _("**The match is over.** Final standings:")
         + "\n"

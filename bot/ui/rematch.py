@@ -32,7 +32,7 @@ Interaction = discord.Interaction[Any]
 NOT_A_PLAYER = N_(
     "only the players of that match can start its rematch; `/bonken new` opens a table"
 )
-TABLE_OPEN = N_("a table is already open in this channel; finish or cancel it first")
+TABLE_OPEN = N_("a table is already open in <#{channel}>; finish or cancel it first")
 
 
 class Rematch:
@@ -74,7 +74,7 @@ class Rematch:
                 _("You sit {seat}.", seat=compass(seat)), ephemeral=True
             )
         else:
-            raise Refusal(_(TABLE_OPEN))
+            raise Refusal(_(TABLE_OPEN, channel=old.channel_id))
 
     async def _open(self, interaction: Interaction, old: TableRecord) -> None:
         """Open the table with the clicker as host, seat the old computers, post the lobby."""

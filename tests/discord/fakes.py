@@ -249,13 +249,15 @@ class FakeHands:
 
     def __init__(self, *, live: bool = True) -> None:
         self._live = live
-        self.closed: list[tuple[int, str | None, str]] = []
+        self.closed: list[tuple[int, str | None, str, int]] = []
 
     def live(self, table_id: int, user_id: int) -> bool:
         return self._live
 
-    async def close_table(self, table_id: int, reason: str | None, language: str) -> None:
-        self.closed.append((table_id, reason, language))
+    async def close_table(
+        self, table_id: int, reason: str | None, language: str, place: int
+    ) -> None:
+        self.closed.append((table_id, reason, language, place))
 
 
 class FakeDelivery:

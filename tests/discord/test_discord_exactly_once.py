@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from bot.engine import from_record
 from bot.ui.lines import NONCE_LIMIT, SCORE_STEP, post_nonce
+from bot.ui.posts import RESTORED
 from bot.ui.threads import THREAD, THREAD_WANTED
 from tests.discord.discord_harness import (
     CHANNEL_ID,
@@ -75,6 +76,12 @@ async def crash(h: Harness) -> None:
 
 def trick_3_posted(h: Harness) -> bool:
     return any(m["content"].startswith(TRICK_3) for m in h.fake.messages.values())
+
+
+def restored_notes(h: Harness) -> list[str]:
+    """The channel's "The bot restarted" posts."""
+    said = [m["content"] for m in h.fake.channel_posts()]
+    return [line for line in said if line.startswith("The bot restarted")]
 
 
 def deals_posted(h: Harness, thread: int) -> int:
@@ -222,7 +229,7 @@ async def test_a_match_started_before_its_lobby_is_stored_plays_in_its_thread(ha
         lambda: next((m for m in h.fake.messages.values() if m["embeds"]), None)
     )
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text
+    assert "in a thread" in started.text
     await opening
     h.fake.request_delay = None
     await h.idle()
@@ -265,3 +272,30 @@ def test_a_post_s_name_is_what_it_is_and_fits_discord() -> None:
     assert len(long) <= NONCE_LIMIT
     assert long == post_nonce(table, "restored", 10**6)
     assert long != post_nonce(table, "restored", 10**6 + 1)
+
+
+async def test_a_stop_during_a_restored_channel_s_quiet_does_not_wait_for_it(tmp_path):
+    """A restored channel keeps quiet for a rate-limit window before it posts; stopped
+    meanwhile, the bot does not wait the quiet out (nor the drain's limit): the posts are
+    made by the next start, once."""
+    pacing = replace(FAST_PACING, drain_seconds=10.0)  # (its restart quiet is short)
+    first = await Harness(tmp_path, pacing=pacing).start()
+    ann = first.user("Ann")
+    await first.slash(ann, "new")
+    await first.slash(ann, "start")
+    await first.idle()
+    await first.stop()
+
+    long_quiet = replace(pacing, restart_quiet=30.0)
+    quiet = await Harness(tmp_path, fake=first.fake, pacing=long_quiet).start()
+    stopping = time.monotonic()
+    await quiet.stop()
+    assert time.monotonic() - stopping < 2
+    assert restored_notes(quiet) == []
+
+    third = await Harness(tmp_path, fake=first.fake, pacing=pacing).start()
+    try:
+        await third.idle()
+        assert restored_notes(third) == [RESTORED]
+    finally:
+        await third.stop()

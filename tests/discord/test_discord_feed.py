@@ -213,5 +213,5 @@ async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_ha
     await presented(f, trick(1), scored, closed)
     assert f.delivery.posted_lines == [(1, 1), (1, SCORE_STEP)]
     assert f.channel.posts[-1].fields["content"] == "The table is closed: the table was cancelled."
-    assert f.hands.closed == [(TABLE_ID, "the table was cancelled", "en")]
+    assert f.hands.closed == [(TABLE_ID, "the table was cancelled", "en", CHANNEL_ID)]
     assert f.closed == [TABLE_ID]  # the presenter drops the feed

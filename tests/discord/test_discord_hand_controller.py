@@ -146,7 +146,7 @@ async def test_closing_the_table_tells_each_open_hand_in_its_players_language(ta
     dutch, english = interaction(ANN, locale="nl"), interaction(BOB, locale="en-GB")
     await t.hands.show(dutch, t.table_id)
     await t.hands.show(english, t.table_id)
-    await t.hands.close_table(t.table_id, N_("the table was cancelled"), "en")
+    await t.hands.close_table(t.table_id, N_("the table was cancelled"), "en", CHANNEL_ID)
     said = {edit.link.user_id: (edit.content, edit.view) for edit in t.edits.edits}
     assert said == {
         ANN: ("De tafel is gesloten: de tafel is opgeheven.", None),
@@ -154,3 +154,16 @@ async def test_closing_the_table_tells_each_open_hand_in_its_players_language(ta
     }
     assert await t.store.delivery.hand_links(t.table_id) == []
     assert not t.hands.live(t.table_id, ANN) and not t.hands.live(t.table_id, BOB)
+
+
+async def test_a_finished_match_tells_each_open_hand_where_its_standings_are(table: Table):
+    t = table
+    await t.hands.show(interaction(ANN, locale="nl"), t.table_id)
+    await t.hands.show(interaction(BOB, locale="en-GB"), t.table_id)
+    thread = CHANNEL_ID + 1  # the thread the match played in
+    await t.hands.close_table(t.table_id, None, "en", thread)
+    said = {edit.link.user_id: (edit.content, edit.view) for edit in t.edits.edits}
+    assert said == {
+        ANN: (f"Deze partij is afgelopen; de eindstand staat in <#{thread}>.", None),
+        BOB: (f"This match is over; the final standings are in <#{thread}>.", None),
+    }

@@ -3,8 +3,6 @@ event and the table's view (:mod:`bot.ui.posts`); the feed only sends it."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from bot import i18n
@@ -14,7 +12,7 @@ from bot.render.chart import ChartData
 from bot.tables import events as ev
 from bot.ui import posts
 from bot.ui.pictures import ChartPicture, TablePicture
-from bot.ui.posts import Attachment, Post
+from bot.ui.posts import Post, RecordAttachment
 from tests.discord.fakes import ANN, BOB, CHANNEL_ID, TABLE_ID, table_view
 
 TABLE, CHANNEL = TABLE_ID, CHANNEL_ID
@@ -101,7 +99,7 @@ def test_the_result_has_the_standings_by_rank_the_record_and_play_again():
         "1. **Bob** +40\n2. **Ann\\_** +10\n3. **East bot** 🤖 -20\n4. **West bot** 🤖 -30\n"
         "The match record is attached (`python -m bot.engine verify` checks it)."
     )
-    assert post.files == (Attachment("bonken-match-5.json", json.dumps(record, indent=1).encode()),)
+    assert post.files == (RecordAttachment("bonken-match-5.json", record),)
     assert post.buttons is not None
     assert [item.custom_id for item in post.buttons.children] == [f"bonken:again:{TABLE}"]
     assert post.picture == ChartPicture(chart, "The match, deal by deal")
