@@ -28,7 +28,8 @@ GUILD, CHANNEL, HOST = 1, 2, 3
 
 
 class Transcript:
-    """Turns events into lines; keeps the seat names it learns from the service."""
+    """Turns events into lines; names the seats as the view published with each event does
+    (the first deal is announced while the match starts, before the start returns)."""
 
     def __init__(self) -> None:
         self.names: list[str] = [text.compass(seat) for seat in range(4)]
@@ -37,6 +38,8 @@ class Transcript:
         """Set when standard output is a pipe whose reader quit (``| head``)."""
 
     async def __call__(self, event: ev.Event, view: TableView | None) -> None:
+        if view is not None and view.match_id is not None:
+            self.names = [text.player_name(seat.name) for seat in view.seats]
         line = self.describe(event)
         if line:
             self.lines.append(line)
@@ -98,8 +101,7 @@ async def run_demo(seed: int, decide: Decider = random_decider, level: str = "no
         try:
             settings = TableSettings(turn_seconds=60, computer_level=level)
             await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
-            view = await service.start(CHANNEL, HOST)  # the empty seats fill with computers
-            transcript.names = [text.player_name(seat.name) for seat in view.seats]
+            await service.start(CHANNEL, HOST)  # the empty seats fill with computers
             played = asyncio.ensure_future(service.settle())
             gone = asyncio.ensure_future(transcript.reader_gone.wait())
             await asyncio.wait((played, gone), return_when=asyncio.FIRST_COMPLETED)

@@ -68,7 +68,8 @@ CLOCK_SHARE = 0.9
 
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise over a few dozen guesses
-#: (measured: 1 point ahead of 0.5 on two seeds' deals, 0.2 behind; README, Figures).
+#: (paired arena runs, ``--versus``: 1 point ahead of 0.5 on two seeds' deals, 0.2
+#: behind).
 NOISE = 1.0
 
 #: In a trick contract with at most this many tricks left (counting the one in play),
@@ -91,7 +92,7 @@ INFERENCE_MODES = ("weight", "reject", "off")
 #: The share of the contract's size a double's expected gain must clear: half the normal
 #: player's (:data:`~.bidding.MARGIN_SHARE`), since hard's gains come from simulated
 #: deals weighed by what the others did rather than from a rough hand estimate
-#: (measured: README, Figures).
+#: (paired arena runs, ``--versus``: ahead of the normal player's margin).
 DOUBLE_MARGIN = 0.05
 
 #: With ``reject``, a decision draws at most this many guesses for one it keeps.

@@ -37,3 +37,8 @@ def test_the_demo_printed_whole_ends_with_the_standings(tmp_path):
     assert done.returncode == 0 and done.stderr == b""
     lines = done.stdout.decode().splitlines()
     assert "== Final standings ==" in lines and lines[-1] == "[the match is over]"
+    # Every deal's heading names its dealer and chooser as the players are named, the
+    # first too, which is announced while the match starts.
+    headings = [line for line in lines if line.startswith("== Deal ")]
+    assert len(headings) == 11
+    assert all(" bot deals, " in line and line.endswith(" bot chooses ==") for line in headings)
