@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engine import CARDS, Suit
-from bot.engine.cards import ACE, RANK_NAMES
+from bot.engine.cards import ACE
 from bot.engine.deal import LOW_ACE
 
 from . import cards
@@ -22,6 +22,7 @@ from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, f
 from .frame import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 from .labels import cards_label, label, ordinal
 from .scene import TableScene
+from .text import rank_text
 
 ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Top to bottom: black and red alternate."""
@@ -56,9 +57,7 @@ def domino_png(scene: TableScene) -> bytes:
             box = (x - w // 2, y - h // 2, x + w // 2, y + h // 2)
             draw.rounded_rectangle(box, 6, fill=SLOT, outline=FELT_LINE, width=2)
             mark = PALE if rank == START_RANK else FELT_LINE
-            draw.text(
-                (x, y), RANK_NAMES[face - 2], font=font(18, bold=True), fill=mark, anchor="mm"
-            )
+            draw.text((x, y), rank_text(rank), font=font(18, bold=True), fill=mark, anchor="mm")
     for seat in range(4):
         plate(draw, scene, seat)
     return png(image)

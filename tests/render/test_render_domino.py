@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.engine import CARDS, PASS, Card, Choose, Match, Play, Suit, rules_for
 from bot.engine.deal import LOW_ACE
 from bot.render import cards, domino_image, text
@@ -93,3 +95,18 @@ def test_a_low_ace_lies_left_of_its_2_and_every_row_then_runs_from_ace_to_king()
         for rank in range(LOW_ACE, 14):
             face = share(region(image, slot_centre(suit, rank, LOW_ACE), cards.SMALL), CARD)
             assert (face > 0.4) == (low <= rank <= high), (suit, rank, face)
+
+
+def test_an_empty_slot_is_labelled_as_cards_are_in_the_picture_s_language():
+    """The empty jack slot reads J in English and B (boer) in Dutch, as the card faces
+    and the channel's words do; a number slot reads the same in both."""
+    view = domino_at(0)
+    rows = {Suit(s): (low, high) for s, low, high in view.domino_rows}
+    suit = next(s for s in Suit if not rows.get(s, (0, -1))[0] <= 11 <= rows.get(s, (0, -1))[1])
+    english = decode(deal_png(dataclasses.replace(scene_of(view), language="en")))
+    dutch = decode(deal_png(dataclasses.replace(scene_of(view), language="nl")))
+    jack = slot_centre(suit, 11)
+    assert region(english, jack, cards.SMALL) != region(dutch, jack, cards.SMALL)
+    number = next(r for r in range(2, 11) if not rows.get(suit, (0, -1))[0] <= r)
+    two = slot_centre(suit, number)
+    assert region(english, two, cards.SMALL) == region(dutch, two, cards.SMALL)
