@@ -110,6 +110,9 @@ class BonkenBot(commands.Bot):
         gc.freeze()
         restored = await parts.service.restore()
         log.info("%s: restored %d open table(s)", self.settings.shards.describe(), restored)
+        for table_id, match_id in await parts.presenter.unshown_ends():
+            if await parts.service.restore_end(table_id, match_id):
+                log.info("table %s: its match's end is shown again", table_id)
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:

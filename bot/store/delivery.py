@@ -5,7 +5,8 @@ private hand messages working. Both live here, per table:
 
 - the last line posted in the channel, as ``(deal, step)``: the numbers the presenter
   gives its lines, which compare in the order they are posted (how many a deal has is
-  the presenter's business; the store refuses only a negative one);
+  the presenter's business; the store refuses only a negative one), so the finished
+  matches whose end was not shown can be found (:meth:`DeliveryStore.unshown_ends`);
 - each player's newest hand message as its interaction webhook (application id and
   token). A token is a credential for 15 minutes: it is stored with its expiry, never
   returned once expired, and deleted when it expires or its table closes.
@@ -19,6 +20,9 @@ from dataclasses import dataclass, field
 from .codec import now_ms
 from .database import Database
 from .rows import from_row
+
+ENDS_RECORDED_FROM = "ends_recorded_from"
+"""The fact (``bot_facts``) of when the first start that records a match's end began."""
 
 
 def _without_tokens(record: logging.LogRecord) -> bool:
@@ -54,6 +58,43 @@ class DeliveryStore:
                 "SELECT deal, step FROM channel_posted WHERE table_id = ?", (table_id,)
             )
         return None if row is None else (row["deal"], row["step"])
+
+    async def unshown_ends(self, end_step: int, within_ms: int) -> list[tuple[int, int]]:
+        """The finished tables (and their matches) that ended in the last ``within_ms``
+        and whose last line posted is before ``end_step``, the step the presenter gives a
+        match's end: the process stopped between storing the results and showing them.
+
+        A match that ended before the first start that records its end (an older
+        version of the bot did not) is never one of them: its end was shown."""
+        now = now_ms()
+        first = await self._first_recording_start(now)
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                """
+                SELECT t.table_id, m.match_id
+                FROM tables t
+                JOIN matches m ON m.table_id = t.table_id AND m.status = 'finished'
+                LEFT JOIN channel_posted p ON p.table_id = t.table_id
+                WHERE t.status = 'finished' AND m.ended_at >= ?
+                  AND (p.step IS NULL OR p.step < ?)
+                ORDER BY m.ended_at
+                """,
+                (max(first, now - within_ms), end_step),
+            )
+        return [(row["table_id"], row["match_id"]) for row in rows]
+
+    async def _first_recording_start(self, now: int) -> int:
+        """When the first start that records a match's end began (this one, if none did)."""
+        async with self._db.writing() as session:
+            await session.execute(
+                "INSERT INTO bot_facts (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (ENDS_RECORDED_FROM, str(now), now),
+            )
+            value = await session.scalar(
+                "SELECT value FROM bot_facts WHERE key = ?", (ENDS_RECORDED_FROM,)
+            )
+        return int(str(value))
 
     async def set_posted(self, table_id: int, deal: int, step: int) -> None:
         await self._db.write_one(

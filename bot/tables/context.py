@@ -85,11 +85,13 @@ class Context:
     time_scale: float = 1.0
     registry: Registry = field(default_factory=Registry)
 
-    async def emit(self, event: ev.Event) -> None:
-        """Publish ``event`` with its table's view; a front end's failure is logged, never
-        the table's problem."""
+    async def emit(self, event: ev.Event, view: TableView | None = None) -> None:
+        """Publish ``event`` with its table's view (``view``: of a table no longer in the
+        registry); a front end's failure is logged, never the table's problem."""
         table = self.registry.get(event.table_id)
+        if table is not None:
+            view = view_of(table)
         try:
-            await self.publish(event, None if table is None else view_of(table))
+            await self.publish(event, view)
         except Exception:
             log.exception("publishing %s failed", type(event).__name__)

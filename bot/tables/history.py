@@ -9,9 +9,30 @@ what it had not shown yet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine import Choose, Deal, Double, Match, Outcome, Trick
+from bot.i18n import N_
 
 from . import events as ev
+
+MATCH_OVER = N_("the match is over")
+"""Why a finished match's table closes."""
+
+
+def match_ended(
+    table_id: int, channel_id: int, match_id: int, match: Match, record: dict[str, Any]
+) -> ev.MatchEnded:
+    """The end of ``match``, its stored ``record`` attached."""
+    return ev.MatchEnded(
+        table_id,
+        channel_id,
+        match_id,
+        match.players,
+        tuple(match.totals()),
+        tuple(match.ranking()),
+        record,
+    )
 
 
 def outcome_events(

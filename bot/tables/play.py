@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from enum import Enum
 
 from bot.engine import Action, deal_hands
-from bot.i18n import N_
 from bot.store import (
     AlreadyStored,
     ClaimLost,
@@ -31,7 +30,7 @@ from . import events as ev
 from .closing import Closing
 from .context import Context
 from .errors import Refusal, TableReason
-from .history import outcome_events
+from .history import MATCH_OVER, match_ended, outcome_events
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -141,14 +140,6 @@ class Play:
         record = await matches.load_record(table.match_id)
         await self._closing.store_closed(table, TableStatus.FINISHED)
         await self._context.emit(
-            ev.MatchEnded(
-                table.table_id,
-                table.channel_id,
-                table.match_id,
-                match.players,
-                tuple(match.totals()),
-                tuple(match.ranking()),
-                record,
-            )
+            match_ended(table.table_id, table.channel_id, table.match_id, match, record)
         )
-        await self._closing.forget(table, TableStatus.FINISHED, N_("the match is over"))
+        await self._closing.forget(table, TableStatus.FINISHED, MATCH_OVER)

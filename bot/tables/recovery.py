@@ -1,7 +1,9 @@
 """Recovery: rebuild every open table from the store after a restart and resume it.
 
 Given the lobby (an idle lobby's timer), play (a crash between two deals) and turns
-(the timers and computers it resumes).
+(the timers and computers it resumes). A match that finished just before the stop is
+told again on request (:meth:`Recovery.restore_end`), since its end may not have been
+shown.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from bot.store import Computer, Human, StoreError, TableRecord, TableStatus
 
 from . import events as ev
 from .context import Context
-from .history import recent_lines
+from .history import MATCH_OVER, match_ended, recent_lines
 from .lobby import Lobby
 from .play import Next, Play
-from .table import Seat, Table, default_name, table_from_record
+from .table import Seat, Table, default_name, table_from_record, view_of
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,30 @@ class Recovery:
                 continue
             restored += 1
         return restored
+
+    async def restore_end(self, table_id: int, match_id: int) -> bool:
+        """Publish the end of a finished match again, as it was: its last deals' lines
+        (with ``TableRestored``), its result and the table's closing. The process stopped
+        between storing the results and showing them; the front end shows what it had
+        not. False if the table is not finished or not this process's."""
+        store = self._context.store
+        record = await store.tables.get_table(table_id)
+        if record.status is not TableStatus.FINISHED or not self._owns_guild(record.guild_id):
+            return False
+        table = table_from_record(record)
+        await self._restore_match(table, dataclasses.replace(record, match_id=match_id))
+        match = table.match
+        assert match is not None
+        ids = (table.table_id, table.channel_id)
+        data = await store.matches.load_record(match_id)
+        view = view_of(table)
+        for event in (
+            ev.TableRestored(*ids, recent_lines(*ids, match)),
+            match_ended(*ids, match_id, match, data),
+            ev.TableClosed(*ids, MATCH_OVER, finished=True),
+        ):
+            await self._context.emit(event, view)
+        return True
 
     async def _cancel_unreplayable(self, record: TableRecord) -> None:
         store = self._context.store

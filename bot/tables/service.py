@@ -123,9 +123,13 @@ class TableService:
         return public_record(table.match, viewer)
 
     async def remember_message(self, table_id: int, role: str, message_id: int | None) -> None:
-        """Keep a front end's message id (e.g. the table message) across restarts."""
-        table = self.registry.table(table_id)
+        """Keep a front end's message id (e.g. the table message) across restarts; also
+        of a table that closed meanwhile (its front end, behind the table, still posts its
+        last deal, and shows its end again from these after a stop)."""
         await self.context.store.tables.update_table(table_id, messages={role: message_id})
+        table = self.registry.get(table_id)
+        if table is None:
+            return
         if message_id is None:
             table.messages.pop(role, None)
         else:
@@ -216,6 +220,10 @@ class TableService:
     async def restore(self) -> int:
         """Rebuild every open table from the store and resume its timers and computers."""
         return await self.recovery.restore()
+
+    async def restore_end(self, table_id: int, match_id: int) -> bool:
+        """Publish a finished match's end again (its front end may not have shown it)."""
+        return await self.recovery.restore_end(table_id, match_id)
 
     async def close(self) -> None:
         """Stop every timer and computer (the bot is shutting down; the store keeps all)."""

@@ -18,12 +18,16 @@ from typing import Any, Literal
 
 from bot.store import StoreError
 from bot.store.delivery import DeliveryStore
-from bot.tables import Refusal, TableService
+from bot.tables import TableService
 
 from .answers import Answers, Request
-from .lines import NOTHING_POSTED, Line
+from .lines import END_STEP, NOTHING_POSTED, Line
 
 log = logging.getLogger(__name__)
+
+END_RECALLED = 24 * 3600.0
+"""Seconds after its end in which a match's final standings are still posted at a start,
+if a stop kept them from going out."""
 
 
 class Delivery:
@@ -46,10 +50,14 @@ class Delivery:
         line = await self._store.last_posted(table_id)
         return NOTHING_POSTED if line is None else line
 
+    async def unshown_ends(self) -> list[tuple[int, int]]:
+        """The finished tables, with their matches, whose end the last stop kept from
+        being shown (within :data:`END_RECALLED`: later news is no news)."""
+        return await self._store.unshown_ends(END_STEP, int(END_RECALLED * 1000))
+
     async def remember(self, table_id: int, role: str, message_id: int | None) -> None:
         """Keep the table's message (or thread) of ``role`` for the next start."""
-        with contextlib.suppress(Refusal):  # the table closed meanwhile: nothing to keep
-            await self._service.remember_message(table_id, role, message_id)
+        await self._service.remember_message(table_id, role, message_id)
 
 
 State = Request | Literal["busy", "quiet"]

@@ -24,6 +24,8 @@ import discord
 
 from bot import i18n
 from bot.render import text
+from bot.render.chart import ChartData
+from bot.store import TableStatus
 from bot.tables import TableView
 from bot.tables import events as ev
 
@@ -188,7 +190,7 @@ class ChannelFeed:
                 chart = None
                 if view is not None:  # a whole match replayed for its chart: off the loop
                     chart = await asyncio.to_thread(chart_of_record, view, record)
-                await self._post(posts.result(view, event, chart), self._name(event))
+                await self._post_end(event, chart)
                 if self.summary is not None:
                     self.summary.show(view, standings=(totals, ranks), chart=chart)
             case ev.TableClosed(reason=reason, finished=over):
@@ -281,6 +283,20 @@ class ChannelFeed:
         finally:
             self.delivering = None
 
+    async def _post_end(self, event: ev.MatchEnded, chart: ChartData | None) -> None:
+        """The final standings, recorded as the match's last line: a finished match whose
+        end was not recorded is told again at the next start, and posted then unless it
+        was recorded (the stop fell between the results stored and shown)."""
+        end = ln.end_line(self.view.deal_number if self.view is not None else 0)
+        if await self.context.delivery.last_posted(self.table_id) >= end:
+            return
+        self.delivering = end
+        try:
+            await self._post(posts.result(self.view, event, chart), self._name(event))
+            await self.context.delivery.posted(self.table_id, end)
+        finally:
+            self.delivering = None
+
     async def _new_deal_message(self, view: TableView) -> None:
         """Close the last deal's message and post this deal's, with the Show hand button
         (the first deal first opens the table's thread, if it is to have one)."""
@@ -362,7 +378,8 @@ class ChannelFeed:
         names = posts.labels(view)
         tricks = ln.current_tricks(events, current)
         self.table.tricks = [text.trick_summary(names, trick) for trick in tricks]
-        await self._post(posts.restored(view), self._name(restored))
+        if view.status is not TableStatus.FINISHED:  # a finished match's end is all it misses
+            await self._post(posts.restored(view), self._name(restored))
 
     # -- stopping ------------------------------------------------------------------------
 

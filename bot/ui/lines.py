@@ -25,6 +25,9 @@ DEAL_MESSAGE = 0
 """The step of a deal's message, before its lines."""
 SCORE_STEP = 14
 """The step of a deal's score line, after its (at most 13) trick lines."""
+END_STEP = 15
+"""The step of a match's end (its final standings), after its last deal's score line: a
+finished table whose last line is before it has not been shown its end."""
 NOTHING_POSTED: Line = (0, 0)
 """The last line of a table whose channel was shown no deal yet."""
 NONCE_LIMIT = 25
@@ -37,6 +40,11 @@ Lined = ev.DealStarted | ev.TrickTaken | ev.DealScored
 def message_line(deal: int) -> Line:
     """The line of a deal's message: the first of the deal."""
     return (deal, DEAL_MESSAGE)
+
+
+def end_line(deal: int) -> Line:
+    """The line of a match's end, whose last deal is ``deal``."""
+    return (deal, END_STEP)
 
 
 def line_of(event: Lined, deal: int) -> Line:

@@ -101,6 +101,11 @@ class Presenter:
         if isinstance(event, ev.TimedOut):
             self.hands.request_refresh(event.table_id, event.user_id)
 
+    async def unshown_ends(self) -> list[tuple[int, int]]:
+        """The finished tables (with their matches) whose end a stop kept from being
+        shown: the service tells them again (:meth:`~bot.tables.TableService.restore_end`)."""
+        return await self._context.delivery.unshown_ends()
+
     def adopt_message(self, table_id: int, message_id: int) -> None:
         """The lobby message a command posted itself becomes the table message."""
         feed = self._feeds.get(table_id)

@@ -113,3 +113,44 @@ async def test_a_match_started_at_once_and_killed_at_once_plays_in_its_thread(tm
         said = thread_lines(wire)
         assert DEAL.match(said[0]), said  # the first post of the match is in the thread
         in_order_once(said)
+
+
+def standings(content: object) -> bool:
+    return "Final standings" in str(content)
+
+
+def standings_posted(wire: WireDiscord) -> int:
+    thread = wire.thread()
+    return 0 if thread is None else sum(standings(m["content"]) for m in wire.posts(thread))
+
+
+async def test_killed_between_the_results_stored_and_the_standings_posted(tmp_path):
+    """The match's results are stored (the table is finished) but its final standings
+    never reach Discord before the kill: the next start posts them, once, after the
+    match's last lines; the start after that posts nothing more."""
+    ann = User(snowflake(), "Ann")
+    async with WireDiscord() as wire:
+        wire.lose = lambda call: (
+            call.method == "POST" and standings((call.body or {}).get("content"))
+        )
+        async with BotProcess(wire, tmp_path, **FAST) as first:
+            await wire.slash(ann, "new")
+            await wire.slash(ann, "start")
+            await play_seat(wire, ann, lambda: wire.lost is not None)
+            await first.kill()
+        assert standings_posted(wire) == 0
+        wire.lose = None
+
+        async with BotProcess(wire, tmp_path, **FAST) as second:
+            await wire.state.wait_for(lambda: standings_posted(wire) > 0)
+            await second.stop()
+        thread = wire.thread()
+        assert thread is not None
+        posts = wire.posts(thread)
+        assert standings_posted(wire) == 1 and standings(posts[-1]["content"])
+        assert [deal for deal, _ in in_order_once(lines(posts))] == list(range(1, 12))
+        the_channel_keeps_the_lobby_alone(wire)
+
+        async with BotProcess(wire, tmp_path, **FAST) as third:
+            await third.stop()
+        assert len(wire.posts(thread)) == len(posts)

@@ -7,7 +7,8 @@ interactions (``INTERACTION_CREATE``). So a test can kill the process (SIGKILL),
 again on the same Discord, and read what was posted, as a person in the channel would.
 
 ``hold`` picks a request whose answer is never sent: Discord has done it (a post is in the
-channel), the bot has not heard so, which is where a kill hurts most.
+channel), the bot has not heard so, which is where a kill hurts most. ``lose`` picks a
+request that never reaches Discord (nor is answered): the bot was killed before it went.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class WireDiscord:
         self.hold: Callable[[Call], bool] | None = None
         """The request whose answer is held back (until the fake closes)."""
         self.held: Call | None = None
+        self.lose: Callable[[Call], bool] | None = None
+        self.lost: Call | None = None
+        """The request that never reached Discord (the bot waits until the fake closes)."""
         self.delay: Callable[[Call], float] | None = None
         """Seconds to wait before answering a request (after Discord did it)."""
         self.ready = 0
@@ -93,6 +97,10 @@ class WireDiscord:
             files,
             authorization=request.headers.get("Authorization"),
         )
+        if self.lost is None and self.lose is not None and self.lose(call):
+            self.lost = call
+            self.state._changed.set()
+            await self._closing.wait()  # Discord never made it; a killed bot never hears
         answer = self.state.answer(call)
         if self.delay is not None and (seconds := self.delay(call)) > 0:
             await asyncio.sleep(seconds)

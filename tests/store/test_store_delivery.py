@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import pytest
 
 from bot.store import ConstraintFailed, HandLink, Store, open_store
-from bot.ui.lines import SCORE_STEP
+from bot.ui.lines import END_STEP, SCORE_STEP
+from tests.store.store_helpers import finished_match
 from tests.store.test_store_migrations import _schema_1_file
 
 
@@ -83,3 +85,26 @@ async def test_a_table_in_play_at_the_upgrade_counts_as_fully_shown(tmp_path: Pa
     async with await open_store(path) as store:
         assert await store.delivery.last_posted(7) == (3, SCORE_STEP)
         assert await store.integrity_problems() == []
+
+
+async def test_a_finished_match_whose_end_was_not_posted_is_found_until_it_is(
+    store: Store,
+) -> None:
+    """The finished tables whose last line is before the end's step: the first start that
+    asks decides from when (an older match's end was shown by an older bot); a table
+    still playing, one whose end was posted and one that ended too long ago are not."""
+    hour = 3600 * 1000
+    await finished_match(store, 1, channel_id=10)  # ended before any start asked
+    await asyncio.sleep(0.01)  # (the store's times are in milliseconds)
+    assert await store.delivery.unshown_ends(END_STEP, hour) == []
+    shown_id, _ = await finished_match(store, 2, channel_id=11)
+    unshown_id, _ = await finished_match(store, 3, channel_id=12)
+    never_id, _ = await finished_match(store, 4, channel_id=13)  # nothing of it posted
+    await store.tables.create_table(1, 14, 100)  # a table in its lobby
+    info = {m: await store.matches.get_match(m) for m in (shown_id, unshown_id)}
+    await store.delivery.set_posted(info[shown_id].table_id, 11, END_STEP)
+    await store.delivery.set_posted(info[unshown_id].table_id, 11, SCORE_STEP)
+    found = await store.delivery.unshown_ends(END_STEP, hour)
+    assert (info[unshown_id].table_id, unshown_id) in found
+    assert [match for _, match in found] == [unshown_id, never_id]
+    assert await store.delivery.unshown_ends(END_STEP, -hour) == []  # all ended too long ago
