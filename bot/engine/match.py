@@ -116,7 +116,7 @@ class Match:
         if isinstance(action, Choose):
             if deal.phase is not Phase.CHOOSING:
                 raise IllegalAction("the contract has already been chosen", Reason.WRONG_PHASE)
-            refusal = self._contract_refusal(deal.chooser, action.contract)
+            refusal = self.contract_refusal(deal.chooser, action.contract)
             if refusal is not None:
                 raise IllegalAction(refusal[1], refusal[0])
         else:
@@ -141,9 +141,9 @@ class Match:
 
     def legal_contracts(self, seat: int) -> list[str]:
         """The contract ids ``seat`` may choose now, in table order."""
-        return [cid for cid in self.rules.by_id if self._contract_refusal(seat, cid) is None]
+        return [cid for cid in self.rules.by_id if self.contract_refusal(seat, cid) is None]
 
-    def _contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
+    def contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
         """Why ``seat`` may not choose ``contract_id`` now, or None if it may."""
         rules = self.rules
         contract = rules.contract(contract_id)
