@@ -207,7 +207,9 @@ class Step(Enum):
 class TallyError(IllegalAction):
     """An entry the rules refuse; the message is for the players, ``reason`` for a program,
     and the fields say what it is about, for a front end's own words: ``deal`` (1-based),
-    ``seat``, the result's ``question`` key, the ``value`` given and the one ``expected``."""
+    ``seat`` (the chooser of a refused contract, the player of a refused doubling turn),
+    the ``contract`` refused, the result's ``question`` key, the ``value`` given (for a
+    chooser's refused redouble: the seat he named) and the one ``expected``."""
 
     def __init__(
         self,
@@ -216,6 +218,7 @@ class TallyError(IllegalAction):
         *,
         deal: int | None = None,
         seat: int | None = None,
+        contract: str | None = None,
         question: str | None = None,
         value: int | None = None,
         expected: int | None = None,
@@ -223,6 +226,7 @@ class TallyError(IllegalAction):
         super().__init__(message, reason)
         self.deal = deal
         self.seat = seat
+        self.contract = contract
         self.question = question
         self.value = value
         self.expected = expected
@@ -396,7 +400,7 @@ class Tally:
         refusal = choosing.contract_refusal(chooser, entry.contract)
         if refusal is not None:
             reason, message = refusal
-            raise TallyError(message, reason, deal=number, seat=chooser)
+            raise TallyError(message, reason, deal=number, seat=chooser, contract=entry.contract)
         choosing.chosen_by[entry.contract] = chooser
         contract = self.rules.by_id[entry.contract]
         order = self.rules.doubling_order(dealer)
@@ -456,7 +460,7 @@ class Tally:
 
     def _taken(self, number: int, contract: Contract, result: Result) -> list[Taken]:
         """What each seat took by ``result``, which must answer exactly the contract's
-        questions with counts that fit and add up, or a seat."""
+        questions, each as :meth:`check_answer` says."""
         asked = questions(contract)
         answers = result.as_dict()
         if sorted(answers) != sorted(question.key for question in asked):
@@ -469,22 +473,29 @@ class Tally:
         taken = [NOTHING] * 4
         for question in asked:
             answer = answers[question.key]
-            if question.total is None:
-                if type(answer) is not int or answer not in SEATS:
-                    raise TallyError(
-                        f"{question.key}: there is no seat {answer!r}",
-                        Reason.NO_SUCH_SEAT,
-                        deal=number,
-                        question=question.key,
-                    )
+            self.check_answer(question, answer, number)
+            if isinstance(answer, int):
                 taken[answer] += question.taken(1)
-                continue
-            counts = self._counts(number, question, question.total, answer)
-            for seat, count in enumerate(counts):
-                taken[seat] += question.taken(count)
+            else:
+                for seat, count in enumerate(answer):
+                    taken[seat] += question.taken(count)
         return taken
 
-    def _counts(self, number: int, question: Question, total: int, answer: Answer) -> list[int]:
+    def check_answer(self, question: Question, answer: Answer, number: int | None = None) -> None:
+        """Raise :class:`TallyError` unless ``answer`` fits ``question``: a seat, or four
+        counts, each from 0 to what there is, that add up to it. (A front end may ask one
+        question at a time; the whole result is checked again when it is entered.)"""
+        number = self.number if number is None else number
+        if question.total is None:
+            if type(answer) is not int or answer not in SEATS:
+                raise TallyError(
+                    f"{question.key}: there is no seat {answer!r}",
+                    Reason.NO_SUCH_SEAT,
+                    deal=number,
+                    question=question.key,
+                )
+            return
+        total = question.total
         if (
             not isinstance(answer, tuple)
             or len(answer) != 4
@@ -517,7 +528,6 @@ class Tally:
                 value=sum(answer),
                 expected=total,
             )
-        return list(answer)
 
     # -- scores -------------------------------------------------------------------------
 
