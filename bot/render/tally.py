@@ -115,8 +115,11 @@ def doubles_text(deal: TalliedDeal, names: Sequence[str]) -> str:
             if level == 0:
                 continue
             # Who named first in the doubling order doubled; the other could only answer.
-            words = "{who} doubled {whom}, who redoubled" if level == 2 else "{who} doubled {whom}"
-            parts.append(_(words, who=names[first], whom=names[second]))
+            who, whom = names[first], names[second]
+            if level == 2:
+                parts.append(_("{who} doubled {whom}, who redoubled", who=who, whom=whom))
+            else:
+                parts.append(_("{who} doubled {whom}", who=who, whom=whom))
     return "; ".join(parts) if parts else _("no doubles")
 
 
@@ -211,7 +214,8 @@ def running_table(view: TallyView) -> str:
         rows.append(
             row(f"{deal.number:>2} {contract_name(deal.contract)[:13]:<13} {doubled}", deal.final)
         )
-    rows.append(row(f"{'':>2} {_('Total')[:15]:<15}", view.totals))
+    total = _("Total")[:15]
+    rows.append(row(f"{'':>2} {total:<15}", view.totals))
     return "\n".join(rows)
 
 

@@ -9,6 +9,7 @@ and scored by the same code.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -487,3 +488,13 @@ def test_every_entry_has_one_stored_form():
     ):
         kind, value = entry_code(entry)
         assert parse_entry(kind, value) == entry
+
+
+def test_the_record_in_the_rule_book_reads_as_it_says() -> None:
+    """docs/rules.md, "Tally record": its example replays, scores and totals included."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    section = text[text.index("## Tally record") :]
+    example = section[section.index("```json") + len("```json") : section.index("```\n\n")]
+    tally = tally_from_record(json.loads(example))
+    assert tally.number == 2 and tally.current is not None
+    assert tally.current.contract.id == "kingjacks"
