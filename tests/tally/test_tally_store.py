@@ -252,3 +252,27 @@ def test_a_migration_numbered_below_one_already_applied_still_runs(
         assert migrate(conn) == [below]
         assert below in applied_versions(conn)
         assert migrate(conn) == []
+
+
+async def test_the_check_finds_a_season_row_that_lost_its_tally(store: Store) -> None:
+    tally_id = await _tally(store)
+    for seq, entry in enumerate(entries_of(doubling_match(3))):
+        result = await store.tallies.append_entry(tally_id, seq, entry, ANN)
+    assert result is not None and await store.integrity_problems() == []
+    await store.db.write_one("UPDATE season_players SET tallies = 0 WHERE user_id = ?", (BOB,))
+    assert await store.integrity_problems() == [
+        f"season rows that differ from the results they sum: {BOB}, {BOB}"
+    ]
+
+
+async def test_a_table_of_guests_finishes_and_reaches_no_standings(store: Store) -> None:
+    guests = tuple(TallySeat(seat=s, name=f"Guest {s}", user_id=None) for s in range(4))
+    info = await store.tallies.create_tally(GUILD, CHANNEL, ANN, guests, rules=STANDARD)
+    for seq, entry in enumerate(entries_of(doubling_match(7))):
+        result = await store.tallies.append_entry(
+            info.tally_id, seq, entry, ANN, rater=OpenSkillRater()
+        )
+    assert result is not None and all(isinstance(r.occupant, Guest) for r in result.seats)
+    board = await store.standings.leaderboard(result.season_id)
+    assert board.players == 0 and board.rows == ()
+    assert await store.integrity_problems() == []
