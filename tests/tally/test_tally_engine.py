@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tally_helpers import doubling_match, entries_of, tally_of
 
 from bot.engine import STANDARD, TWELVE, Choose, Reason, RecordError, rules_for
 from bot.engine.tally import (
@@ -32,6 +31,7 @@ from bot.engine.tally import (
     questions,
 )
 from bot.engine.tally_record import entry_code, parse_entry, tally_from_record, tally_to_record
+from tests.tally.tally_helpers import doubling_match, entries_of, tally_of
 
 SEEDS = range(6)
 RULES = {"standard": STANDARD, "twelve": TWELVE}

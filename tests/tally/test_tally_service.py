@@ -7,13 +7,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from tally_helpers import doubling_match, entries_of
 
 from bot.engine import STANDARD, Choose, Reason
 from bot.engine.tally import PASSED, Correct, DealEntry, Result, Step, Undo
 from bot.ratings import OpenSkillRater
 from bot.store import Store, TallySeat, TallyStatus, open_store
 from bot.tally import Made, TallyReason, TallyRefusal, TallyService, TallyView
+from tests.tally.tally_helpers import doubling_match, entries_of
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAS, HOST, STRANGER = 101, 102, 103, 104, 999

@@ -11,7 +11,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from tally_helpers import doubling_match, entries_of
 
 from bot.engine import STANDARD, TWELVE, Choose, Double, Match, Play, Tally, tally_from_record
 from bot.engine.tally import PASSED, Result, Undo
@@ -31,6 +30,7 @@ from bot.store import (
 from bot.store import migrations as migrations_module
 from bot.store.__main__ import main
 from bot.store.migrations import Migration, applied_versions, migrate
+from tests.tally.tally_helpers import doubling_match, entries_of
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAS = 101, 102, 103
