@@ -53,6 +53,9 @@ ENTERED_SENTENCES: dict[Reason, str] = {
         "{name} has not chosen a trump option yet, and must with this last choice"
     ),
     Reason.DOUBLE_SELF: N_("{name} cannot double himself"),
+    Reason.CHOOSER_ONLY_REDOUBLES: N_(
+        "{chooser}, the chooser, may only redouble players who doubled him, and {name} did not"
+    ),
     Reason.MATCH_OVER: N_("every deal is in"),
     Reason.WRONG_PHASE: N_("that is not what the sheet asks now"),
 }
@@ -180,6 +183,10 @@ def deal_lines(view: TallyView, deal: TalliedDeal, person: Person) -> list[str]:
         )
         scores = ", ".join(f"{n} {signed(s)}" for n, s in zip(names, deal.final, strict=True))
         lines.append(_("Scores: {scores}", scores=scores))
+        settled = [final - base for base, final in zip(deal.base, deal.final, strict=True)]
+        if any(settled):
+            moved = ", ".join(f"{n} {signed(s)}" for n, s in zip(names, settled, strict=True))
+            lines.append(_("Doubling settled: {moved}", moved=moved))
     return lines
 
 
@@ -195,6 +202,13 @@ def asked_text(view: TallyView) -> str:
     if view.step is Step.RESULT:
         return _("Enter the result when the deal has been played.")
     return _("All {deals} deals are in.", deals=view.rules.deals)
+
+
+def correction_asks(doubled: bool) -> str:
+    """What a correction asks next, once its contract is in: its doubles, or its result."""
+    if doubled:
+        return _("What was the result?")
+    return _("Who doubled whom? Pick every double and redouble, or press No doubles.")
 
 
 def running_table(view: TallyView) -> str:
@@ -272,6 +286,7 @@ def refusal_text(refusal: TallyRefusal, view: TallyView | None = None) -> str:
     sentence = _(
         ENTERED_SENTENCES.get(reason, SENTENCES[reason]),
         name=names[named] if named is not None and 0 <= named < 4 else "?",
+        chooser=names[error.seat] if error.seat is not None and 0 <= error.seat < 4 else "?",
         what=counted(error.question) if error.question is not None else "?",
         value=error.value if error.value is not None else "?",
         expected=error.expected if error.expected is not None else "?",

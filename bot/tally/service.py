@@ -21,8 +21,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import Rules, Tally, TallyError
-from bot.engine.tally import Entry
+from bot.engine import Reason, Rules, Tally, TallyError
+from bot.engine.tally import Answer, Entry, questions
 from bot.store import (
     AlreadyStored,
     Conflict,
@@ -82,6 +82,44 @@ class TallyService:
         """The tally as it is stored now."""
         view, _ = await self._load(tally_id)
         return view
+
+    async def may_enter(self, tally_id: int, user_id: int, version: int | None) -> TallyView:
+        """The tally, if ``user_id`` may enter on it now (a front end asks before it
+        opens a form, so nobody fills one in for nothing); else a refusal."""
+        view, _ = await self._load(tally_id)
+        self._check_turn(view, user_id, version)
+        return view
+
+    async def contracts_for(self, tally_id: int, number: int) -> list[str]:
+        """What the chooser of deal ``number`` may choose, the other deals as entered (for
+        a correction of that deal)."""
+        _, tally = await self._load(tally_id)
+        return tally.contracts_for(number)
+
+    async def check_answer(
+        self,
+        tally_id: int,
+        user_id: int,
+        version: int | None,
+        *,
+        number: int,
+        contract: str,
+        key: str,
+        answer: Answer,
+    ) -> None:
+        """Refuse ``answer`` to question ``key`` of a ``contract`` deal unless it fits
+        (a front end asking one question at a time checks each as it is answered);
+        changes nothing either way."""
+        view, tally = await self._load(tally_id)
+        self._check_turn(view, user_id, version)
+        asked = view.rules.by_id.get(contract)
+        question = next((q for q in questions(asked) if q.key == key), None) if asked else None
+        try:
+            if question is None:
+                raise TallyError(f"{contract} asks no {key}", Reason.RESULT_INCOMPLETE, deal=number)
+            tally.check_answer(question, answer, number)
+        except TallyError as error:
+            raise TallyRefusal.of(error) from None
 
     async def enter(
         self, tally_id: int, user_id: int, version: int | None, entry: Entry

@@ -117,7 +117,7 @@ async def test_a_refusal_names_the_deal_the_player_and_the_count(service) -> Non
     with pytest.raises(TallyRefusal) as caught:
         await service.enter(redouble.tally_id, HOST, None, Doubles.named((3, 0, 1, 2), [(2, 0)]))
     assert words.refusal_text(caught.value, redouble) == (
-        "the chooser may only redouble players who doubled him, and Ann did not"
+        "Cas, the chooser, may only redouble players who doubled him, and Ann did not"
     )
     # A correction that breaks a later deal names that deal.
     later = await _sheet(
