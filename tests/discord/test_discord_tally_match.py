@@ -13,6 +13,7 @@ from bot.ui.tally_ids import PAIRS
 from tests.discord.discord_harness import (
     ACK_DEADLINE,
     EPHEMERAL,
+    GUILD_ID,
     THREAD_PERMISSIONS,
     Harness,
     Interaction,
@@ -130,3 +131,29 @@ async def test_a_whole_match_entered_click_by_click_counts_in_the_season(harness
     assert late.reply["flags"] & EPHEMERAL and "closed" in late.text
     assert (await service.view(tally_id)).version == view.version
     assert not h.fake.rate_limited()
+
+
+async def test_a_sheet_takes_the_server_s_defaults_and_its_own_rules(harness: Harness) -> None:
+    h = harness
+    boss = h.user("Boss", admin=True)
+    await h.admin(boss, "settings", domino_doubling="ace_or_two")
+    opened = await h.command(
+        boss, "tally", "new", guest1="A", guest2="B", guest3="C", guest4="D", variant="twelve"
+    )
+    answered_in_time(opened)
+    sheet = sheet_of(h)  # no thread permission here: the sheet is the command's answer
+    assert int(sheet["id"]) == int(h.hand_message(opened)["id"])
+    description = sheet["embeds"][0]["description"]
+    assert "Real cards · 12-deal game · Domino: double only with an ace or a 2" in description
+    assert "Deal 1 of 12 · A deals, B chooses" in description  # the variant's rotation
+
+
+async def test_a_server_keeps_scoresheets_out_of_its_ratings(harness: Harness) -> None:
+    h = harness
+    boss = h.user("Boss", admin=True)
+    changed = await h.admin(boss, "settings", rate_scoresheets=False)
+    assert "change the ratings: **no**" in changed.text
+    assert "Changed: scoresheets in the ratings" in changed.text
+    await h.admin(boss, "settings", turn_seconds=90)  # another change keeps it
+    settings = await h.parts.store.tables.guild_settings(GUILD_ID)
+    assert settings.rate_tallies is False and settings.table_defaults.turn_seconds == 90
