@@ -63,6 +63,8 @@ ENTERED_SENTENCES: dict[Reason, str] = {
 ("Ann has already chosen"), where a played match speaks to the player ("you have")."""
 NAMES_LENGTH = 6
 """Characters of a player's name in a column of the running table."""
+CONTRACT_WIDTH = 15
+"""Characters of a contract's name in the running table ("Diamonds trumps")."""
 
 
 def counted(key: str) -> str:
@@ -221,15 +223,16 @@ def running_table(view: TallyView) -> str:
         cells = "".join(f" {score:+{width}d}" if score else f" {0:>{width}}" for score in scores)
         return first + cells
 
-    header = f"{'':<18}" + "".join(f" {name[:width]:>{width}}" for name in view.names)
+    header = f"{'':<{CONTRACT_WIDTH + 5}}" + "".join(
+        f" {name[:width]:>{width}}" for name in view.names
+    )
     rows = [header.rstrip()]
     for deal in view.deals:
         doubled = "x" if any(any(line) for line in deal.multipliers) else " "
-        rows.append(
-            row(f"{deal.number:>2} {contract_name(deal.contract)[:13]:<13} {doubled}", deal.final)
-        )
-    total = _("Total")[:15]
-    rows.append(row(f"{'':>2} {total:<15}", view.totals))
+        name = contract_name(deal.contract)[:CONTRACT_WIDTH]
+        rows.append(row(f"{deal.number:>2} {name:<{CONTRACT_WIDTH}} {doubled}", deal.final))
+    total = _("Total")[: CONTRACT_WIDTH + 2]
+    rows.append(row(f"{'':>2} {total:<{CONTRACT_WIDTH + 2}}", view.totals))
     return "\n".join(rows)
 
 
