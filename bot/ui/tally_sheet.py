@@ -83,7 +83,8 @@ def sheet_embed(view: TallyView) -> discord.Embed:
 def closed_text(view: TallyView) -> str:
     """A closed sheet's last words: the final standings, or that it was cancelled."""
     if view.step is Step.OVER:
-        return f"**{_('Final standings')}**\n" + _escaped(words.final_text(view))
+        title = _("Final standings")
+        return f"**{title}**\n" + _escaped(words.final_text(view))
     return _("This scoresheet was cancelled; it counts for nobody.")
 
 
