@@ -429,14 +429,17 @@ class TallyController:
                 log.warning("tally %s: a post failed: %s", view.tally_id, error)
         if view.status is TallyStatus.FINISHED and SUMMARY in view.messages:
             await self._edit_summary(view)
+        thread = view.messages.get(THREAD)
+        if not view.is_open and thread:
+            self.threads.archive_later(thread)
 
     async def _final(self, view: TallyView) -> dict[str, Any]:
+        text = closed_text(view)
+        if any(seat.user_id is not None for seat in view.seats):  # guests reach no standings
+            counted = _("It counts in this server's season standings, as a match played here.")
+            text += "\n\n" + counted
         embed = discord.Embed(
-            title=_("The match is over"),
-            description=closed_text(view)
-            + "\n\n"
-            + _("It counts in this server's season standings, as a match played here."),
-            colour=discord.Colour.gold(),
+            title=_("The match is over"), description=text, colour=discord.Colour.gold()
         )
         files = [await record_file(await self.service.record(view.tally_id), _record_name(view))]
         chart = await self._chart_of(view) if view.images else None

@@ -51,10 +51,14 @@ def member(user_id: int, name: str, *, bot: bool = False) -> Any:
 class FakeThreads:
     def __init__(self) -> None:
         self.opened: list[tuple[int, int, str]] = []
+        self.archived: list[int] = []
 
     async def open(self, channel_id: int, message_id: int, name: str) -> int | None:
         self.opened.append((channel_id, message_id, name))
         return THREAD_ID
+
+    def archive_later(self, thread_id: int) -> None:
+        self.archived.append(thread_id)
 
 
 @dataclass
@@ -479,6 +483,12 @@ async def test_a_threaded_server_keeps_the_sheet_in_a_thread_of_its_own(sheet: S
     view = await s.view()
     assert view.messages[SHEET] == sheet_post.message_id
     assert "Deal 1 of 11" in sheet_post.fields["embed"].description
+    # Cancelled, its thread is told and archived a while later.
+    asked = await on(s, ANN, find(await sheet_controls(s), "cancel")["custom_id"])
+    (ok,) = controls(asked.answer.view)
+    await on(s, ANN, ok["custom_id"], message=FakeMessage(flags=_ephemeral()))
+    assert s.channel(THREAD_ID).posts[-1].fields["content"] == "✎ Ann cancelled the scoresheet"
+    assert s.threads.archived == [THREAD_ID]
 
 
 async def test_the_chart_is_shown_privately_after_a_defer(sheet: Sheet) -> None:
