@@ -155,6 +155,7 @@ class TallyController:
     # -- the controls -------------------------------------------------------------------
 
     async def button(self, interaction: Interaction, ref: Ref, op: str) -> None:
+        """A sheet's button (:data:`~.tally_ids.BUTTONS`), or one of a private step."""
         user = interaction.user.id
         if op == "pass":
             await self._doubles(interaction, ref, frozenset(), word=False)
@@ -165,7 +166,8 @@ class TallyController:
         elif op == "undo":
             await self._enter(interaction, ref, Undo())
         elif op == "cancel":
-            await self._call(ref.tally_id, self.service.may_enter(ref.tally_id, user, ref.version))
+            if not is_admin(interaction):  # (an admin may cancel any sheet)
+                await self._may_enter(interaction, ref)
             controls = discord.ui.View(timeout=None)
             controls.add_item(TallyButton(ref, "cancelok"))
             await _private(
@@ -183,6 +185,7 @@ class TallyController:
             await self._chart(interaction, ref)
 
     async def pick(self, interaction: Interaction, ref: Ref, op: str, values: list[str]) -> None:
+        """A pick in a sheet's menu (:data:`~.tally_ids.MENUS`), or in a private step's."""
         if op == "con":
             if ref.draft.correcting:
                 await self._correct_contract(interaction, ref, values[0])
@@ -198,9 +201,7 @@ class TallyController:
 
     async def counts(self, interaction: Interaction, ref: Ref, values: Mapping[str, str]) -> None:
         """The result form: four counts for the deal's first or second count question."""
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         contract, number = self._deal_of(view, ref)
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
@@ -235,9 +236,7 @@ class TallyController:
     # -- the steps ----------------------------------------------------------------------
 
     async def _ask_counts(self, interaction: Interaction, ref: Ref) -> None:
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         contract, number = self._deal_of(view, ref)
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
@@ -248,9 +247,7 @@ class TallyController:
     async def _doubles(
         self, interaction: Interaction, ref: Ref, pairs: frozenset[int], *, word: bool
     ) -> None:
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         contract, _deal = self._deal_of(view, ref)
         draft = ref.draft.with_(pairs=pairs)
         needs_word = view.rules.domino_doubling is DominoDoubling.ACE_OR_TWO and contract.domino
@@ -278,9 +275,7 @@ class TallyController:
         await self._enter(interaction, ref, entry)
 
     async def _seats_answered(self, interaction: Interaction, ref: Ref, value: str) -> None:
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         contract, _deal = self._deal_of(view, ref)
         asked = [q for q in questions(contract) if not q.counts]
         parts = value.split(".")
@@ -303,9 +298,7 @@ class TallyController:
         await self._enter(interaction, ref, entry)
 
     async def _start_correction(self, interaction: Interaction, ref: Ref, number: int) -> None:
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         if number not in range(1, len(view.deals) + 1):
             raise Refusal(_("deal {number} is not complete", number=number))
         await self._correction_step(
@@ -313,9 +306,7 @@ class TallyController:
         )
 
     async def _correct_contract(self, interaction: Interaction, ref: Ref, contract: str) -> None:
-        view = await self._call(
-            ref.tally_id, self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
-        )
+        view = await self._may_enter(interaction, ref)
         number = ref.draft.deal
         if number not in range(1, len(view.deals) + 1):
             raise Refusal(_("deal {number} is not complete", number=number))
@@ -346,6 +337,11 @@ class TallyController:
         )
         text, controls = correction_controls(view, ref.draft, contracts)
         await _private(interaction, text, controls)
+
+    async def _may_enter(self, interaction: Interaction, ref: Ref) -> TallyView:
+        """The tally, if the clicker may enter on this version of its sheet."""
+        call = self.service.may_enter(ref.tally_id, interaction.user.id, ref.version)
+        return await self._call(ref.tally_id, call)
 
     def _deal_of(self, view: TallyView, ref: Ref) -> tuple[Contract, int]:
         """The contract and number of the deal a control is about: the one being entered
