@@ -30,6 +30,7 @@ from bot.ui.places import Places
 from bot.ui.rematch import Rematch
 from bot.ui.replies import Guard
 from bot.ui.standings import Boards
+from bot.ui.tally import TallyController
 from bot.ui.translator import CatalogueTranslator
 from cogs.admin import BonkenAdmin
 from cogs.bonken import Bonken
@@ -97,6 +98,10 @@ class BonkenBot(commands.Bot):
     @property
     def boards(self) -> Boards:
         return self.parts.boards
+
+    @property
+    def tally(self) -> TallyController:
+        return self.parts.tally
 
     async def setup_hook(self) -> None:
         parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
@@ -167,6 +172,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             lobby=parts.lobby,
             hands=parts.hands,
             boards=parts.boards,
+            tally=parts.tally,
             tables=store.tables,
             matches=store.matches,
         ),

@@ -4,7 +4,7 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again and the standings. The cogs are given theirs from these (:mod:`bot.app`).
+again, the standings and the scoresheets. The cogs are given theirs from these (:mod:`bot.app`).
 Closing goes the other way: the tables stop, what is queued is sent, the store closes.
 """
 
@@ -23,6 +23,7 @@ from bot.settings import Settings
 from bot.store import Store, StoreError, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
+from bot.tally import TallyService
 from bot.ui.answers import Answers
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
@@ -32,6 +33,7 @@ from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
 from bot.ui.replies import Guard
 from bot.ui.standings import Boards
+from bot.ui.tally import TallyController
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Parts:
     lobby: LobbyController
     rematch: Rematch
     boards: Boards
+    tally: TallyController
 
     async def close(self) -> None:
         """Stop the tables, then send what the channels and hands still have queued (for
@@ -86,12 +89,13 @@ def _build(
         # publish. No event comes before the service restores or serves a table.
         await presenter.publish(event, view)
 
+    rater = OpenSkillRater()
     service = TableService(
         store,
         publish,
         decide=partial(_decide, players, settings.think_seconds),
         pace=settings.pace,
-        rater=OpenSkillRater(),
+        rater=rater,
         owns_guild=settings.shards.owns,
     )
     hands = HandController(service, store.delivery, WebhookEdits(client))
@@ -117,6 +121,12 @@ def _build(
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
         boards=Boards(store.seasons, store.standings, store.tables),
+        tally=TallyController(
+            TallyService(store, rater=rater),
+            store.tables,
+            presenter.threads,
+            client.get_partial_messageable,
+        ),
     )
 
 

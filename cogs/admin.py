@@ -42,6 +42,16 @@ IMAGE_WORDS = {
     True: N_("on (the table, the Domino rows and the score chart are drawn)"),
     False: N_("off (text only)"),
 }
+RATED_WORDS = {
+    True: N_(
+        "- Matches kept by a scoresheet (`/bonken tally new`) change the ratings: **yes** "
+        "(they count in the standings either way)"
+    ),
+    False: N_(
+        "- Matches kept by a scoresheet (`/bonken tally new`) change the ratings: **no** "
+        "(they count in the standings either way)"
+    ),
+}
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
@@ -64,22 +74,27 @@ def settings_text(settings: GuildSettings, changed: list[str], guild_language: s
         )
     else:
         language = i18n.LANGUAGE_NAMES[settings.language]
-    return head + _(
-        "This server's defaults for new tables (`/bonken new` may still choose the "
-        "turn time, the level, the rules, the pictures and the language):\n"
-        "- Turn time: **{seconds} s** per card (choosing and doubling get 1.5×)\n"
-        "- Computer level: **{level}**\n"
-        "- Where a match plays: **{place}**\n"
-        "- Rules: **{rules}**\n"
-        "- Pictures: **{pictures}**\n"
-        "- Language of the tables' posts: **{language}** (private replies speak each "
-        "player's own Discord language)",
-        seconds=defaults.turn_seconds,
-        level=level_name(defaults.computer_level),
-        place=_(PLACE_WORDS[settings.place]),
-        rules=rules_line(defaults.rules),
-        pictures=_(IMAGE_WORDS[defaults.images]),
-        language=language,
+    return (
+        head
+        + _(
+            "This server's defaults for new tables (`/bonken new` may still choose the "
+            "turn time, the level, the rules, the pictures and the language):\n"
+            "- Turn time: **{seconds} s** per card (choosing and doubling get 1.5×)\n"
+            "- Computer level: **{level}**\n"
+            "- Where a match plays: **{place}**\n"
+            "- Rules: **{rules}**\n"
+            "- Pictures: **{pictures}**\n"
+            "- Language of the tables' posts: **{language}** (private replies speak each "
+            "player's own Discord language)",
+            seconds=defaults.turn_seconds,
+            level=level_name(defaults.computer_level),
+            place=_(PLACE_WORDS[settings.place]),
+            rules=rules_line(defaults.rules),
+            pictures=_(IMAGE_WORDS[defaults.images]),
+            language=language,
+        )
+        + "\n"
+        + _(RATED_WORDS[settings.rate_tallies])
     )
 
 
@@ -185,6 +200,7 @@ class BonkenAdmin(
         where="Play each match in a thread of its lobby message, or in the channel",
         images="Draw the table and the score chart as pictures (off: text only)",
         language="The language of the tables' posts; default the server's language in Discord",
+        rate_scoresheets="Let matches kept by a scoresheet (real cards) change the ratings",
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
@@ -201,6 +217,7 @@ class BonkenAdmin(
         where: str | None = None,
         language: str | None = None,
         images: bool | None = None,
+        rate_scoresheets: bool | None = None,
         **rules: str | None,
     ) -> None:
         async def work() -> None:
@@ -229,6 +246,7 @@ class BonkenAdmin(
                 ),
                 place=TablePlace(where) if where is not None else now.place,
                 language=language or now.language,
+                rate_tallies=now.rate_tallies if rate_scoresheets is None else rate_scoresheets,
             )
             changed = [
                 _(what)
@@ -239,6 +257,7 @@ class BonkenAdmin(
                     (N_("language"), language),
                     *((TITLES[name], rules.get(name)) for name in OPTIONS),
                     (N_("pictures"), images),
+                    (N_("scoresheets in the ratings"), rate_scoresheets),
                 )
                 if given is not None
             ]

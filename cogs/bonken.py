@@ -19,11 +19,14 @@ from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
 from bot.ui.replies import Guard, apologise
 from bot.ui.standings import Boards
+from bot.ui.tally import TallyController
+from bot.ui.tally_components import submit_counts
 
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 from .standings import StandingsCommands
+from .tally import TallyCommands
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +37,7 @@ class Bonken(
     PlayCommands,
     InfoCommands,
     StandingsCommands,
+    TallyCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -47,6 +51,7 @@ class Bonken(
         lobby: LobbyController,
         hands: HandController,
         boards: Boards,
+        tally: TallyController,
         tables: TableStore,
         matches: MatchStore,
     ) -> None:
@@ -58,15 +63,18 @@ class Bonken(
         self.lobby = lobby
         self.hands = hands
         self.boards = boards
+        self.tally = tally
         self.tables = tables
         self.matches = matches
         super().__init__()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A click on a button or menu that no item of ours claims still gets an answer."""
+        """A click on a button or menu that no item of ours claims still gets an answer;
+        a scoresheet's form is answered here (discord.py routes no modal by its id)."""
         try:
             await answer_unclaimed(interaction)
+            await submit_counts(interaction)
         except discord.HTTPException:
             log.warning("could not answer the unclaimed interaction %s", interaction.id)
 

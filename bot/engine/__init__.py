@@ -4,6 +4,8 @@
 seat may do (``apply`` returns the :class:`Outcome`); ``seat_view()`` is what a seat may
 know and ``public_view()`` what everyone may; a :class:`Rules` value says which game is
 played; ``bot.engine.record`` reads and writes the ``bonken-record/1`` interchange format.
+A :class:`Tally` is a match played with real cards, entered deal by deal and scored by
+the same code (``bot.engine.tally``; its record is ``bonken-tally/1``).
 """
 
 from .actions import PASS, Action, Choose, Double, IllegalAction, Play, Reason, parse_action
@@ -14,6 +16,8 @@ from .house_rules import HOUSE_RULES, DominoDoubling, HeartLead, HouseRule
 from .match import DEALS_PER_MATCH, Match, MatchPhase
 from .record import RecordError, from_record, public_record, to_record
 from .rules import STANDARD, TWELVE, VARIANTS, Rules, RulesError, any_contract, rules_for
+from .tally import Tally, TallyError
+from .tally_record import tally_from_record, tally_to_record
 from .view import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
@@ -49,6 +53,8 @@ __all__ = [
     "RulesError",
     "SeatView",
     "Suit",
+    "Tally",
+    "TallyError",
     "Trick",
     "any_contract",
     "deal_hands",
@@ -60,5 +66,7 @@ __all__ = [
     "seat_view",
     "settle",
     "settle_seat",
+    "tally_from_record",
+    "tally_to_record",
     "to_record",
 ]

@@ -106,6 +106,20 @@ class Reason(Enum):
     MUST_OVERTRUMP = "must_overtrump"
     DOMINO_NOT_CONNECTED = "domino_not_connected"
     DOMINO_NO_ACE_OR_TWO = "domino_no_ace_or_two"
+    # A deal entered at a real table (bot.engine.tally):
+    DOUBLING_INCOMPLETE = "doubling_incomplete"
+    """The doubling must have one turn per seat."""
+    DOUBLES_UNCONFIRMED = "doubles_unconfirmed"
+    """Under ``domino_doubling: ace_or_two`` a Domino double needs the players' word that
+    the doubler held an ace or a 2 (nobody can see the cards)."""
+    RESULT_INCOMPLETE = "result_incomplete"
+    """The result does not answer exactly what the contract asks."""
+    COUNT_OUT_OF_RANGE = "count_out_of_range"
+    """A count below zero, or above what there is to take."""
+    COUNTS_DO_NOT_ADD_UP = "counts_do_not_add_up"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    NO_SUCH_DEAL = "no_such_deal"
+    """A correction names a deal that is not complete."""
 
 
 class IllegalAction(Exception):

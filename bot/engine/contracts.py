@@ -24,6 +24,61 @@ class Kind(Enum):
 
 
 @dataclass(frozen=True)
+class CardGroup:
+    """Scoring cards a contract counts together, each worth the same: a whole suit (the
+    hearts), a whole rank (the kings) or one card (the K♥). What a seat took is counted by
+    group (:class:`~bot.engine.scoring.Taken`), so a deal whose cards were played and one
+    whose counts were entered at a real table score alike."""
+
+    key: str
+    """``"hearts"``, ``"kings"``, or a single card's code (``"KH"``)."""
+    cards: frozenset[Card]
+    points: int
+    """What each card of the group scores."""
+
+
+RANK_PLURALS = {
+    14: "aces",
+    13: "kings",
+    12: "queens",
+    11: "jacks",
+    10: "tens",
+    9: "nines",
+    8: "eights",
+    7: "sevens",
+    6: "sixes",
+    5: "fives",
+    4: "fours",
+    3: "threes",
+    2: "twos",
+}
+"""A whole rank's group key."""
+
+
+def card_groups(card_points: Mapping[Card, int]) -> tuple[CardGroup, ...]:
+    """``card_points`` as the groups a table counts: each suit whose 13 cards score the
+    same, then each rank (high first) whose cards left score the same, then every other
+    scoring card by itself. Heartshunting is one group, Kingjacks two (the kings, the
+    jacks), King of Hearts one card."""
+    left = dict(card_points)
+    groups: list[CardGroup] = []
+
+    def take(key: str, cards: list[Card]) -> None:
+        values = {left.get(card) for card in cards}
+        if len(values) == 1 and (value := values.pop()) is not None:
+            groups.append(CardGroup(key, frozenset(cards), value))
+            for card in cards:
+                del left[card]
+
+    for suit in Suit:
+        take(suit.name.lower(), [card for card in CARDS if card.suit is suit])
+    for rank in sorted(RANK_PLURALS, reverse=True):
+        take(RANK_PLURALS[rank], [card for card in CARDS if card.rank == rank])
+    groups.extend(CardGroup(card.code, frozenset({card}), left[card]) for card in sorted(left))
+    return tuple(groups)
+
+
+@dataclass(frozen=True)
 class Contract:
     """One contract of the match; ``id`` is the record's contract id."""
 
@@ -55,6 +110,10 @@ class Contract:
     """``card_points`` by :attr:`Card.index` (52 entries), for the playout loops."""
     trick_table: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """``trick_points`` by trick number (14 entries, index 0 unused), for the playout loops."""
+    counted: tuple[CardGroup, ...] = field(init=False, repr=False, compare=False)
+    """``card_points`` as the groups a seat's cards are counted in (:func:`card_groups`)."""
+    group_of: Mapping[Card, str] = field(init=False, repr=False, compare=False)
+    """Each scoring card's group key."""
 
     def __post_init__(self) -> None:
         table = [0] * len(CARDS)
@@ -67,6 +126,10 @@ class Contract:
         for number, value in self.trick_points.items():
             tricks[number] = value
         object.__setattr__(self, "trick_table", tuple(tricks))
+        counted = card_groups(self.card_points)
+        object.__setattr__(self, "counted", counted)
+        group_of = {card: group.key for group in counted for card in group.cards}
+        object.__setattr__(self, "group_of", group_of)
 
     @property
     def is_trump_option(self) -> bool:

@@ -16,8 +16,10 @@ from typing import NamedTuple
 from .actions import Action, Double, IllegalAction, Play, Reason
 from .cards import ACE, KING, Card, Suit
 from .contracts import Contract
+from .doubling import Doubling
 from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead, MustTrump
 from .rules import STANDARD, Rules
+from .scoring import NOTHING, Taken, seat_points, trick_taken
 
 SEATS = range(4)
 
@@ -253,9 +255,13 @@ class Deal:
         self.contract: Contract | None = None
         self.phase = Phase.CHOOSING
         self.to_act: int | None = self.chooser
-        self.doubling: list[frozenset[int]] = []
-        self.multipliers = [[0] * 4 for _ in SEATS]
+        self._doubling = Doubling(self.doubling_order, self.chooser)
+        self.doubling = self._doubling.turns
+        """Each doubling turn's seats named, in doubling order."""
+        self.multipliers = self._doubling.multipliers
         self.plays: list[tuple[int, Card]] = []
+        self.taken: list[Taken] = [NOTHING] * 4
+        """What each seat has taken so far; its base score is :func:`seat_points` of it."""
         self.base = [0, 0, 0, 0]
         self.tricks: list[Trick] = []
         self.trick: list[Card] = []
@@ -269,7 +275,7 @@ class Deal:
         self._held = [list(h) for h in self.hands]
         self._table = DominoTable()
         self._open = [self._table.playable_ranks(suit) for suit in Suit]  # Domino, by suit
-        self._points_left = 0
+        self._scoring_left = 0  # scoring cards not yet taken
 
     # -- what a seat holds and may do ---------------------------------------------------
 
@@ -329,11 +335,7 @@ class Deal:
         return card.rank in self._open[card.suit]
 
     def _doubling_targets(self, seat: int) -> list[int]:
-        if not self._may_double(seat):
-            return []
-        if seat == self.chooser:
-            return [other for other in SEATS if self.multipliers[other][seat] == 1]
-        return [other for other in SEATS if other != seat]
+        return self._doubling.targets(seat) if self._may_double(seat) else []
 
     def _may_double(self, seat: int) -> bool:
         """False where house rule ``domino_doubling: ace_or_two`` leaves ``seat`` only a pass."""
@@ -353,7 +355,7 @@ class Deal:
     def set_contract(self, contract: Contract) -> None:
         """Called by the match once it has checked the chooser may pick ``contract``."""
         self.contract = contract
-        self._points_left = sum(contract.card_points.values())
+        self._scoring_left = len(contract.card_points)
         self._table = DominoTable.dealt(contract)
         self.phase = Phase.DOUBLING
         self.to_act = self.doubling_order[0]
@@ -422,33 +424,16 @@ class Deal:
         if targets and not self._may_double(seat):
             reason = Reason.DOMINO_NO_ACE_OR_TWO
             raise IllegalAction(REFUSALS[reason], reason)
-        for target in targets:
-            if target not in SEATS:
-                raise IllegalAction(f"there is no seat {target}", Reason.NO_SUCH_SEAT)
-            if target == seat:
-                raise IllegalAction("you cannot double yourself", Reason.DOUBLE_SELF)
-            if seat == self.chooser and self.multipliers[target][seat] != 1:
-                raise IllegalAction(
-                    f"the chooser may only redouble players who doubled him, "
-                    f"and seat {target} did not",
-                    Reason.CHOOSER_ONLY_REDOUBLES,
-                )
+        self._doubling.check(targets)
 
     def _double(self, targets: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Apply a checked doubling turn; returns (doubles, redoubles), sorted."""
-        seat = self.to_act
-        assert seat is not None
-        redoubles = tuple(sorted(t for t in targets if self.multipliers[t][seat] == 1))
-        doubles = tuple(sorted(t for t in targets if t not in redoubles))
-        for target in targets:
-            level = 2 if target in redoubles else 1
-            self.multipliers[seat][target] = self.multipliers[target][seat] = level
-        self.doubling.append(targets)
-        if len(self.doubling) == 4:
+        named = self._doubling.apply(targets)
+        if self._doubling.is_done:
             self._start_play()
         else:
-            self.to_act = self.doubling_order[len(self.doubling)]
-        return doubles, redoubles
+            self.to_act = self._doubling.to_act
+        return named
 
     def _start_play(self) -> None:
         self.phase = Phase.PLAYING
@@ -493,14 +478,14 @@ class Deal:
             return
         winner = (self.leader + trick_winner(self.trick, self.contract.trump)) % 4
         number = len(self.tricks) + 1
-        card_points = sum(self.contract.card_points.get(c, 0) for c in self.trick)
-        points = self.contract.per_trick + card_points + self.contract.trick_points.get(number, 0)
-        self.base[winner] += points
-        self._points_left -= card_points
+        won = trick_taken(self.contract, number, self.trick)
+        self._take(winner, won)
+        self._scoring_left -= won.scoring_cards
+        points = seat_points(self.contract, won)
         self.tricks.append(Trick(number, self.leader, tuple(self.trick), winner, points))
         self.trick = []
         self.leader = winner
-        ended_early = self.contract.ends_when_cards_taken and self._points_left == 0
+        ended_early = self.contract.ends_when_cards_taken and self._scoring_left == 0
         if number == 13 or ended_early:
             self._finish()
         else:
@@ -514,7 +499,7 @@ class Deal:
             self.out.append(seat)
             if len(self.out) == 3:
                 loser = next(s for s in SEATS if s not in self.out)
-                self.base[loser] = self.contract.last_holder
+                self._take(loser, Taken(last=True))
                 self._finish()
                 return
         self.to_act = self._next_domino_seat((seat + 1) % 4)
@@ -529,6 +514,12 @@ class Deal:
                 return seat
             self.domino_passes.append((seat, len(self.plays)))
         raise AssertionError("no seat can play in Domino; the deal cannot be stuck")
+
+    def _take(self, seat: int, won: Taken) -> None:
+        """``seat`` takes ``won``: what it has taken, and so its base score, grows."""
+        assert self.contract is not None
+        self.taken[seat] += won
+        self.base[seat] = seat_points(self.contract, self.taken[seat])
 
     def _finish(self) -> None:
         self.phase = Phase.DONE

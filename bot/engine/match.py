@@ -9,7 +9,7 @@ them. How many deals, which contracts and who sits where come from its :class:`R
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .actions import Action, Choose, IllegalAction, Reason
 from .cards import CARDS, Card, deal_hands
@@ -116,7 +116,7 @@ class Match:
         if isinstance(action, Choose):
             if deal.phase is not Phase.CHOOSING:
                 raise IllegalAction("the contract has already been chosen", Reason.WRONG_PHASE)
-            refusal = self._contract_refusal(deal.chooser, action.contract)
+            refusal = self.contract_refusal(deal.chooser, action.contract)
             if refusal is not None:
                 raise IllegalAction(refusal[1], refusal[0])
         else:
@@ -141,10 +141,11 @@ class Match:
 
     def legal_contracts(self, seat: int) -> list[str]:
         """The contract ids ``seat`` may choose now, in table order."""
-        return [cid for cid in self.rules.by_id if self._contract_refusal(seat, cid) is None]
+        return [cid for cid in self.rules.by_id if self.contract_refusal(seat, cid) is None]
 
-    def _contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
-        """Why ``seat`` may not choose ``contract_id`` now, or None if it may."""
+    def contract_refusal(self, seat: int, contract_id: str) -> tuple[Reason, str] | None:
+        """Why ``seat`` may not choose ``contract_id`` now, or None if it may: the one
+        statement of the quota, which a tally of a real table's match asks too."""
         rules = self.rules
         contract = rules.contract(contract_id)
         if contract is None:
@@ -169,21 +170,30 @@ class Match:
 
     def totals(self) -> list[int]:
         """Each seat's match total so far (final deal scores, after doubling)."""
-        totals = [0, 0, 0, 0]
-        for deal in self.deals:
-            for seat, score in enumerate(deal.final_scores()):
-                totals[seat] += score
-        return totals
+        return added_up(deal.final_scores() for deal in self.deals)
 
     def ranking(self) -> list[int]:
         """Each seat's place (1 = best); equal totals share a place."""
-        totals = self.totals()
-        return [1 + sum(1 for other in totals if other > mine) for mine in totals]
+        return places(self.totals())
 
     def winners(self) -> list[int]:
         """The seats with the highest total (more than one on a tie)."""
         ranks = self.ranking()
         return [seat for seat in SEATS if ranks[seat] == 1]
+
+
+def added_up(scores: Iterable[Sequence[int]]) -> list[int]:
+    """Each seat's total of these deals' scores."""
+    totals = [0, 0, 0, 0]
+    for deal in scores:
+        for seat, score in enumerate(deal):
+            totals[seat] += score
+    return totals
+
+
+def places(totals: Sequence[int]) -> list[int]:
+    """Each seat's place by its total (1 = best); equal totals share a place."""
+    return [1 + sum(1 for other in totals if other > mine) for mine in totals]
 
 
 def check_hands(hands: Sequence[Sequence[Card]]) -> None:

@@ -58,6 +58,18 @@ SENTENCES: dict[TableReason | Reason, str] = {
         "in Domino you must play an 8 or a card next to one on the table; "
         "the {card} does not connect"
     ),
+    Reason.DOUBLING_INCOMPLETE: N_("the doubling needs one turn for each of the four players"),
+    Reason.DOUBLES_UNCONFIRMED: N_(
+        "in Domino only a player holding an ace or a 2 may double: confirm that everyone "
+        "who doubled held one"
+    ),
+    Reason.RESULT_INCOMPLETE: N_("the result must answer everything the contract asks"),
+    Reason.COUNT_OUT_OF_RANGE: N_(
+        "{name}'s {what} cannot be {value}: it is a number from 0 to {expected}"
+    ),
+    Reason.COUNTS_DO_NOT_ADD_UP: N_("the {what} add up to {value}, but there are {expected}"),
+    Reason.NOTHING_TO_UNDO: N_("nothing has been entered yet"),
+    Reason.NO_SUCH_DEAL: N_("only a deal whose result is in can be corrected"),
 }
 # The refusals the house rules add, as their declarations word them.
 SENTENCES.update((reason, sentence) for reason, sentence in REFUSALS.items())
@@ -117,6 +129,9 @@ def refusal_text(refusal: Refusal, view: TableView | None = None) -> str:
         name=_not_doubled_by(action, view),
         subject=_(refusal.subject) if refusal.subject else "",
         levels=", ".join(pgettext(LEVEL, level) for level in LEVELS),
+        what="?",
+        value="?",
+        expected="?",
     )
 
 

@@ -29,6 +29,7 @@ from .errors import (
 from .models import (
     Computer,
     ContractStat,
+    Guest,
     GuildSettings,
     Human,
     LeaderboardPage,
@@ -49,6 +50,11 @@ from .models import (
     TableRecord,
     TableSettings,
     TableStatus,
+    TallyEntry,
+    TallyInfo,
+    TallyResult,
+    TallySeat,
+    TallyStatus,
     VariantStat,
 )
 from .store import Store, open_store
@@ -61,6 +67,7 @@ __all__ = [
     "ConstraintFailed",
     "ContractStat",
     "DatabaseRefused",
+    "Guest",
     "GuildSettings",
     "HandLink",
     "Human",
@@ -86,6 +93,11 @@ __all__ = [
     "TableRecord",
     "TableSettings",
     "TableStatus",
+    "TallyEntry",
+    "TallyInfo",
+    "TallyResult",
+    "TallySeat",
+    "TallyStatus",
     "VariantStat",
     "open_store",
 ]

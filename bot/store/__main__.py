@@ -1,7 +1,8 @@
 """``python -m bot.store check``, ``record MATCH_ID`` and ``copy SQLITE_FILE POSTGRES_URL``.
 
 For whoever runs the bot: check a database file (every page, every reference, every
-aggregate) or print one match's record for a bug report. The file is the one in
+aggregate) or print one match's record for a bug report (``record --tally TALLY_ID``: a
+tally's, a match played with real cards). The file is the one in
 ``BONKEN_DATABASE`` (default ``data/bonken.sqlite3``) unless ``--database`` says otherwise.
 
 Both only read: the file is opened read-only and never created, upgraded or locked, so
@@ -39,7 +40,7 @@ async def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         print(
             f"copied {sum(copied.rows.values())} rows of {len(copied.rows)} tables; "
-            f"{copied.matches} match records identical on both sides",
+            f"{copied.matches} match and tally records identical on both sides",
             file=sys.stderr,
         )
         return 0
@@ -53,7 +54,11 @@ async def run(args: argparse.Namespace) -> int:
         print(f"{name} is at schema version {LATEST}", file=sys.stderr)
     async with await open_store(args.database, read_only=True) as store:
         if args.command == "record":
-            print(json.dumps(await store.matches.load_record(args.match_id), indent=1))
+            if args.tally:
+                record = await store.tallies.load_record(args.id)
+            else:
+                record = await store.matches.load_record(args.id)
+            print(json.dumps(record, indent=1))
             sys.stdout.flush()  # inside the guard below, not at exit
             return 0
         problems = await store.integrity_problems()
@@ -78,8 +83,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="upgrade an old file to this bot's schema first (not while the bot runs)",
     )
-    record = commands.add_parser("record", help="print a match's bonken-record/1 JSON")
-    record.add_argument("match_id", type=int)
+    record = commands.add_parser(
+        "record", help="print a match's bonken-record/1 JSON (or a tally's bonken-tally/1)"
+    )
+    record.add_argument("id", type=int, metavar="MATCH_ID", help="the match (or tally) id")
+    record.add_argument(
+        "--tally", action="store_true", help="the id is a tally's: a match kept with real cards"
+    )
     copy = commands.add_parser(
         "copy", help="copy a SQLite file into an empty PostgreSQL database, and check it"
     )

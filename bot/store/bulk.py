@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .codec import encode_occupant, now_ms
 from .database import Database
-from .models import Human, SeatResult
+from .models import Guest, Human, Player, SeatOccupant, SeatResult
 from .results import Contribution
 from .standings import add_contributions
 
@@ -40,7 +40,7 @@ async def add_finished_matches(
             "match_seats",
             ("match_id", "seat", "name", "user_id", "computer_level"),
             [
-                (match_id, r.seat, r.name, *encode_occupant(r.occupant))
+                (match_id, r.seat, r.name, *encode_occupant(_at_a_table(r.occupant)))
                 for match_id, results in zip(ids, matches, strict=True)
                 for r in results
             ],
@@ -72,6 +72,7 @@ async def add_finished_matches(
                     wins=wins,
                     points=points,
                     takeovers=takeovers,
+                    tallies=0,
                     doubles_made=0,
                     doubles_received=0,
                     doubling_won=0,
@@ -81,3 +82,10 @@ async def add_finished_matches(
                 for user_id, (played, wins, points, takeovers) in totals.items()
             ],
         )
+
+
+def _at_a_table(player: Player) -> SeatOccupant:
+    """A match's seat: a member or a computer (a guest sits only at a tally)."""
+    if isinstance(player, Guest):
+        raise ValueError("a match has no guests")
+    return player

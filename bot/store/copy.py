@@ -9,8 +9,8 @@ Rows go across in primary-key order, a batch at a time (``COPY`` on PostgreSQL),
 before children. The append-only triggers refuse a deal or an action for a match not in
 play, which is every finished match: they are switched off for the copy's transaction
 only (``ALTER TABLE ... DISABLE TRIGGER USER``), and the checks after it stand in for them.
-Then: every table's row count equal on both sides, every match's rebuilt record identical,
-and the target's own integrity checks clean.
+Then: every table's row count equal on both sides, every match's and tally's rebuilt
+record identical, and the target's own integrity checks clean.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class SourceTable:
 class Copied:
     rows: dict[str, int]
     matches: int
+    """The matches and tallies whose records were compared."""
 
 
 async def copy_database(source: Path, target: str) -> Copied:
@@ -145,13 +146,24 @@ async def _same_counts(session: Session, rows: dict[str, int]) -> None:
 
 
 async def _same_records(source: Store, target: Store) -> int:
-    """Every match's record rebuilt on both sides, compared; how many matches."""
+    """Every match's and tally's record rebuilt on both sides, compared; how many
+    matches (tallies included)."""
     async with source.db.reading() as session:
         ids = [row["match_id"] for row in await session.fetchall("SELECT match_id FROM matches")]
+        tallies = [
+            row["tally_id"] for row in await session.fetchall("SELECT tally_id FROM tallies")
+        ]
     for match_id in ids:
         if await source.matches.load_record(match_id) != await target.matches.load_record(match_id):
-            raise CopyFailed(
-                f"match {match_id}'s record differs in the copy {target.db.label}, which is "
-                "committed: drop that database and report a bug"
-            )
-    return len(ids)
+            raise _differs(f"match {match_id}", target)
+    for tally_id in tallies:
+        if await source.tallies.load_record(tally_id) != await target.tallies.load_record(tally_id):
+            raise _differs(f"tally {tally_id}", target)
+    return len(ids) + len(tallies)
+
+
+def _differs(what: str, target: Store) -> CopyFailed:
+    return CopyFailed(
+        f"{what}'s record differs in the copy {target.db.label}, which is committed: drop "
+        "that database and report a bug"
+    )

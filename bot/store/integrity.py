@@ -1,8 +1,9 @@
 """Consistency checks over the whole file: what a crash or a bug could have left behind.
 
 The database's own checks find damaged pages and dangling references; the others check the
-store's promises: actions and deals numbered without gaps, results only for finished
-matches (four of them), and season rows equal to the sum of the results they summarise.
+store's promises: actions, deals and tally entries numbered without gaps, results only for
+finished matches and tallies (four of them), and season rows equal to the sum of the
+results they summarise.
 """
 
 from __future__ import annotations
@@ -25,19 +26,41 @@ CHECKS = {
                     THEN count(r.seat) <> 4 OR m.season_id IS NULL
                     ELSE count(r.seat) <> 0 OR m.season_id IS NOT NULL END
     """,
+    "tallies whose entries have a gap": """
+        SELECT tally_id AS found FROM tally_entries
+        GROUP BY tally_id HAVING max(seq) + 1 <> count(*)
+    """,
+    "tallies whose results do not fit their status": """
+        SELECT t.tally_id AS found
+        FROM tallies t LEFT JOIN tally_results r ON r.tally_id = t.tally_id
+        GROUP BY t.tally_id
+        HAVING CASE WHEN t.status = 'finished'
+                    THEN count(r.seat) <> 4 OR t.season_id IS NULL
+                    ELSE count(r.seat) <> 0 OR t.season_id IS NOT NULL END
+    """,
     "season rows that differ from the results they sum": """
-        WITH computed AS (
-            SELECT m.season_id, s.user_id, count(*) AS matches,
-                   sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins,
-                   sum(r.points) AS points, sum(r.takeovers) AS takeovers
+        WITH finished AS (
+            SELECT m.season_id, s.user_id, r.rank, r.points, r.takeovers, 0 AS tally
             FROM match_results r
             JOIN matches m ON m.match_id = r.match_id
             JOIN match_seats s ON s.match_id = r.match_id AND s.seat = r.seat
             WHERE s.user_id IS NOT NULL
-            GROUP BY m.season_id, s.user_id
+            UNION ALL
+            SELECT t.season_id, s.user_id, r.rank, r.points, 0, 1
+            FROM tally_results r
+            JOIN tallies t ON t.tally_id = r.tally_id
+            JOIN tally_seats s ON s.tally_id = r.tally_id AND s.seat = r.seat
+            WHERE s.user_id IS NOT NULL
+        ),
+        computed AS (
+            SELECT season_id, user_id, count(*) AS matches,
+                   sum(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS wins,
+                   sum(points) AS points, sum(takeovers) AS takeovers, sum(tally) AS tallies
+            FROM finished GROUP BY season_id, user_id
         ),
         stored AS (
-            SELECT season_id, user_id, matches, wins, points, takeovers FROM season_players
+            SELECT season_id, user_id, matches, wins, points, takeovers, tallies
+            FROM season_players
         )
         SELECT user_id AS found FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored) AS missing
         UNION ALL

@@ -7,9 +7,12 @@ indexes, rows) or loosen a ``CHECK``; nothing is ever dropped, so every earlier 
 readable.
 
 To change the schema, append a ``Migration`` with the next number; never edit one that has
-shipped, because files in the wild already ran it. Each migration says its change twice,
-in SQLite's words (``statements``) and in PostgreSQL's (``postgres``), with the same
-tables, columns and index names, so both databases hold the same schema at each number.
+shipped, because files in the wild already ran it. The numbers need not follow each other:
+a migration runs if the file has not recorded it, so one numbered below another that
+already ran (work merged in another order) still runs, in the list's order. Each
+migration says its change twice, in SQLite's words (``statements``) and in PostgreSQL's
+(``postgres``), with the same tables, columns and index names, so both databases hold the
+same schema at each number.
 PostgreSQL's differences: Discord ids and millisecond times are ``BIGINT``, generated ids
 are identity columns, floats are ``DOUBLE PRECISION``, the leaderboard indexes say
 ``NULLS LAST`` as SQLite's order does, and triggers call plpgsql functions. A migration
@@ -792,6 +795,164 @@ POSTED_ANY_STEP = Migration(
     ),
 )
 
+
+def _tally_tables(ids: str) -> tuple[str, ...]:
+    """The tables of a tally's seats, entries, messages and results; ``ids`` is the type of
+    a Discord id and a time (SQLite's INTEGER, PostgreSQL's BIGINT)."""
+    rowid = " WITHOUT ROWID" if ids == "INTEGER" else ""
+    return (
+        # A seat is a member (user_id) or a guest, known by the name written down only.
+        f"""
+        CREATE TABLE tally_seats (
+            tally_id {ids} NOT NULL REFERENCES tallies (tally_id),
+            seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            name     TEXT    NOT NULL,
+            user_id  {ids},
+            PRIMARY KEY (tally_id, seat)
+        ){rowid}
+        """,
+        # The tally's record, as a match's actions are: appended in order while it is
+        # open (the triggers), never changed; who made each entry, and when.
+        f"""
+        CREATE TABLE tally_entries (
+            tally_id   {ids} NOT NULL REFERENCES tallies (tally_id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            kind       TEXT    NOT NULL CHECK (kind IN ('contract', 'doubling', 'result',
+                                                        'undo', 'correct', 'cancel')),
+            value      TEXT    NOT NULL,
+            user_id    {ids} NOT NULL,
+            entered_at {ids} NOT NULL,
+            PRIMARY KEY (tally_id, seq)
+        ){rowid}
+        """,
+        f"""
+        CREATE TABLE tally_messages (
+            tally_id   {ids} NOT NULL REFERENCES tallies (tally_id),
+            role       TEXT    NOT NULL,
+            message_id {ids} NOT NULL,
+            PRIMARY KEY (tally_id, role)
+        ){rowid}
+        """,
+        f"""
+        CREATE TABLE tally_results (
+            tally_id    {ids} NOT NULL REFERENCES tallies (tally_id),
+            seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            points      INTEGER NOT NULL,
+            rank        INTEGER NOT NULL CHECK (rank BETWEEN 1 AND 4),
+            deal_points TEXT    NOT NULL,
+            PRIMARY KEY (tally_id, seat),
+            FOREIGN KEY (tally_id, seat) REFERENCES tally_seats (tally_id, seat)
+        ){rowid}
+        """,
+        "CREATE INDEX tallies_in_season ON tallies (season_id) WHERE season_id IS NOT NULL",
+        # A member sits once per tally, or the standings would count it twice.
+        """
+        CREATE UNIQUE INDEX tally_seats_one_per_user ON tally_seats (tally_id, user_id)
+        WHERE user_id IS NOT NULL
+        """,
+        # A player's tallies, for their statistics.
+        """
+        CREATE INDEX tally_seats_by_user ON tally_seats (user_id, tally_id)
+        WHERE user_id IS NOT NULL
+        """,
+        # How many of a player's season matches were tallies; and whether a server's
+        # tallies count in its ratings (NULL, every server before this: they do).
+        "ALTER TABLE season_players ADD COLUMN tallies INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE guild_settings ADD COLUMN rate_tallies INTEGER CHECK (rate_tallies IN (0, 1))",
+    )
+
+
+TALLIES = Migration(
+    16,
+    "tallies: matches played with real cards, kept by their entered scores",
+    (
+        """
+        CREATE TABLE tallies (
+            tally_id     INTEGER PRIMARY KEY,
+            guild_id     INTEGER NOT NULL,
+            channel_id   INTEGER NOT NULL,
+            host_id      INTEGER NOT NULL,
+            status       TEXT    NOT NULL DEFAULT 'open'
+                         CHECK (status IN ('open', 'finished', 'cancelled')),
+            first_dealer INTEGER NOT NULL CHECK (first_dealer BETWEEN 0 AND 3),
+            rules        TEXT,
+            language     TEXT,
+            images       INTEGER NOT NULL CHECK (images IN (0, 1)),
+            started_at   INTEGER NOT NULL,
+            ended_at     INTEGER,
+            season_id    INTEGER REFERENCES seasons (season_id)
+        )
+        """,
+        *_tally_tables("INTEGER"),
+        """
+        CREATE TRIGGER tally_entries_append_in_order BEFORE INSERT ON tally_entries
+        BEGIN
+            SELECT RAISE(ABORT, 'the tally is not open')
+            WHERE (SELECT status FROM tallies WHERE tally_id = NEW.tally_id) IS NOT 'open';
+            SELECT RAISE(ABORT, 'entry out of order')
+            WHERE NEW.seq > coalesce(
+                (SELECT max(seq) FROM tally_entries WHERE tally_id = NEW.tally_id) + 1, 0);
+        END
+        """,
+        """
+        CREATE TRIGGER tally_entries_never_change BEFORE UPDATE ON tally_entries
+        BEGIN SELECT RAISE(ABORT, 'tally entries are append-only'); END
+        """,
+        """
+        CREATE TRIGGER tally_entries_never_go BEFORE DELETE ON tally_entries
+        BEGIN SELECT RAISE(ABORT, 'tally entries are append-only'); END
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE tallies (
+            tally_id     BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            guild_id     BIGINT  NOT NULL,
+            channel_id   BIGINT  NOT NULL,
+            host_id      BIGINT  NOT NULL,
+            status       TEXT    NOT NULL DEFAULT 'open'
+                         CHECK (status IN ('open', 'finished', 'cancelled')),
+            first_dealer INTEGER NOT NULL CHECK (first_dealer BETWEEN 0 AND 3),
+            rules        TEXT,
+            language     TEXT,
+            images       INTEGER NOT NULL CHECK (images IN (0, 1)),
+            started_at   BIGINT  NOT NULL,
+            ended_at     BIGINT,
+            season_id    BIGINT  REFERENCES seasons (season_id)
+        )
+        """,
+        *_tally_tables("BIGINT"),
+        f"""
+        CREATE FUNCTION tally_entries_append_in_order() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            -- As a match's actions: the tally's row stays locked until the transaction
+            -- ends, so appends to one tally run one after the other in any process.
+            IF (SELECT status FROM tallies WHERE tally_id = NEW.tally_id FOR NO KEY UPDATE)
+               IS DISTINCT FROM 'open' THEN
+                RAISE EXCEPTION 'the tally is not open' {PG_REFUSE};
+            END IF;
+            IF NEW.seq > coalesce(
+                (SELECT max(seq) FROM tally_entries WHERE tally_id = NEW.tally_id) + 1, 0) THEN
+                RAISE EXCEPTION 'entry out of order' {PG_REFUSE};
+            END IF;
+            RETURN NEW;
+        END $$
+        """,
+        f"""
+        CREATE FUNCTION tally_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'tally entries are append-only' {PG_REFUSE}; END $$
+        """,
+        "CREATE TRIGGER tally_entries_append_in_order BEFORE INSERT ON tally_entries "
+        "FOR EACH ROW EXECUTE FUNCTION tally_entries_append_in_order()",
+        "CREATE TRIGGER tally_entries_never_change BEFORE UPDATE ON tally_entries "
+        "FOR EACH ROW EXECUTE FUNCTION tally_entries_append_only()",
+        "CREATE TRIGGER tally_entries_never_go BEFORE DELETE ON tally_entries "
+        "FOR EACH ROW EXECUTE FUNCTION tally_entries_append_only()",
+        "CREATE TRIGGER tally_entries_never_emptied BEFORE TRUNCATE ON tally_entries "
+        "FOR EACH STATEMENT EXECUTE FUNCTION tally_entries_append_only()",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -806,6 +967,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     TABLE_CLAIMS,
     SEASON_SIZES,
     POSTED_ANY_STEP,
+    TALLIES,
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -825,16 +987,23 @@ def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return row is not None
 
 
+def applied_versions(conn: sqlite3.Connection) -> set[int]:
+    """The migrations the file has recorded."""
+    if not has_table(conn, "schema_version"):
+        return set()
+    return {version for (version,) in conn.execute("SELECT version FROM schema_version")}
+
+
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
-    """Apply the migrations after the file's version up to ``target``; return their numbers.
+    """Apply the migrations up to ``target`` the file has not recorded; return their numbers.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the explicit
     transactions here are the only ones.
     """
     applied = []
-    current = schema_version(conn)
+    done = applied_versions(conn)
     for migration in MIGRATIONS:
-        if not current < migration.version <= target:
+        if migration.version in done or migration.version > target:
             continue
         (foreign_keys,) = conn.execute("PRAGMA foreign_keys").fetchone()
         if migration.rebuilds:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine import STANDARD, Rules
+from bot.engine.tally import Entry
 
 SEATS = range(4)
 
@@ -33,6 +34,16 @@ class Computer:
 
 
 SeatOccupant = Human | Computer
+
+
+@dataclass(frozen=True, slots=True)
+class Guest:
+    """A tally's seat taken by someone who is no member of the server, known only by the
+    name written down; like a computer, a guest reaches no standings."""
+
+
+Player = SeatOccupant | Guest
+"""Whoever sat in a seat: at a table a member or a computer, at a tally a member or a guest."""
 
 
 class TableStatus(StrEnum):
@@ -89,6 +100,9 @@ class GuildSettings:
     place: TablePlace = TablePlace.THREAD
     language: str | None = None
     """The language of new tables' channel posts; None: the server's preferred locale."""
+    rate_tallies: bool = True
+    """Whether a finished tally (a match played with real cards) changes its players'
+    ratings; it counts in the standings either way."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -176,7 +190,7 @@ new ones cannot interleave with another match finishing for the same player."""
 class SeatResult:
     seat: int
     name: str
-    occupant: SeatOccupant
+    occupant: Player
     points: int
     rank: int
     """1 is best; equal totals share a rank."""
@@ -276,6 +290,8 @@ class PlayerStats:
     points: int
     takeovers: int
     """How many times a computer played for this player."""
+    tallies: int
+    """How many of ``matches`` were played with real cards and kept by a tally."""
     doubles_made: int
     """Players named in this player's doubling turns (doubles and redoubles)."""
     doubles_received: int
@@ -301,3 +317,67 @@ class PlayerStats:
     @property
     def worst_contract(self) -> ContractStat | None:
         return min(self.contracts, key=lambda c: c.average, default=None)
+
+
+class TallyStatus(StrEnum):
+    OPEN = "open"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TallySeat:
+    """Who sat in a seat of a tally: a member, or a guest (``user_id`` None)."""
+
+    seat: int
+    name: str
+    user_id: int | None
+
+    @property
+    def occupant(self) -> Player:
+        return Guest() if self.user_id is None else Human(self.user_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TallyInfo:
+    """A tally as stored, besides its entries."""
+
+    tally_id: int
+    guild_id: int
+    channel_id: int
+    """Where ``/bonken tally new`` was run (its scoresheet may have a thread of its own)."""
+    host_id: int
+    status: TallyStatus
+    seats: tuple[TallySeat, ...]
+    first_dealer: int
+    rules: Rules
+    language: str | None
+    """The language of its scoresheet; None: the server's."""
+    images: bool
+    started_at: datetime
+    ended_at: datetime | None
+    season_id: int | None
+    entries: int
+    """How many entries are stored; the next to store has this number."""
+    messages: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TallyResult:
+    """A finished tally's results, as a finished match's."""
+
+    tally_id: int
+    season_id: int
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TallyEntry:
+    """One stored entry of a tally: what was entered, by whom, when. ``entry`` is the
+    engine's (:data:`bot.engine.tally.Entry`); None for the tally's cancelling."""
+
+    seq: int
+    kind: str
+    entry: Entry | None
+    user_id: int
+    entered_at: datetime

@@ -327,7 +327,7 @@ async def _check(conn: Any, label: str, *, read_only: bool) -> None:
 
 
 async def migrate(conn: Any, target: int = LATEST) -> list[int]:
-    """Apply the migrations after the database's version up to ``target``; their numbers.
+    """Apply the migrations up to ``target`` the database has not recorded; their numbers.
 
     Each runs in its own transaction with the row that records it. The caller holds the
     advisory lock of migrating, so a process that waited for another's migration finds it
@@ -336,8 +336,11 @@ async def migrate(conn: Any, target: int = LATEST) -> list[int]:
     applied: list[int] = []
     while True:
         async with conn.transaction():
-            current = await schema_version(conn)
-            pending = [m for m in MIGRATIONS if current < m.version <= target]
+            done = set()
+            if await schema_version(conn):
+                rows = await conn.fetch("SELECT version FROM schema_version")
+                done = {row["version"] for row in rows}
+            pending = [m for m in MIGRATIONS if m.version not in done and m.version <= target]
             if not pending:
                 return applied
             migration = pending[0]

@@ -1,7 +1,9 @@
 """What a finished match adds up to: per-seat results and per-player season contributions.
 
 Pure functions of the replayed match and the stored actions, so what counts in the
-standings is exactly what the record says, not what a caller claims.
+standings is exactly what the record says, not what a caller claims. A match played
+with real cards and kept by a tally (:class:`~bot.engine.Tally`) adds up the same way:
+both are a :class:`Scored` match of scored deals.
 
 A season mixes variants, and ``twelve`` scores twice what ``standard`` does (each side of
 its contracts totals 1040 points, not 520), so the season's points are *standard points*:
@@ -13,10 +15,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot.engine import STANDARD, Match, Rules
+from bot.engine import STANDARD, Contract, Rules
 
-from .models import Human, MatchSeat, SeatResult
+from .models import Human, Player, SeatResult
+
+
+class ScoredDeal(Protocol):
+    """A deal as the standings read it: a played :class:`~bot.engine.Deal` or a tally's."""
+
+    @property
+    def contract(self) -> Contract | None: ...
+    @property
+    def doubling_order(self) -> tuple[int, int, int, int]: ...
+    @property
+    def doubling(self) -> Sequence[frozenset[int]]: ...
+    @property
+    def base(self) -> Sequence[int]: ...
+    def final_scores(self) -> list[int]: ...
+
+
+class Scored(Protocol):
+    """A finished match as the standings read it: a :class:`~bot.engine.Match` or a tally."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def deals(self) -> Sequence[ScoredDeal]: ...
+    def totals(self) -> list[int]: ...
+    def ranking(self) -> list[int]: ...
+
+
+class Seated(Protocol):
+    """Who sat where, under which name: a match's seat or a tally's."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def occupant(self) -> Player: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +75,7 @@ class Contribution:
     wins: int
     points: int
     takeovers: int
+    tallies: int
     doubles_made: int
     doubles_received: int
     doubling_won: int
@@ -44,7 +84,7 @@ class Contribution:
 
 
 def seat_results(
-    match: Match, seats: Sequence[MatchSeat], acted: Sequence[tuple[int, bool]]
+    match: Scored, seats: Sequence[Seated], acted: Sequence[tuple[int, bool]] = ()
 ) -> tuple[SeatResult, ...]:
     """Each seat's total, rank, deal scores and takeovers.
 
@@ -84,9 +124,11 @@ def standard_scale(rules: Rules) -> float:
     return negatives(STANDARD) / negatives(rules)
 
 
-def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribution]:
-    """One contribution per human seat, in standard points; computers never reach the
-    standings."""
+def contributions(
+    match: Scored, results: Sequence[SeatResult], *, tally: bool = False
+) -> list[Contribution]:
+    """One contribution per human seat, in standard points; computers and a tally's
+    guests never reach the standings. ``tally``: the match was played with real cards."""
     scale = standard_scale(match.rules)
 
     def standard(points: int) -> int:
@@ -124,6 +166,7 @@ def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribut
                 wins=int(result.rank == 1),
                 points=standard(result.points),
                 takeovers=result.takeovers,
+                tallies=int(tally),
                 doubles_made=made,
                 doubles_received=received,
                 doubling_won=won,

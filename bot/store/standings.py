@@ -40,22 +40,32 @@ SORT_INDEXES = {
     LeaderboardSort.RATING: "season_players_by_rating",
 }
 VARIANTS_QUERY = """
-    SELECT coalesce({variant}, 'standard') AS variant, count(*) AS matches,
-           sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins, sum(r.points) AS points
-    FROM match_seats s
-    JOIN matches m ON m.match_id = s.match_id
-    JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat
-    WHERE s.user_id = ? AND m.season_id = ?
-    GROUP BY variant ORDER BY variant
+    SELECT coalesce(variant, 'standard') AS variant, count(*) AS matches,
+           sum(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS wins, sum(points) AS points
+    FROM (
+        SELECT {match_variant} AS variant, r.rank, r.points
+        FROM match_seats s
+        JOIN matches m ON m.match_id = s.match_id
+        JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat
+        WHERE s.user_id = ? AND m.season_id = ?
+        UNION ALL
+        SELECT {tally_variant} AS variant, r.rank, r.points
+        FROM tally_seats s
+        JOIN tallies t ON t.tally_id = s.tally_id
+        JOIN tally_results r ON r.tally_id = s.tally_id AND r.seat = s.seat
+        WHERE s.user_id = ? AND t.season_id = ?
+    ) AS finished
+    GROUP BY coalesce(variant, 'standard') ORDER BY variant
 """
-"""A player's season per variant, from the finished matches themselves (the season's
-aggregates are in standard points); ``match_seats_by_user`` finds the player's matches."""
+"""A player's season per variant, from the finished matches and tallies themselves (the
+season's aggregates are in standard points); ``match_seats_by_user`` and
+``tally_seats_by_user`` find the player's."""
 STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma, {key} AS sort_value"
 """A leaderboard row's columns, and its value under the sort (``key``, one of SORT_KEYS)."""
 
 
 SEASON_PLAYER_COLUMNS = (
-    "season_id, user_id, matches, wins, points, takeovers, "
+    "season_id, user_id, matches, wins, points, takeovers, tallies, "
     "doubles_made, doubles_received, doubling_won, doubling_lost"
 )
 INSERT_CHUNK = 1000
@@ -82,6 +92,7 @@ async def add_contributions(
             c.wins,
             c.points,
             c.takeovers,
+            c.tallies,
             c.doubles_made,
             c.doubles_received,
             c.doubling_won,
@@ -92,7 +103,7 @@ async def add_contributions(
     created: set[int] = set()
     for start in range(0, len(rows), INSERT_CHUNK):
         chunk = rows[start : start + INSERT_CHUNK]
-        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
+        marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(chunk))
         returned = await session.fetchall(
             f"INSERT INTO season_players ({SEASON_PLAYER_COLUMNS}) VALUES {marks} "
             "ON CONFLICT (season_id, user_id) DO NOTHING RETURNING user_id",
@@ -102,12 +113,13 @@ async def add_contributions(
     await session.executemany(
         f"""
         INSERT INTO season_players ({SEASON_PLAYER_COLUMNS})
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (season_id, user_id) DO UPDATE SET
             matches = season_players.matches + excluded.matches,
             wins = season_players.wins + excluded.wins,
             points = season_players.points + excluded.points,
             takeovers = season_players.takeovers + excluded.takeovers,
+            tallies = season_players.tallies + excluded.tallies,
             doubles_made = season_players.doubles_made + excluded.doubles_made,
             doubles_received = season_players.doubles_received + excluded.doubles_received,
             doubling_won = season_players.doubling_won + excluded.doubling_won,
@@ -235,8 +247,8 @@ class StandingsStore:
             season = await get_season(session, season_id)
             row = await session.fetchone(
                 """
-                SELECT matches, wins, points, takeovers, doubles_made, doubles_received,
-                       doubling_won, doubling_lost, rating_mu, rating_sigma
+                SELECT matches, wins, points, takeovers, tallies, doubles_made,
+                       doubles_received, doubling_won, doubling_lost, rating_mu, rating_sigma
                 FROM season_players WHERE season_id = ? AND user_id = ?
                 """,
                 (season_id, user_id),
@@ -249,8 +261,11 @@ class StandingsStore:
                 (season_id, user_id),
             )
             variants = await session.fetchall(
-                VARIANTS_QUERY.format(variant=session.dialect.json_text("m.rules", "variant")),
-                (user_id, season_id),
+                VARIANTS_QUERY.format(
+                    match_variant=session.dialect.json_text("m.rules", "variant"),
+                    tally_variant=session.dialect.json_text("t.rules", "variant"),
+                ),
+                (user_id, season_id, user_id, season_id),
             )
         return from_row(
             PlayerStats,

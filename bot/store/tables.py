@@ -67,12 +67,12 @@ class TableStore:
         await self._db.write_one(
             """
             INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules,
-                                        images, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+                                        images, language, rate_tallies)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
                 place = excluded.place, rules = excluded.rules, images = excluded.images,
-                language = excluded.language
+                language = excluded.language, rate_tallies = excluded.rate_tallies
             """,
             (
                 guild_id,
@@ -82,6 +82,7 @@ class TableStore:
                 encode_rules(defaults.rules),
                 int(defaults.images),
                 settings.language,
+                int(settings.rate_tallies),
             ),
         )
 
@@ -194,7 +195,7 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place, rules, images, language "
+        "SELECT turn_seconds, computer_level, place, rules, images, language, rate_tallies "
         "FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
@@ -207,6 +208,7 @@ async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
         row,
         table_defaults=defaults,
         place=TablePlace(row["place"] or TablePlace.THREAD),
+        rate_tallies=row["rate_tallies"] != 0,  # NULL (before schema 16): rated
     )
 
 

@@ -24,6 +24,7 @@ from bot.tables import Refusal
 from .front import front_of
 from .replies import say_privately
 from .standings import LeaderboardButton
+from .tally_components import TALLY_ITEMS
 
 if TYPE_CHECKING:
     from .hands import HandController
@@ -344,6 +345,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoubleToggle,
     DoubleConfirm,
     LeaderboardButton,
+    *TALLY_ITEMS,
 )
 
 

@@ -39,7 +39,7 @@ from .pictures import ChartPicture, chart_of_record, drawn, show
 from .records import record_file
 from .summary import SummaryMessage
 from .table_message import TABLE_MESSAGE, TableMessage
-from .threads import SUMMARY, THREAD, THREAD_WANTED, Threads
+from .threads import SUMMARY, THREAD, THREAD_WANTED, Threads, thread_name
 
 log = logging.getLogger(__name__)
 
@@ -342,7 +342,9 @@ class ChannelFeed:
         if lobby is not None:
             await delivery.remember(view.table_id, SUMMARY, lobby)
             with self.progress.requesting("POST", self.channel_id):
-                thread_id = await self.context.threads.open(self.channel_id, lobby, view)
+                thread_id = await self.context.threads.open(
+                    self.channel_id, lobby, thread_name(view)
+                )
         self.thread_id = thread_id
         await delivery.remember(view.table_id, THREAD, thread_id)
         if thread_id is None or lobby is None:

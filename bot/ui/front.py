@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .rematch import Rematch
     from .replies import Guard
     from .standings import Boards
+    from .tally import TallyController
 
 
 @runtime_checkable
@@ -54,6 +55,11 @@ class Front(Protocol):
     @property
     def boards(self) -> Boards:
         """The leaderboard's pages and the server's seasons."""
+        ...
+
+    @property
+    def tally(self) -> TallyController:
+        """The scoresheets' buttons, menus and result forms."""
         ...
 
 

@@ -60,6 +60,12 @@ async def chart_picture(view: TableView, data: ChartData) -> discord.File | None
     return await _drawn(lambda: chart_png(data), CHART_FILE, f"the chart of table {view.table_id}")
 
 
+async def chart_file(data: ChartData, what: str) -> discord.File | None:
+    """The score chart of ``data`` (a tally's: no table to ask), or None if drawing
+    failed (logged)."""
+    return await _drawn(lambda: chart_png(data), CHART_FILE, what)
+
+
 @dataclass(frozen=True)
 class TablePicture:
     """The deal's picture (the table, or Domino's rows); ``over``: as the deal ended."""

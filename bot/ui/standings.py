@@ -347,6 +347,13 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         inline=False,
     )
     embed.add_field(
+        name=_("At a real table"),
+        value=ngettext(
+            "{n} match, kept by a scoresheet", "{n} matches, kept by a scoresheet", stats.tallies
+        ),
+        inline=False,
+    )
+    embed.add_field(
         name=_("Computer took over"),
         value=ngettext("{n} time", "{n} times", stats.takeovers),
         inline=False,

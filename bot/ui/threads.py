@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Literal
 
 import discord
@@ -39,10 +40,16 @@ THREAD_NAME_LIMIT = 100
 
 
 def thread_name(view: TableView) -> str:
-    """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
+    """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit."""
+    return named_thread(
+        "Bonken", [plain_name(seat) or compass(i) for i, seat in enumerate(view.seats)]
+    )
+
+
+def named_thread(title: str, names: Sequence[str]) -> str:
+    """ "<title> · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
     shows no Markdown, so nothing is escaped)."""
-    names = ", ".join(plain_name(seat) or compass(i) for i, seat in enumerate(view.seats))
-    name = f"Bonken · {names}"
+    name = f"{title} · {', '.join(names)}"
     if len(name) > THREAD_NAME_LIMIT:
         name = name[: THREAD_NAME_LIMIT - 1].rstrip() + "…"
     return name
@@ -71,16 +78,17 @@ class Threads:
         restart)."""
         self._channels[thread_id] = channel_id
 
-    async def open(self, channel_id: int, lobby_id: int, view: TableView) -> int | None:
-        """Open the match's public thread on its lobby message: the thread's id, or None
-        if Discord refuses (the match then plays in the channel). If the message has its
-        thread already (a run killed after opening it), that one is the match's: a
-        thread opened on a message has the message's id."""
+    async def open(self, channel_id: int, lobby_id: int, name: str) -> int | None:
+        """Open a public thread called ``name`` on a lobby message (a table's, or a
+        scoresheet's): the thread's id, or None if Discord refuses (the match then plays
+        in the channel). If the message has its thread already (a run killed after
+        opening it), that one is the match's: a thread opened on a message has the
+        message's id."""
         try:
             thread = await self._http.start_thread_with_message(
                 channel_id,
                 lobby_id,
-                name=thread_name(view),
+                name=name,
                 auto_archive_duration=AUTO_ARCHIVE_MINUTES,
             )
         except discord.HTTPException as error:

@@ -1000,6 +1000,69 @@ class Harness:
             self.fake.interaction_payload(2, user, data, channel_id=channel_id)
         )
 
+    async def command(
+        self, user: User, *path: str, channel_id: int = CHANNEL_ID, **options: Any
+    ) -> Interaction:
+        """``/bonken <path...> option=value ...`` (``path``: a subcommand group and its
+        subcommand); a :class:`User` given as a value is a member option, resolved as
+        Discord sends it."""
+        group = next(c for c in self.fake.commands if c["name"] == "bonken")
+        specs = [group]
+        for name in path:
+            specs.append(next(o for o in specs[-1]["options"] if o["name"] == name))
+        types = {o["name"]: o["type"] for o in specs[-1].get("options", [])}
+        resolved: dict[str, dict[str, Any]] = {"users": {}, "members": {}}
+        inner: list[dict[str, Any]] = []
+        for key, value in options.items():
+            if key not in types:
+                raise AssertionError(f"/bonken {' '.join(path)} has no option {key!r}")
+            if isinstance(value, User):
+                resolved["users"][str(value.id)] = value.payload()
+                resolved["members"][str(value.id)] = {
+                    "roles": [],
+                    "joined_at": _now_iso(),
+                    "nick": None,
+                    "avatar": None,
+                    "flags": 0,
+                    "permissions": str(MEMBER_PERMISSIONS.value),
+                }
+                value = str(value.id)
+            inner.append({"name": key, "type": types[key], "value": value})
+        for spec in reversed(specs[1:]):
+            inner = [{"name": spec["name"], "type": spec["type"], "options": inner}]
+        data = {"id": group["id"], "name": "bonken", "type": 1, "options": inner}
+        if resolved["users"]:
+            data["resolved"] = resolved
+        return await self.dispatch(
+            self.fake.interaction_payload(2, user, data, channel_id=channel_id)
+        )
+
+    async def submit(self, user: User, opened: Interaction, values: dict[str, str]) -> Interaction:
+        """``user`` fills in the form the interaction ``opened`` answered with (its
+        text inputs by custom_id) and submits it."""
+        assert opened.callback_type == 9, opened.callback
+        form = opened.callback["data"]
+        rows = [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 4, "custom_id": item["custom_id"], "value": values[item["custom_id"]]}
+                    for item in row["components"]
+                ],
+            }
+            for row in form["components"]
+        ]
+        data = {"custom_id": form["custom_id"], "components": rows}
+        message = self.fake.messages.get(opened.message_id or 0)
+        payload = self.fake.interaction_payload(
+            5,
+            user,
+            data,
+            message=copy.deepcopy(message) if message else None,
+            channel_id=opened.channel_id,
+        )
+        return await self.dispatch(payload)
+
     async def autocomplete(
         self, user: User, name: str, focused: str, *, channel_id: int = CHANNEL_ID, **options: Any
     ) -> list[dict[str, Any]]:

@@ -67,13 +67,15 @@ def table_view(
 
 @dataclass
 class Sent:
-    """One answer: ``kind`` is ``send`` (a new message) or ``edit`` (the clicked one)."""
+    """One answer: ``kind`` is ``send`` (a new message), ``edit`` (the clicked one),
+    ``modal`` (a form opened) or ``defer`` (the answer follows)."""
 
     kind: str
     content: str | None
     view: discord.ui.View | None
     embed: discord.Embed | None
     ephemeral: bool
+    modal: discord.ui.Modal | None = None
 
     def custom_ids(self) -> list[str]:
         if self.view is None:
@@ -120,6 +122,22 @@ class FakeResponse:
     ) -> None:
         await self._answer(Sent("edit", content, view, embed, False))
 
+    async def send_modal(self, modal: discord.ui.Modal) -> None:
+        await self._answer(Sent("modal", None, None, None, True, modal))
+
+    async def defer(self, *, ephemeral: bool = False, **_: Any) -> None:
+        await self._answer(Sent("defer", None, None, None, ephemeral))
+
+
+class FakeFollowup:
+    """``interaction.followup``: records what is sent after a defer."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, content: str | None = None, **fields: Any) -> None:
+        self.sent.append({"content": content, **fields})
+
 
 @dataclass
 class FakeUser:
@@ -135,6 +153,7 @@ class FakeChannel:
 @dataclass
 class FakeMessage:
     id: int = field(default_factory=lambda: next(_ids))
+    flags: discord.MessageFlags = field(default_factory=discord.MessageFlags)
 
 
 @dataclass
@@ -154,6 +173,7 @@ class FakeInteraction:
     id: int = field(default_factory=lambda: next(_ids))
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
+    followup: FakeFollowup = field(default_factory=FakeFollowup)
     message: FakeMessage = field(default_factory=FakeMessage)
 
     async def original_response(self) -> FakeMessage:

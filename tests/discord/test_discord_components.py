@@ -135,4 +135,4 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
     offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch"}
+    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch", "tally"}

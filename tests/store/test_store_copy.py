@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import from_record
+from bot.engine import STANDARD, Choose, from_record
+from bot.engine.tally import PASSED, Result
 from bot.ratings import OpenSkillRater
 from bot.store import (
     Computer,
@@ -20,6 +21,7 @@ from bot.store import (
     LeaderboardSort,
     Store,
     TableSettings,
+    TallySeat,
     open_store,
 )
 from bot.store.__main__ import main
@@ -28,7 +30,7 @@ from tests.store.store_helpers import NAMES, finished_match, play, seated_table
 
 async def _busy_file(path: Path) -> None:
     """A file with a bit of everything: two seasons of rated matches, a cancelled match, a
-    match in play, a lobby, server settings, facts and delivery rows."""
+    match in play, a tally being kept, a lobby, server settings, facts and delivery rows."""
     async with await open_store(path) as store:
         await store.tables.set_guild_settings(
             1,
@@ -61,6 +63,15 @@ async def _busy_file(path: Path) -> None:
         )
         await store.tables.create_table(1, 30, host_id=4)
         await store.facts.put("commands", "abc")
+        seats = [
+            TallySeat(seat=s, name=n, user_id=s + 1 if s < 3 else None) for s, n in enumerate(NAMES)
+        ]
+        tally = await store.tallies.create_tally(1, 40, 1, seats, rules=STANDARD, first_dealer=1)
+        for seq, entry in enumerate(
+            (Choose("queens"), PASSED, Result.of({"queens": [1, 2, 0, 1]}), Choose("hearts"))
+        ):
+            await store.tallies.append_entry(tally.tally_id, seq, entry, seq % 3 + 1)
+        await store.tallies.remember_message(tally.tally_id, "sheet", 123)
 
 
 async def _everything(store: Store) -> dict[str, object]:
@@ -84,6 +95,8 @@ async def _everything(store: Store) -> dict[str, object]:
         "tables": tables,
         "matches": [await store.matches.get_match(m) for m in range(1, 7)],
         "records": [await store.matches.load_record(m) for m in range(1, 7)],
+        "tally": await store.tallies.load(1),
+        "tally record": await store.tallies.load_record(1),
         "settings": await store.tables.guild_settings(1),
         "posted": [await store.delivery.last_posted(t.table_id) for t in tables],
         "hands": [await store.delivery.hand_links(t.table_id) for t in tables],
@@ -100,7 +113,7 @@ def test_copy_moves_every_table_match_and_season_and_checks_it(
     assert main(["copy", str(path), postgres_empty]) == 0
     out, err = capsys.readouterr()
     assert "matches: 6 rows" in out and "actions: " in out
-    assert "6 match records identical on both sides" in err
+    assert "7 match and tally records identical on both sides" in err
     assert path.read_bytes() == before  # the source is only read
 
     async def compare() -> None:

@@ -54,7 +54,7 @@ async def test_bot_processes_starting_together_migrate_once(postgres_empty: str)
         for store in stores:
             await store.close()
     rows = await _sql(postgres_empty, "SELECT version FROM schema_version ORDER BY version")
-    assert [row["version"] for row in rows] == list(range(1, LATEST + 1))
+    assert [row["version"] for row in rows] == [m.version for m in MIGRATIONS]
 
 
 async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(
