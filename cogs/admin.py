@@ -22,8 +22,7 @@ from bot.tables import LEVELS, Refusal
 from bot.ui.embeds import level_name
 from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
 from bot.ui.replies import apologise, guarded, is_admin, literal, server_language
-from bot.ui.rules_options import CHOICES as RULE_CHOICES
-from bot.ui.rules_options import DESCRIPTIONS, chosen_rules
+from bot.ui.rules_options import OPTIONS, TITLES, chosen_rules, rule_options
 from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
 
 from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
@@ -182,14 +181,13 @@ class BonkenAdmin(
         where="Play each match in a thread of its table message, or in the channel",
         images="Draw the table and the score chart as pictures (off: text only)",
         language="The language of the tables' posts; default the server's language in Discord",
-        **DESCRIPTIONS,
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
         language=LANGUAGE_CHOICES,
-        **RULE_CHOICES,
     )
+    @rule_options
     async def settings(
         self,
         interaction: Interaction,
@@ -197,11 +195,8 @@ class BonkenAdmin(
         computer_level: str | None = None,
         where: str | None = None,
         language: str | None = None,
-        variant: str | None = None,
-        heart_lead: str | None = None,
-        first_lead: str | None = None,
-        domino_doubling: str | None = None,
         images: bool | None = None,
+        **rules: str | None,
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, N_("change the server's Bonken settings"))
@@ -220,12 +215,11 @@ class BonkenAdmin(
             tables = self.bot.store.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
-            rules = chosen_rules(defaults.rules, variant, heart_lead, first_lead, domino_doubling)
             new = GuildSettings(
                 table_defaults=TableSettings(
                     turn_seconds=turn_seconds or defaults.turn_seconds,
                     computer_level=computer_level or defaults.computer_level,
-                    rules=rules,
+                    rules=chosen_rules(defaults.rules, rules),
                     images=defaults.images if images is None else images,
                 ),
                 place=TablePlace(where) if where is not None else now.place,
@@ -238,10 +232,7 @@ class BonkenAdmin(
                     (N_("computer level"), computer_level),
                     (N_("where a match plays"), where),
                     (N_("language"), language),
-                    (N_("variant"), variant),
-                    (N_("heart lead"), heart_lead),
-                    (N_("first lead"), first_lead),
-                    (N_("Domino doubling"), domino_doubling),
+                    *((TITLES[name], rules.get(name)) for name in OPTIONS),
                     (N_("pictures"), images),
                 )
                 if given is not None

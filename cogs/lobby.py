@@ -11,8 +11,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.tables import LEVELS
 from bot.ui.replies import guarded
-from bot.ui.rules_options import CHOICES as RULE_CHOICES
-from bot.ui.rules_options import DESCRIPTIONS
+from bot.ui.rules_options import rule_options
 
 from .choices import parse_seat, seat_autocomplete
 
@@ -37,27 +36,20 @@ class LobbyCommands(commands.Cog):
         computer_level="How strong the computer players are; default normal",
         images="Draw the table as a picture; default the server's setting (on)",
         language="The language of the table's posts; default the server's",
-        **DESCRIPTIONS,
     )
-    @app_commands.choices(
-        computer_level=LEVEL_CHOICES,
-        language=LANGUAGE_CHOICES,
-        **RULE_CHOICES,
-    )
+    @app_commands.choices(computer_level=LEVEL_CHOICES, language=LANGUAGE_CHOICES)
+    @rule_options
     async def new(
         self,
         interaction: Interaction,
         turn_seconds: app_commands.Range[int, 15, 600] | None = None,
         computer_level: str | None = None,
         language: str | None = None,
-        variant: str | None = None,
-        heart_lead: str | None = None,
-        first_lead: str | None = None,
-        domino_doubling: str | None = None,
         images: bool | None = None,
+        **rules: str | None,
     ) -> None:
-        """The rules default to the server's settings; each option given changes one."""
-        rules = (variant, heart_lead, first_lead, domino_doubling)
+        """The rules (the variant and each house rule, see :func:`rule_options`) default
+        to the server's settings; each option given changes one."""
         await guarded(
             interaction,
             lambda: self.bot.lobby.open(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -84,12 +85,13 @@ class LobbyController:
         interaction: Interaction,
         turn_seconds: int | None,
         level: str | None,
-        rules: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None),
+        rules: Mapping[str, str | None] | None = None,
         images: bool | None = None,
         language: str | None = None,
     ) -> None:
-        """Open a table; ``rules`` is (variant, heart_lead, first_lead, domino_doubling) as
-        chosen, each None for the server's default; its channel posts speak ``language``,
+        """Open a table; ``rules`` is the rules options as chosen (the variant and house
+        rules by name, each left out or None for the server's default; see
+        :func:`~.rules_options.chosen_rules`); its channel posts speak ``language``,
         else the server's setting, else the server's preferred locale (a table keeps the
         language it opened with)."""
         channel = channel_id(interaction)
@@ -109,7 +111,7 @@ class LobbyController:
         settings = TableSettings(
             turn_seconds=turn_seconds or defaults.turn_seconds,
             computer_level=level or defaults.computer_level,
-            rules=chosen_rules(defaults.rules, *rules),
+            rules=chosen_rules(defaults.rules, rules or {}),
             images=defaults.images if images is None else images,
             language=chosen,
         )

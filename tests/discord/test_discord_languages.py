@@ -255,6 +255,8 @@ TWELVE_HOUSE = {
     "heart_lead": "broken",
     "first_lead": "dealer",
     "domino_doubling": "ace_or_two",
+    "domino_aces": "either",
+    "must_trump": "overtrump",
 }
 
 

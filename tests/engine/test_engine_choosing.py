@@ -1,4 +1,4 @@
-"""RULES.md, "Choosing the contract": played contracts, the trump quota, no deadlock."""
+"""docs/rules.md, "Choosing the contract": played contracts, the trump quota, no deadlock."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def test_only_the_chooser_may_choose():
 
 
 def _quota(chosen_by: dict[str, int], seat: int, choices: list[int]) -> set[str]:
-    """The quota exactly as RULES.md words it, to compare the engine against."""
+    """The quota exactly as docs/rules.md words it, to compare the engine against."""
     mine = [cid for cid, by in chosen_by.items() if by == seat]
     has_trump = any(cid in TRUMP_IDS for cid in mine)
     negatives = sum(1 for cid in mine if cid in NEGATIVE_IDS)

@@ -1,4 +1,4 @@
-"""RULES.md, "Contracts": the table, scoring, totals and early ends, on hand-built deals.
+"""docs/rules.md, "Contracts": the table, scoring, totals and early ends, on hand-built deals.
 
 Layout L and its script (see ``engine_helpers``) are worked out by hand: seat 1 takes
 tricks 1-7, seat 3 tricks 8-13, and the comments there list which scoring cards each

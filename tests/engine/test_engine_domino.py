@@ -1,4 +1,4 @@
-"""RULES.md, "Domino": eights and neighbours, automatic passes, skipping, the three-out end."""
+"""docs/rules.md, "Domino": eights and neighbours, automatic passes, skipping, the three-out end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Doubling": one turn each in doubling order, redoubles, the chooser, settlement.
+"""docs/rules.md, "Doubling": one turn each in doubling order, redoubles, the chooser, settlement.
 
 The scored deals are the hand-built ones of ``test_engine_contracts``; with dealer 0 the
 doubling order is seats 3, 0, 1, 2 and seat 2 is the chooser.

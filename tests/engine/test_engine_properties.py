@@ -1,6 +1,6 @@
 """Property tests over many seeded random matches (every action a random legal one).
 
-Each deal is re-checked by code written here from RULES.md, independently of the engine:
+Each deal is re-checked by code written here from docs/rules.md, independently of the engine:
 who plays, follow suit, the heart-lead rule, who takes each trick, what it scores, when
 the deal ends, Domino turns and passes. Then records must replay to the same state.
 """

@@ -1,4 +1,4 @@
-"""RULES.md, "Table and deal": seats, the deck, dealer rotation and the roles in a deal."""
+"""docs/rules.md, "Table and deal": seats, the deck, dealer rotation and the roles in a deal."""
 
 from __future__ import annotations
 

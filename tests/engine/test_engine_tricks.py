@@ -1,4 +1,4 @@
-"""RULES.md, "Trick play": leading, following, trumping, who takes the trick.
+"""docs/rules.md, "Trick play": leading, following, trumping, who takes the trick.
 
 Refused actions must raise ``IllegalAction`` with a message a player understands and
 leave the match exactly as it was.
