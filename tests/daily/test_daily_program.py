@@ -99,7 +99,20 @@ def test_the_dealer_moves_on_each_deal_so_the_person_meets_every_role() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [STANDARD, TWELVE, rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})],
+    [
+        STANDARD,
+        TWELVE,
+        rules_for(
+            "twelve",
+            {
+                "heart_lead": "broken",
+                "first_lead": "dealer",
+                "must_trump": "overtrump",
+                "domino_aces": "either",
+                "domino_doubling": "ace_or_two",
+            },
+        ),
+    ],
     ids=["standard", "twelve", "twelve-house-rules"],
 )
 def test_every_preset_contract_is_played_by_the_days_rules(rules: Rules) -> None:

@@ -12,8 +12,8 @@ import pytest
 from daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_out
 
 from bot.daily import MIN_DAYS, PERSON_SEAT, DailyReason, DailyRefusal, DailyService
-from bot.engine import Choose, Double, Play, Reason, from_record
-from bot.store import StorageFailed, Store, open_store
+from bot.engine import Choose, Double, Play, Reason, from_record, rules_for
+from bot.store import GuildSettings, StorageFailed, Store, TableSettings, open_store
 
 ANN, BOB, CAS = 100, 101, 102
 TODAY = date(2026, 12, 2)
@@ -362,3 +362,23 @@ async def test_the_daily_board_counts_each_season_and_ranks_after_enough_days(
         "Bob": MIN_DAYS,
         "Cas": 1,
     }
+
+
+async def test_a_day_is_played_by_the_servers_variant_and_house_rules(
+    service: DailyService, store: Store
+) -> None:
+    house = rules_for(
+        "twelve",
+        {"must_trump": "overtrump", "domino_aces": "either", "heart_lead": "broken"},
+    )
+    await store.tables.set_guild_settings(
+        GUILD, GuildSettings(table_defaults=TableSettings(rules=house))
+    )
+    view = await service.play(GUILD, ANN, "Ann")
+    assert view.seat.rules is house
+    # A change of the server's rules later that day leaves the day as it was begun.
+    await store.tables.set_guild_settings(GUILD, GuildSettings())
+    done = await play_out(service, await service.play(GUILD, BOB, "Bob"), at_random(8))
+    assert done.seat.rules is house and done.finished
+    program = await service.program(GUILD, TODAY)
+    assert all(house.contract(deal.contract) for deal in program.deals)
