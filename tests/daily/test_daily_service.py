@@ -14,6 +14,7 @@ from daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_o
 from bot.daily import MIN_DAYS, PERSON_SEAT, DailyReason, DailyRefusal, DailyService
 from bot.engine import Choose, Double, Play, Reason, from_record, rules_for
 from bot.store import GuildSettings, StorageFailed, Store, TableSettings, open_store
+from bot.store.copy import copy_database
 
 ANN, BOB, CAS = 100, 101, 102
 TODAY = date(2026, 12, 2)
@@ -382,3 +383,26 @@ async def test_a_day_is_played_by_the_servers_variant_and_house_rules(
     assert done.seat.rules is house and done.finished
     program = await service.program(GUILD, TODAY)
     assert all(house.contract(deal.contract) for deal in program.deals)
+
+
+async def test_a_copy_to_postgresql_keeps_every_day_and_attempt(
+    tmp_path: Path, postgres_url: str, clock: Clock
+) -> None:
+    """The secret travels with the data (``python -m bot.store copy``), so days dealt after
+    the move are the ones they would have been, and every attempt plays on."""
+    path = tmp_path / "bonken.sqlite3"
+    async with await open_store(path) as store:
+        service = DailyService(store.daily, store.tables, clock=clock)
+        ann = await play_out(service, await service.play(GUILD, ANN, "Ann"), at_random(1))
+        bob = await play_out(service, await service.play(GUILD, BOB, "Bob"), moves=5)
+        secret = await store.daily.secret()
+    await copy_database(path, postgres_url)
+    async with await open_store(postgres_url) as store:
+        assert await store.daily.secret() == secret
+        service = DailyService(store.daily, store.tables, clock=clock)
+        bob_after = await play_out(service, await service.play(GUILD, BOB, "Bob"))
+        assert bob_after.attempt_id == bob.attempt_id and bob_after.finished
+        results = await service.results(GUILD, None, ANN)
+        assert {r.name for r in results.ranking} == {"Ann", "Bob"}
+        assert results.comparisons is not None
+        assert [c.mine for c in results.comparisons] == list(ann.scores)
