@@ -25,6 +25,7 @@ from bot.ratings import OpenSkillRater
 from bot.settings import Settings
 from bot.store import Store, StoreError, open_store
 from bot.tables import TableService
+from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
@@ -50,11 +51,16 @@ class BonkenBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; nothing privileged
+        answers = Answers()  # which posts Discord has answered (a quick, complete stop)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            http_trace=answers.trace(),
+            **options,
         )
         self.settings = settings
-        self.presenter = Presenter(self)
+        self.presenter = Presenter(self, answers)
         self.hands = HandController(self)
         self.lobby = LobbyController(self)
 

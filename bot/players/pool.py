@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -40,6 +41,18 @@ DEFAULT_BUDGET = 1.0
 #: The least budget worth a trip to a worker process, in seconds; a smaller share of a
 #: saturated pool is decided inline with no budget.
 MIN_BUDGET = 0.05
+
+
+def _worker_started() -> None:
+    """A worker leaves the signals to the bot. Forked from the bot's process, it shares
+    its event loop's wake-up pipe: a signal it gets would also reach the bot, and Ctrl-C,
+    which a terminal sends to every process of the group, would reach it once per worker
+    (the bot takes a second signal as "stop at once"). So Ctrl-C is ignored here (the
+    bot ends its workers when it stops) and SIGTERM ends a worker as it ends any
+    process."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
@@ -69,10 +82,20 @@ class PlayerPool:
         self.close()
 
     def close(self) -> None:
-        """Stop the workers (waiting for running decisions to finish)."""
-        if self._executor is not None:
-            self._executor.shutdown()
-            self._executor = None
+        """Stop the workers at once: a decision still being searched is dropped, not
+        waited for (it may take the whole budget, up to a minute). Whoever awaited it
+        has stopped already (the bot is closing); nothing of it was stored."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # ProcessPoolExecutor cannot stop a running call; its workers are ended instead
+        # (its process table is the one way to reach them before Python 3.14).
+        workers = []
+        if isinstance(executor, ProcessPoolExecutor):
+            workers = list(executor._processes.values())  # type: ignore[attr-defined]
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
 
     def share(self, budget: float) -> float:
         """The budget a decision handed out now gets: ``budget`` less its expected wait
@@ -95,7 +118,9 @@ class PlayerPool:
         done = max(self._clock(), self._free[worker]) + budget
         self._free[worker] = done
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, initializer=_worker_started
+            )
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(

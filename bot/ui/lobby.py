@@ -15,7 +15,7 @@ from bot.tables.lobby import Left
 
 from .components import lobby_view
 from .embeds import compass, level_name, lobby_embed
-from .presenter import THREAD
+from .presenter import THREAD, THREAD_WANTED
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
 
@@ -116,17 +116,21 @@ class LobbyController:
             language=chosen,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
+        threaded = guild.place is TablePlace.THREAD and can_thread(interaction)
         view = await self.service.open_table(
-            interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
+            interaction.guild_id,
+            channel,
+            interaction.user.id,
+            display_name(interaction),
+            settings,
+            messages={THREAD: THREAD_WANTED} if threaded else None,
         )
-        if guild.place is TablePlace.THREAD and can_thread(interaction):
-            await self.bot.presenter.play_in_thread(view.table_id)
         with i18n.using(view.settings.language):  # a channel post: the table's language
             embed, buttons = lobby_embed(view), lobby_view(view.table_id)
         await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
         await self.service.remember_message(view.table_id, "table", message.id)
-        self.bot.presenter.adopt_message(channel, view.table_id, message.id)
+        self.bot.presenter.adopt_message(view.table_id, message.id)
 
     async def join(self, interaction: Interaction) -> None:
         view = await self.service.join(

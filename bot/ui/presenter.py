@@ -19,17 +19,22 @@ Everything posted in the channel (or thread) is in the table's language
 
 Each line posted is recorded in the store, so shutting down drains the queue for a few
 seconds and the next start posts what still did not go out (:class:`~bot.tables.events.
-TableRestored`).
+TableRestored`). Every post carries a nonce naming what it is (:func:`post_nonce`), and
+Discord answers a post whose nonce it saw in that channel in the last few minutes with
+the message already there: a post that went out but was not yet recorded when the bot
+was killed is not repeated by the next start, it is recorded then.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import json
 import logging
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -44,6 +49,7 @@ from bot.tables import Refusal, TableView
 from bot.tables import events as ev
 from bot.tables.table import SEAT_NAMES
 
+from .answers import Answers, Request
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .pictures import chart_of_record, chart_picture, show, table_picture
@@ -59,8 +65,17 @@ EDIT_INTERVAL = 1.0
 """Seconds between two edits of one channel's table message (from the end of one edit
 to the start of the next, so a slow or rate-limited edit is never followed at once)."""
 DRAIN_SECONDS = 5.0
-"""At shutdown, how long to go on sending what is queued; the rest is posted at the next
-start (see :meth:`ChannelFeed._restore`)."""
+"""At shutdown, how long at most to go on sending what is queued; the rest is posted at
+the next start (see :meth:`ChannelFeed._restore`)."""
+SETTLE_POLL = 0.01
+"""At shutdown, how often to look whether every channel has sent what it had."""
+NONCE_LIMIT = 25
+"""Discord's longest message nonce."""
+LOBBY_WAIT = 5.0
+"""Seconds the first deal waits for the lobby message's id (the command that posted it
+stores it just after Discord answered) before giving up its thread."""
+THREAD_EXISTS = 160004
+"""Discord's error for a second thread on one message: the first run made it."""
 QUIET = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 TABLE_MESSAGE = "table"
@@ -88,6 +103,16 @@ CHART_TITLE = N_("The match, deal by deal")
 """Above the score chart under the final standings."""
 
 
+def post_nonce(table_id: int, *what: object) -> str:
+    """The name of a post for Discord's ``enforce_nonce``: the table and what the post is
+    (a deal and its step, a turn and its notice), so a post made again after a restart
+    is the same post. At most :data:`NONCE_LIMIT` characters (a hash if longer)."""
+    name = ".".join(str(part) for part in ("bk", table_id, *what))
+    if len(name) <= NONCE_LIMIT:
+        return name
+    return hashlib.blake2b(name.encode(), digest_size=12).hexdigest()
+
+
 def table_language(view: TableView | None) -> str:
     """The language of a table's channel posts: chosen when it was opened (the table's
     option, else the server's setting, else the server's preferred locale)."""
@@ -100,6 +125,22 @@ def said(words: ev.Words) -> str:
     return _(message, **dict(values))
 
 
+POSTING = (
+    ev.DealStarted,
+    ev.TrickTaken,
+    ev.DealScored,
+    ev.MatchEnded,
+    ev.TableClosed,
+    ev.TableRestored,
+    ev.Reminder,
+    ev.TimedOut,
+    ev.SeatAway,
+    ev.SeatBack,
+    ev.LobbyChanged,
+)
+"""The events that post something (or may: a lobby change, during a match); the others
+change the table message only."""
+
 Line = tuple[int, int]
 """A line of the channel as (deal, step): step 0 the deal's message, 1-13 a trick line,
 ``SCORE_STEP`` the score line; lines compare in the order they are posted."""
@@ -108,8 +149,9 @@ Line = tuple[int, int]
 class ChannelFeed:
     """One channel's queue of events, its table message and its edit pacing."""
 
-    def __init__(self, presenter: Presenter, channel_id: int) -> None:
+    def __init__(self, presenter: Presenter, table_id: int, channel_id: int) -> None:
         self.presenter = presenter
+        self.table_id = table_id
         self.channel_id = channel_id
         self.queue: asyncio.Queue[tuple[ev.Event, TableView | None]] = asyncio.Queue()
         self.view: TableView | None = None
@@ -132,6 +174,18 @@ class ChannelFeed:
         """The current deal's finished tricks, one line each, for its table message."""
         self.deadline: tuple[int, float] | None = None
         """(turn, Unix time) a person's turn runs out, for the table message's countdown."""
+        self.lobby_known = asyncio.Event()
+        """The lobby message's id is known (a thread is opened on it)."""
+        self.notices = 0
+        """Lobby notices posted during the match (each is named by its number)."""
+        self.posting = 0
+        """Events queued that post something (:data:`POSTING`)."""
+        self.delivering: Line | None = None
+        """The trick or score line being posted, until it is recorded as posted (a deal's
+        message is recorded with its id, when its post returns)."""
+        self.at_work: dict[asyncio.Task[Any], Request | Literal["busy", "quiet"]] = {}
+        """The worker's and the editor's state while they present something: busy, a
+        request to Discord on its way, or keeping quiet (see :meth:`settled`)."""
         self.worker = asyncio.create_task(self._work())
         self.editor = asyncio.create_task(self._edit_loop())
 
@@ -143,8 +197,10 @@ class ChannelFeed:
     async def _work(self) -> None:
         while True:
             event, view = await self.queue.get()
+            if isinstance(event, POSTING):
+                self.posting -= 1  # in the worker's hands now (see settled())
             try:
-                with i18n.using(table_language(view or self.view)):
+                with self._busy(), i18n.using(table_language(view or self.view)):
                     if isinstance(event, ev.DealStarted) and view is not None:
                         # The old deal's message is closed with the old deal's last state.
                         await self._new_deal_message(view)
@@ -184,7 +240,8 @@ class ChannelFeed:
             case ev.TableClosed(reason=reason, finished=over):
                 self.closed = reason
                 if not over:
-                    await self._post(_("The table is closed: {reason}.", reason=_(reason)))
+                    closed = _("The table is closed: {reason}.", reason=_(reason))
+                    await self._post(closed, post_nonce(event.table_id, "closed"))
                 async with self.edit_lock:
                     await self._edit_now()
                 if self.summary is not None:
@@ -195,15 +252,17 @@ class ChannelFeed:
                 await self.presenter.bot.hands.close_table(
                     event.table_id, None if over else reason, table_language(self.view)
                 )
-                self.presenter.drop(self.channel_id)
+                self.presenter.drop(event.table_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
                 fresh = (
                     ""
                     if self.presenter.bot.hands.live(event.table_id, user_id)
                     else " " + _("Press **Show my hand** for your cards.")
                 )
-                await self.channel.send(
-                    _(
+                # A restart times the turn again: its reminder is the same post.
+                await self._send(
+                    post_nonce(event.table_id, "remind", self._turn()),
+                    content=_(
                         "<@{user}>, it is your turn: {seconds} seconds left before a computer "
                         "plays for you.",
                         user=user_id,
@@ -214,7 +273,8 @@ class ChannelFeed:
                 )
             case ev.TimedOut(seat=seat):
                 await self._post(
-                    _("{name} ran out of time; a computer played for them.", name=labels[seat])
+                    _("{name} ran out of time; a computer played for them.", name=labels[seat]),
+                    post_nonce(event.table_id, "timeout", self._turn()),
                 )
             case ev.SeatAway(seat=seat):
                 await self._post(
@@ -222,45 +282,125 @@ class ChannelFeed:
                         "{name} is away: a computer plays their seat until they act again "
                         "(or use `/bonken back`).",
                         name=labels[seat],
-                    )
+                    ),
+                    post_nonce(event.table_id, "away", self._turn(), seat),
                 )
             case ev.SeatBack(seat=seat):
-                await self._post(_("{name} is back.", name=labels[seat]))
+                await self._post(
+                    _("{name} is back.", name=labels[seat]),
+                    post_nonce(event.table_id, "back", self._turn(), seat),
+                )
                 self.dirty.set()
             case ev.TurnStarted(turn=turn, seconds=seconds):
                 self.deadline = None if seconds is None else (turn, time.time() + seconds)
                 self.dirty.set()
             case ev.LobbyChanged(what=what, words=words) if not self.lobby:
                 # someone left, was removed, took over
-                await self._post(f"{literal(said(words) if words[0] else what)}.")
+                self.notices += 1
+                await self._post(
+                    f"{literal(said(words) if words[0] else what)}.",
+                    post_nonce(event.table_id, "seat", self._turn(), self.notices),
+                )
                 self.dirty.set()
             case _:
                 self.dirty.set()
 
-    async def _post(self, content: str) -> None:
-        await self.channel.send(content, allowed_mentions=QUIET)
+    def _turn(self) -> int:
+        """The table's turn as the event being presented left it (a notice's name)."""
+        return self.view.turn if self.view is not None else 0
+
+    async def _post(self, content: str, nonce: str) -> None:
+        await self._send(nonce, content=content, allowed_mentions=QUIET)
+
+    async def _send(self, nonce: str, **fields: Any) -> discord.Message:
+        """Post in the thread (or channel) under the name ``nonce``: Discord answers a name
+        it saw there in the last few minutes with the message already posted."""
+        channel = self.channel
+        with self._requesting("POST", channel.id):
+            return await channel.send(nonce=nonce, **fields)
+
+    @contextlib.contextmanager
+    def _busy(self) -> Iterator[None]:
+        """The current task presents something (see :meth:`settled`)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.at_work[task] = "busy"
+        try:
+            yield
+        finally:
+            del self.at_work[task]
+
+    @contextlib.contextmanager
+    def _requesting(self, method: str, channel_id: int) -> Iterator[None]:
+        """A request of the current task's is on its way to Discord."""
+        task = asyncio.current_task()
+        assert task is not None
+        before = self.at_work.get(task)
+        self.at_work[task] = self.presenter.answers.begin(method, channel_id)
+        try:
+            yield
+        finally:
+            if before is None:
+                del self.at_work[task]
+            else:
+                self.at_work[task] = before
+
+    def put(self, event: ev.Event, view: TableView | None) -> None:
+        """Queue an event for the worker."""
+        if isinstance(event, POSTING):
+            self.posting += 1
+        self.queue.put_nowait((event, view))
+
+    def settled(self) -> bool:
+        """Nothing left to send now: no post queued, no edit to make, and whatever is at
+        work only waits, for Discord's rate limit after its answer came (the post is out)
+        or for the quiet after a restart (its posts are made at the next start).
+
+        An edit waits for the worker to catch up with the events queued before it; if
+        the worker only waits for the rate limit, the edit is left to the next start
+        (which shows the table afresh)."""
+        if self.posting or (self.summary is not None and self.summary.pending):
+            return False
+        answers = self.presenter.answers
+        if any(
+            not (state == "quiet" or (isinstance(state, Request) and answers.answered(state)))
+            for state in self.at_work.values()
+        ):
+            return False
+        caught_up = self.worker not in self.at_work
+        return not (caught_up and (self.dirty.is_set() or not self.queue.empty()))
 
     async def _post_line(
         self, labels: list[str], event: ev.TrickTaken | ev.DealScored, deal: int
     ) -> None:
         """A trick or score line, remembered as posted so a restart does not repeat it."""
         if isinstance(event, ev.TrickTaken):
-            await self._post(text.trick_text(labels, event))
-            await self.presenter.posted(event.table_id, (deal, event.number))
+            line = (deal, event.number)
+            words = text.trick_text(labels, event)
         else:
-            await self._post(text.deal_text(labels, event))
-            await self.presenter.posted(event.table_id, (event.deal_number, SCORE_STEP))
+            line = (event.deal_number, SCORE_STEP)
+            words = text.deal_text(labels, event)
+        self.delivering = line
+        try:
+            await self._post(words, post_nonce(event.table_id, *line))
+            await self.presenter.posted(event.table_id, line)
+        finally:
+            self.delivering = None
 
     async def _restore(self, labels: list[str], lines: tuple[ev.Event, ...]) -> None:
         """After a restart: post the lines the channel had not been shown, then say so.
 
         What was posted is stored line by line, so this posts exactly what a shutdown
         (or a crash) kept from going out: a trick or score line, the current deal's
-        message. A past deal's message cannot be rebuilt; its lines still are."""
+        message. A past deal's message cannot be rebuilt; its lines still are. A line
+        that went out but was not recorded (the process was killed in between) is named
+        as before, so Discord answers with it instead of posting it again."""
         view = self.view
         assert view is not None
         table_id = view.table_id
-        await asyncio.sleep(RESTART_QUIET)  # later posts and edits queue behind this one
+        self.lobby_known.set()  # what was not stored of the lobby will not come any more
+        with self._quiet():
+            await asyncio.sleep(RESTART_QUIET)  # later posts and edits queue behind this one
         last = await self.presenter.last_posted(table_id)
         current = view.deal_number
         if last >= (current, 0):
@@ -277,20 +417,34 @@ class ChannelFeed:
                     self.tricks.append(text.trick_summary(labels, line))
                 if (deal, step) > last:
                     await self._post_line(labels, line, deal)
-        await self._post(_(RESTORED) if view.match_id is not None else _(RESTORED_LOBBY))
+        restored = _(RESTORED) if view.match_id is not None else _(RESTORED_LOBBY)
+        await self._post(restored, post_nonce(table_id, "restored", view.turn))
+
+    @contextlib.contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """The worker keeps the channel quiet: at shutdown it has nothing to send."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.at_work[task] = "quiet"
+        try:
+            yield
+        finally:
+            self.at_work[task] = "busy"
 
     async def _new_deal_message(self, view: TableView) -> None:
         """Close the last deal's message and post this deal's, with the Show hand button
         (the first deal first opens the table's thread, if it is to have one)."""
         async with self.edit_lock:
             if self.thread_id == THREAD_WANTED:
+                await self._lobby_posted()
                 await self._open_thread(view)
             if self.message_id is not None:
                 await self._close_message()
             self.view, self.tricks = view, []
             picture = await table_picture(view)
             try:
-                message = await self.channel.send(
+                message = await self._send(
+                    post_nonce(view.table_id, view.deal_number, 0),
                     embed=show(deal_embed(view), picture),
                     view=table_view(view.table_id),
                     allowed_mentions=QUIET,
@@ -307,28 +461,44 @@ class ChannelFeed:
         if self.summary is not None:
             self.summary.show(view)
 
+    async def _lobby_posted(self) -> None:
+        """Wait (a little) for the lobby message's id: the match may start while the
+        command that posted the lobby has not stored its id yet."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(LOBBY_WAIT):
+                await self.lobby_known.wait()
+
     async def _open_thread(self, view: TableView) -> None:
         """The match starts: open its public thread on the lobby message, which stays in
-        the channel as the summary. If Discord refuses, the match plays in the channel.
-        Call with ``edit_lock`` held."""
+        the channel as the summary. If Discord refuses, or the lobby message is not
+        known, the match plays in the channel. Call with ``edit_lock`` held.
+
+        The summary's role is stored before the thread's, so a restart in between opens
+        the thread again; Discord then says the message has its thread already, and a
+        thread opened on a message has that message's id."""
         lobby = self.message_id if self.lobby else None
         thread_id: int | None = None
         if lobby is not None:
+            await self.presenter.remember(view.table_id, lobby, SUMMARY)
             try:
-                thread = await self.presenter.bot.http.start_thread_with_message(
-                    self.channel_id,
-                    lobby,
-                    name=thread_name(view),
-                    auto_archive_duration=AUTO_ARCHIVE_MINUTES,
-                )
+                with self._requesting("POST", self.channel_id):
+                    thread = await self.presenter.bot.http.start_thread_with_message(
+                        self.channel_id,
+                        lobby,
+                        name=thread_name(view),
+                        auto_archive_duration=AUTO_ARCHIVE_MINUTES,
+                    )
                 thread_id = int(thread["id"])
             except discord.HTTPException as error:
-                log.warning("channel %s: no thread, playing here: %s", self.channel_id, error)
+                if error.code == THREAD_EXISTS:
+                    thread_id = lobby
+                else:
+                    log.warning("channel %s: no thread, playing here: %s", self.channel_id, error)
         self.thread_id = thread_id
         await self.presenter.remember(view.table_id, thread_id, THREAD)
         if thread_id is None or lobby is None:
+            await self.presenter.remember(view.table_id, None, SUMMARY)
             return
-        await self.presenter.remember(view.table_id, lobby, SUMMARY)
         self.presenter.thread_opened(thread_id, self.channel_id)
         self.summary = self.presenter.summary(self.channel_id, lobby, thread_id)
         self.message_id, self.lobby = None, False  # the summary edits the lobby from now on
@@ -343,8 +513,10 @@ class ChannelFeed:
         # After a restart the deal it showed is gone: just take its buttons away.
         assert self.message_id is not None
         await self._wait_turn()
+        channel = self.channel
         try:
-            await self.channel.get_partial_message(self.message_id).edit(view=None)
+            with self._requesting("PATCH", channel.id):
+                await channel.get_partial_message(self.message_id).edit(view=None)
         except discord.HTTPException as error:
             log.warning("channel %s: closing the table message failed: %s", self.channel_id, error)
         finally:
@@ -367,8 +539,9 @@ class ChannelFeed:
             chart = await chart_picture(self.view, chart_data)
         if chart is not None:
             files.append(chart)
-        await self.channel.send(
-            _("**The match is over.** Final standings:")
+        await self._send(
+            post_nonce(table_id, "end"),
+            content=_("**The match is over.** Final standings:")
             + "\n"
             + text.standings_text(labels, totals, ranks)
             + "\n"
@@ -384,13 +557,16 @@ class ChannelFeed:
             await self.dirty.wait()
             async with self.edit_lock:
                 if self.dirty.is_set():  # (a closing edit may have taken it meanwhile)
-                    with i18n.using(table_language(self.view)):
+                    with self._busy(), i18n.using(table_language(self.view)):
                         await self._edit_now()
 
     async def _wait_turn(self) -> None:
+        """Keep the edits :data:`EDIT_INTERVAL` apart, but not while the bot stops (the
+        last edit goes out at once; discord.py keeps it within the rate limit)."""
         wait = self.last_edit + EDIT_INTERVAL - time.monotonic()
         if wait > 0:
-            await asyncio.sleep(wait)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.presenter.stopping.wait(), wait)
 
     async def _edit_now(self, *, final: bool = False) -> None:
         """Edit the table message to the newest state, paced. Call with ``edit_lock`` held.
@@ -402,14 +578,16 @@ class ChannelFeed:
         view = self.view
         if view is None or self.message_id is None:
             return
-        message = self.channel.get_partial_message(self.message_id)
+        channel = self.channel
+        message = channel.get_partial_message(self.message_id)
         try:
             if self.lobby:
                 lobby_open = view.status is TableStatus.LOBBY and self.closed is None
-                await message.edit(
-                    embed=lobby_embed(view),
-                    view=lobby_view(view.table_id) if lobby_open else None,
-                )
+                with self._requesting("PATCH", channel.id):
+                    await message.edit(
+                        embed=lobby_embed(view),
+                        view=lobby_view(view.table_id) if lobby_open else None,
+                    )
             else:
                 done = _(self.closed) if self.closed else (_("Deal over.") if final else None)
                 buttons = None if done else table_view(view.table_id)
@@ -421,26 +599,30 @@ class ChannelFeed:
                 # An edit replaces the picture (one call, as a text edit); without one, a
                 # stale picture is taken away. A table set to text only sends none.
                 pictures = [] if picture is None else [picture]
-                await message.edit(
-                    embed=show(embed, picture),
-                    view=buttons,
-                    attachments=pictures if view.settings.images else MISSING,
-                )
+                with self._requesting("PATCH", channel.id):
+                    await message.edit(
+                        embed=show(embed, picture),
+                        view=buttons,
+                        attachments=pictures if view.settings.images else MISSING,
+                    )
         except discord.HTTPException as error:
             log.warning("channel %s: editing the table message failed: %s", self.channel_id, error)
         finally:
             self.last_edit = time.monotonic()
 
-    async def flush(self) -> None:
-        """Present everything queued and send the pending edits (shutdown)."""
-        await self.queue.join()
-        if self.dirty.is_set():
-            async with self.edit_lock:
-                if self.dirty.is_set():
-                    with i18n.using(table_language(self.view)):
-                        await self._edit_now()
-        if self.summary is not None:
-            await self.summary.flush()
+    async def record_delivered(self) -> None:
+        """Shutdown: the line whose post Discord has made, while discord.py still waits
+        for the rate limit before returning it, is recorded as posted now (the worker is
+        stopped next). A line already posted but not recorded is known again by its
+        nonce for a few minutes only; this keeps a clean stop exact after any pause."""
+        worker = self.at_work.get(self.worker)
+        if (
+            self.delivering is not None
+            and isinstance(worker, Request)
+            and worker.method == "POST"
+            and self.presenter.answers.made(worker)
+        ):
+            await self.presenter.posted(self.table_id, self.delivering)
 
     def close(self) -> None:
         self.worker.cancel()
@@ -452,24 +634,34 @@ class ChannelFeed:
 class Presenter:
     """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per channel."""
 
-    def __init__(self, bot: BonkenBot) -> None:
+    def __init__(self, bot: BonkenBot, answers: Answers) -> None:
+        """``answers``: Discord's answers to the bot's requests, counted by the trace on
+        the bot's HTTP session."""
         self.bot = bot
+        self.answers = answers
         self._feeds: dict[int, ChannelFeed] = {}
+        """Each table's feed, by table id (a new table in a channel gets its own, also
+        while the last one still posts its end)."""
         self._threads: dict[int, int] = {}
         """Thread id -> the channel of the table playing in it."""
         self._archiving: set[asyncio.Task[None]] = set()
+        self.stopping = asyncio.Event()
+        """Set when the bot stops: edits no longer wait for their turn."""
 
     async def publish(self, event: ev.Event, view: TableView | None) -> None:
-        feed = self._feeds.get(event.channel_id)
+        feed = self._feeds.get(event.table_id)
         if feed is None:
-            feed = self._feeds[event.channel_id] = ChannelFeed(self, event.channel_id)
+            feed = ChannelFeed(self, event.table_id, event.channel_id)
+            self._feeds[event.table_id] = feed
             if view is not None:
                 feed.message_id = view.messages.get(TABLE_MESSAGE)
                 feed.lobby = view.match_id is None
                 self._find_thread(feed, view)
+                if feed.message_id is not None:
+                    feed.lobby_known.set()
         if isinstance(event, ev.TableRestored):
             await self.bot.hands.restore(event.table_id)
-        feed.queue.put_nowait((event, view))
+        feed.put(event, view)
         if isinstance(event, ev.TurnStarted) and event.seconds is not None and view is not None:
             # A person's turn: their hand lights up now, not behind the channel's queue
             # (its webhook is not in the channel's rate-limit bucket).
@@ -487,7 +679,9 @@ class Presenter:
 
     def _find_thread(self, feed: ChannelFeed, view: TableView) -> None:
         """A new feed (at start, after a restart) takes the table's stored thread. While
-        one is still wanted, no deal was posted: the table message is the lobby."""
+        one is still wanted, no deal was posted: the table message is the lobby. Once
+        the thread is open, the lobby is the summary, not the table message (until the
+        first deal's message is stored)."""
         feed.thread_id = view.messages.get(THREAD)
         if feed.thread_id == THREAD_WANTED:
             feed.lobby = True
@@ -495,20 +689,16 @@ class Presenter:
         if feed.thread_id and summary is not None:
             self.thread_opened(feed.thread_id, feed.channel_id)
             feed.summary = self.summary(feed.channel_id, summary, feed.thread_id)
+            if feed.message_id == summary:
+                feed.message_id = None
 
-    def adopt_message(self, channel_id: int, table_id: int, message_id: int) -> None:
-        """The lobby message a command posted itself becomes the channel's table message."""
-        feed = self._feeds.get(channel_id)
+    def adopt_message(self, table_id: int, message_id: int) -> None:
+        """The lobby message a command posted itself becomes the table message."""
+        feed = self._feeds.get(table_id)
         if feed is not None:
             feed.message_id = message_id
-            view = self._view(table_id)
-            if view is not None and feed.lobby:
-                feed.thread_id = view.messages.get(THREAD)
+            feed.lobby_known.set()
             feed.dirty.set()
-
-    async def play_in_thread(self, table_id: int) -> None:
-        """Open a thread for this table's match when it starts (see :class:`ChannelFeed`)."""
-        await self.remember(table_id, THREAD_WANTED, THREAD)
 
     def table_channel(self, channel_id: int) -> int:
         """The channel whose table plays in this thread, or ``channel_id`` itself: an
@@ -553,8 +743,8 @@ class Presenter:
         with contextlib.suppress(Refusal):  # the table closed meanwhile: nothing to keep
             await self.bot.service.remember_message(table_id, role, message_id)
 
-    def drop(self, channel_id: int) -> None:
-        feed = self._feeds.pop(channel_id, None)
+    def drop(self, table_id: int) -> None:
+        feed = self._feeds.pop(table_id, None)
         if feed is not None:
             feed.editor.cancel()  # the worker, the caller, ends by itself
 
@@ -566,18 +756,27 @@ class Presenter:
 
     async def drain(self, seconds: float | None = None) -> None:
         """Shutdown: send what is queued and the pending edits, for at most ``seconds``
-        (default :data:`DRAIN_SECONDS`). Lines that did not go out are posted at the next
-        start, from what the store says was posted."""
-        try:
-            async with asyncio.timeout(DRAIN_SECONDS if seconds is None else seconds):
-                for feed in list(self._feeds.values()):
-                    await feed.flush()
-                await self.bot.hands.idle()
-        except TimeoutError:
-            left = sum(feed.queue.qsize() for feed in self._feeds.values())
-            log.warning("shutting down with %d event(s) not presented; posted at next start", left)
+        (default :data:`DRAIN_SECONDS`), and not a moment longer than that takes: a
+        post Discord has answered is out, whatever discord.py's rate limiter still waits
+        for, and a restored channel's quiet has nothing to send. Lines that did not go
+        out are posted at the next start, from what the store says was posted (and by
+        their names, not twice). Hand messages are brought up to date after the start."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (DRAIN_SECONDS if seconds is None else seconds)
+        self.stopping.set()
+        while not all(feed.settled() for feed in self._feeds.values()):
+            if loop.time() >= deadline:
+                left = sum(feed.queue.qsize() for feed in self._feeds.values())
+                log.warning(
+                    "shutting down with %d event(s) not presented; posted at next start", left
+                )
+                break
+            await asyncio.sleep(SETTLE_POLL)  # progress comes from many tasks and answers
+        for feed in list(self._feeds.values()):
+            await feed.record_delivered()
 
     def close(self) -> None:
+        """Stop every feed, whatever it was doing (after :meth:`drain`)."""
         for feed in self._feeds.values():
             feed.close()
         self._feeds.clear()

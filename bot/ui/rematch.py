@@ -20,7 +20,7 @@ from bot.tables import Refusal, TableView
 
 from .components import lobby_view
 from .embeds import compass, lobby_embed
-from .presenter import THREAD
+from .presenter import THREAD, THREAD_WANTED, post_nonce
 from .replies import display_name
 
 if TYPE_CHECKING:
@@ -61,14 +61,19 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
     """Open the table with the clicker as host, seat the old computers, post the lobby."""
     service = bot.service
     channel = old.channel_id
+    # The match played in a thread of its own: so does this one.
+    threaded = THREAD in old.messages
     view: TableView = await service.open_table(
-        old.guild_id, channel, interaction.user.id, display_name(interaction), old.settings
+        old.guild_id,
+        channel,
+        interaction.user.id,
+        display_name(interaction),
+        old.settings,
+        messages={THREAD: THREAD_WANTED} if threaded else None,
     )
     for occupant in old.seats:
         if isinstance(occupant, Computer):
             view = await service.add_computer(channel, interaction.user.id, occupant.level)
-    if THREAD in old.messages:  # the match played in a thread of its own: so does this one
-        await bot.presenter.play_in_thread(view.table_id)
     with i18n.using(view.settings.language):  # a channel post: the table's language
         embed, buttons = lobby_embed(view), lobby_view(view.table_id)
     message: discord.Message
@@ -82,7 +87,10 @@ async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> N
             ephemeral=True,
         )
         message = await bot.get_partial_messageable(channel).send(
-            embed=embed, view=buttons, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            view=buttons,
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=post_nonce(view.table_id, "lobby"),
         )
     await service.remember_message(view.table_id, "table", message.id)
-    bot.presenter.adopt_message(channel, view.table_id, message.id)
+    bot.presenter.adopt_message(view.table_id, message.id)

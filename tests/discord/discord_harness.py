@@ -10,7 +10,10 @@ command sync); only the network is replaced:
   rate limiter that reads ``X-RateLimit-*`` headers and retries a 429. The fake answers
   like Discord does (a message object for a post, a callback response for an interaction
   answer) and enforces Discord's per-channel "5 per 5 seconds" buckets, so a 429 is
-  recorded if the bot ever outruns them.
+  recorded if the bot ever outruns them. A post with ``enforce_nonce`` whose nonce the bot
+  used in that channel in the last :data:`NONCE_WINDOW` seconds is answered with the
+  message already there, as Discord does. The bot's ``http_trace`` hears each answer as
+  it would from aiohttp.
 * Users act by feeding ``INTERACTION_CREATE`` payloads to the gateway parser
   (``ConnectionState.parse_interaction_create``), exactly where a gateway event would
   enter: the command tree and the dynamic items take it from there.
@@ -42,10 +45,11 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -53,6 +57,7 @@ import discord
 import emoji
 from discord.http import Route
 from multidict import CIMultiDict
+from yarl import URL
 
 from bot.app import BonkenBot
 from bot.settings import Settings
@@ -89,7 +94,10 @@ RATE_LIMIT = 5
 RATE_WINDOW = 5.0
 ACK_DEADLINE = 3.0
 """Discord drops an interaction that is not answered within 3 seconds."""
+NONCE_WINDOW = 300.0
+"""Seconds Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
 
+T = TypeVar("T")
 _ids = itertools.count(1_400_000_000_000_000_000)
 
 
@@ -221,28 +229,45 @@ class _Response:
 class _Pending:
     """What ``session.request(...)`` returns: used as ``async with``."""
 
-    def __init__(self, fake: FakeDiscord, method: str, url: str, kwargs: dict[str, Any]) -> None:
-        self.fake, self.method, self.url, self.kwargs = fake, method, url, kwargs
+    def __init__(self, session: FakeSession, method: str, url: str, kwargs: dict[str, Any]):
+        self.session, self.method, self.url, self.kwargs = session, method, url, kwargs
 
     async def __aenter__(self) -> _Response:
+        fake = self.session.fake
         await asyncio.sleep(0)  # a request is never instantaneous: let others run
         if "/channels/" in self.url:
-            await asyncio.sleep(self.fake.channel_delay)
-        return self.fake.handle(self.method, self.url, self.kwargs)
+            await asyncio.sleep(fake.channel_delay)
+        if fake.request_delay is not None:
+            await asyncio.sleep(fake.request_delay(self.method, urlsplit(self.url).path))
+        response = fake.handle(self.method, self.url, self.kwargs)
+        trace = self.session.trace
+        if trace is not None:  # as aiohttp tells a trace the answer has come
+            ended = aiohttp.TraceRequestEndParams(
+                self.method,
+                URL(self.url),
+                CIMultiDict(),
+                response,  # type: ignore[arg-type]
+            )
+            await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+        return response
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 class FakeSession:
-    """The ``aiohttp.ClientSession`` discord.py sends every request through."""
+    """The ``aiohttp.ClientSession`` discord.py sends every request through; ``trace``
+    is the bot's ``http_trace``, if any."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, trace: aiohttp.TraceConfig | None = None) -> None:
         self.fake = fake
+        self.trace = trace
+        if trace is not None:
+            trace.freeze()
         self.closed = False
 
     def request(self, method: str, url: str, **kwargs: Any) -> _Pending:
-        return _Pending(self.fake, method, url, kwargs)
+        return _Pending(self, method, url, kwargs)
 
     async def close(self) -> None:
         self.closed = True
@@ -277,6 +302,17 @@ class FakeDiscord:
         that message's id, as in Discord)."""
         self.thread_refused: set[int] = set()
         """Channels where starting a thread fails with 403 Missing Permissions."""
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        """(channel, nonce) of the bot's posts -> (when, the message posted)."""
+        self.deduplicated: list[Call] = []
+        """Posts answered with the message their nonce named already."""
+        self._changed = asyncio.Event()
+        """Set by every request (see :meth:`wait_for`)."""
+        self.last_in_window: Callable[[Call], float] | None = None
+        """Seconds (real, if any) until the bucket a request uses refills, for a request
+        that is to use it up: discord.py then waits that long before returning it."""
+        self.request_delay: Callable[[str, str], float] | None = None
+        """Seconds a request (method, path) takes to be answered, if any."""
         self.guild_locale = "en-US"
         """The guild's preferred locale, sent as every interaction's ``guild_locale``."""
 
@@ -328,14 +364,28 @@ class FakeDiscord:
         call = Call(
             time.monotonic(), method, path, body, files, authorization=headers.get("Authorization")
         )
+        return self.answer(call)
+
+    def answer(self, call: Call) -> _Response:
+        """Discord's answer to a request (its body decoded), as it goes on record."""
         self.calls.append(call)
         limited = self._rate_limit(call)
         if limited is not None:
             call.status = 429
+            self._changed.set()
             return limited
         status, answer = self._route(call)
         call.status = status
+        self._changed.set()
         return _Response(status, _public(answer), call.rate_headers)
+
+    async def wait_for(self, found: Callable[[], T | None], timeout: float = 30.0) -> T:
+        """Wait until ``found()`` gives something (looked at again after every request)."""
+        async with asyncio.timeout(timeout):
+            while not (result := found()):
+                self._changed.clear()
+                await self._changed.wait()
+        return result
 
     def _rate_limit(self, call: Call) -> _Response | None:
         """Discord's per-channel buckets for posting and for editing messages."""
@@ -348,6 +398,9 @@ class FakeDiscord:
         now = time.monotonic()
         if now >= bucket.reset_at:
             bucket.reset_at, bucket.used = now + window, 0
+        if self.last_in_window is not None and (seconds := self.last_in_window(call)):
+            # This request uses the bucket up, and it refills only ``seconds`` from now.
+            bucket.used, bucket.reset_at = RATE_LIMIT - 1, now + seconds
         bucket.used += 1
         after = max(bucket.reset_at - now, 0.0)
         headers = {
@@ -396,7 +449,14 @@ class FakeDiscord:
                 if thread["thread_metadata"]["locked"]:
                     return 403, {"message": "Missing Permissions", "code": 50013}
                 thread["thread_metadata"]["archived"] = False  # a post unarchives it
-            return 200, self._create(int(match[1]), body, call.files)
+            if (twin := self._posted_as(int(match[1]), body)) is not None:
+                self.deduplicated.append(call)
+                return 200, twin
+            message = self._create(int(match[1]), body, call.files)
+            if body.get("enforce_nonce") and body.get("nonce") is not None:
+                key = (int(match[1]), str(body["nonce"]))
+                self.nonces[key] = (time.monotonic(), int(message["id"]))
+            return 200, message
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path):
             return self._start_thread(int(match[1]), int(match[2]), body)
         if (match := re.fullmatch(r"/channels/(\d+)", path)) and m == "PATCH":
@@ -414,6 +474,16 @@ class FakeDiscord:
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?", path):
             return self._webhook(call, match[2], match[4])
         return 404, {"message": f"fake Discord does not know {m} {path}", "code": 0}
+
+    def _posted_as(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Discord's ``enforce_nonce``: the bot's message posted in this channel with this
+        nonce in the last few minutes, if it is still there."""
+        if not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        when, message_id = self.nonces.get((channel_id, str(body["nonce"])), (0.0, 0))
+        if time.monotonic() - when > NONCE_WINDOW:
+            return None
+        return self.messages.get(message_id)
 
     def _start_thread(
         self, channel_id: int, message_id: int, body: dict[str, Any]
@@ -516,6 +586,8 @@ class FakeDiscord:
             message["application_id"] = str(APP_ID)
             message["webhook_id"] = str(APP_ID)
         self._apply(message, body or {}, files)
+        if (body or {}).get("nonce") is not None:
+            message["nonce"] = str(body["nonce"])
         self.messages[int(message["id"])] = message
         if owner is not None and message["flags"] & EPHEMERAL:
             self.owner[int(message["id"])] = owner
@@ -803,7 +875,7 @@ class Harness:
 
     async def start(self) -> Harness:
         http = self.bot.http
-        session = FakeSession(self.fake)
+        session = FakeSession(self.fake, http.http_trace)
 
         async def static_login(token: str) -> Any:  # HTTPClient.static_login, minus aiohttp
             http._HTTPClient__session = session  # type: ignore[attr-defined]

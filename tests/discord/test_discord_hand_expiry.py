@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 from discord_harness import CHANNEL_ID, custom_ids, show_hand
 
@@ -24,9 +25,13 @@ class FakeClock:
 
 
 async def _reminder(h, user) -> str:  # type: ignore[no-untyped-def]
-    """The turn ping the channel gets for ``user`` (as the turn timer publishes it)."""
+    """The turn ping the channel gets for ``user`` (as the turn timer publishes it), each
+    for a turn of its own (a turn's reminder is one post, whoever asks again)."""
     table = h.table()
-    await h.bot.presenter.publish(ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), table)
+    turn = table.turn + len(h.fake.channel_posts())
+    await h.bot.presenter.publish(
+        ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), replace(table, turn=turn)
+    )
     await h.idle()
     return h.fake.channel_posts()[-1]["content"]
 

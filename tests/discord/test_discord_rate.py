@@ -40,14 +40,17 @@ async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
         service = h.bot.service
         host = h.user("Host")
         channel = 1_300_000_000_000_000_009
-        view = await service.open_table(1, channel, host.id, "Host", host_seated=False)
-        if threaded:  # what /bonken new does where the bot may open threads
-            await h.bot.presenter.play_in_thread(view.table_id)
+        # What /bonken new does where the bot may open threads: a thread is wanted.
+        wish = {presenter.THREAD: presenter.THREAD_WANTED} if threaded else None
+        view = await service.open_table(
+            1, channel, host.id, "Host", host_seated=False, messages=wish
+        )
+        if threaded:
             lobby = await h.bot.get_partial_messageable(channel).send(
                 embed=lobby_embed(view), view=lobby_view(view.table_id)
             )
             await service.remember_message(view.table_id, "table", lobby.id)
-            h.bot.presenter.adopt_message(channel, view.table_id, lobby.id)
+            h.bot.presenter.adopt_message(view.table_id, lobby.id)
         for _ in range(4):
             await service.add_computer(channel, host.id)
         await h.idle()
