@@ -132,6 +132,7 @@ class DailyStore:
         """Start ``user_id``'s attempt at the stored day, with the computers' first
         ``moves``, counted in the server's active season (a default one is started if it
         has none). Raises :class:`AlreadyStored` if the person has an attempt that day."""
+        await self._season_ready(guild_id)
         async with self._db.writing() as session:
             season_id = await active_season_id(session, guild_id)
             try:
@@ -146,6 +147,19 @@ class DailyStore:
                 raise Conflict(f"no attempt on {day}: {error}") from None
             await _insert_moves(session, int(attempt_id), moves)
             return await _attempt(session, int(attempt_id))
+
+    async def _season_ready(self, guild_id: int) -> None:
+        """Make sure the server has an active season, on its own: two attempts starting at
+        once in a server without one both start the default season, and on PostgreSQL the
+        second of those transactions fails; tried again, it finds the first one's."""
+        for tries_left in (1, 0):
+            try:
+                async with self._db.writing() as session:
+                    await active_season_id(session, guild_id)
+                return
+            except ConstraintFailed:
+                if not tries_left:
+                    raise
 
     async def attempt(self, attempt_id: int) -> AttemptInfo:
         """The attempt with this id; :class:`NotFound` if there is none."""

@@ -12,6 +12,7 @@ import pytest
 from daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_out
 
 from bot.daily import MIN_DAYS, PERSON_SEAT, DailyReason, DailyRefusal, DailyService
+from bot.daily import service as service_module
 from bot.engine import Choose, Double, Play, Reason, from_record, rules_for
 from bot.store import GuildSettings, StorageFailed, Store, TableSettings, open_store
 from bot.store.copy import copy_database
@@ -406,3 +407,24 @@ async def test_a_copy_to_postgresql_keeps_every_day_and_attempt(
         assert {r.name for r in results.ranking} == {"Ann", "Bob"}
         assert results.comparisons is not None
         assert [c.mine for c in results.comparisons] == list(ann.scores)
+
+
+async def test_starting_twice_at_once_makes_one_attempt(
+    service: DailyService, store: Store
+) -> None:
+    first, second = await asyncio.gather(
+        service.play(GUILD, ANN, "Ann"), service.play(GUILD, ANN, "Ann")
+    )
+    assert first.attempt_id == second.attempt_id and first.step == second.step
+    assert len(await store.daily.day_scores(GUILD, TODAY)) == 1
+
+
+async def test_an_attempt_dropped_from_memory_plays_on_from_the_store(
+    service: DailyService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "LIVE_ATTEMPTS", 2)
+    views = [await service.play(GUILD, user, f"P{user}") for user in (ANN, BOB, CAS)]
+    ann = views[0]  # the least recently used: no longer in memory
+    after = await service.act(ann.attempt_id, ANN, ann.step, ann.seat.legal[0])
+    assert after.step > ann.step
+    assert len(await store.daily.moves(ann.attempt_id)) == after.step
