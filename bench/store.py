@@ -35,8 +35,10 @@ from bot.engine import Action, Card, Match
 from bot.store import Human, LeaderboardSort, SeatResult, Store, open_store
 from bot.store.bulk import add_finished_matches
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from postgres_server import PostgresServer, find_bindir
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1])
+)  # the repository, for tests.postgres_server
+from tests.postgres_server import PostgresServer, find_bindir
 
 BULK_BATCH = 100_000
 """Finished matches per bulk transaction, so a million never sit in memory at once."""

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from daily_helpers import Clock
 
 from bot.daily import DailyService
 from bot.store import Store, open_store
+from tests.daily.daily_helpers import Clock
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 
 import pytest
-from daily_helpers import GUILD, at_random, play_out
 
 from bot.daily import DailyService
 from bot.daily.attempt import Attempt
@@ -18,6 +17,7 @@ from bot.daily.program import PERSON_SEAT, day_program, day_seed
 from bot.engine import STANDARD, Action, SeatView
 from bot.players.pool import decide_sync
 from bot.store import Store
+from tests.daily.daily_helpers import GUILD, at_random, play_out
 
 PROGRAM = day_program(day_seed("ab" * 32, GUILD, date(2026, 12, 2)), 4, STANDARD)
 

@@ -9,13 +9,13 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_out
 
 from bot.daily import MIN_DAYS, PERSON_SEAT, DailyReason, DailyRefusal, DailyService
 from bot.daily import service as service_module
 from bot.engine import Choose, Double, Play, Reason, from_record, rules_for
 from bot.store import GuildSettings, StorageFailed, Store, TableSettings, open_store
 from bot.store.copy import copy_database
+from tests.daily.daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_out
 
 ANN, BOB, CAS = 100, 101, 102
 TODAY = date(2026, 12, 2)

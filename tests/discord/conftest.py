@@ -1,11 +1,20 @@
-"""Fixtures for the Discord front end tests: a running bot behind a fake Discord."""
+"""Fixtures for the Discord front end tests: a running bot behind a fake Discord.
+
+The pictures are drawn as a one-pixel stand-in, except in tests marked ``real_pictures``
+(those that look at them): drawing the table takes some 10 ms, most of what these tests
+spent on the CPU, and every other test only sees that a picture is attached. What is
+drawn is the render tests' business (tests/render)."""
 
 from __future__ import annotations
 
-import pytest
-from discord_harness import Harness
+import io
 
+import pytest
+from PIL import Image
+
+import bot.ui.pictures as pictures
 import bot.ui.presenter as presenter
+from tests.discord.discord_harness import Harness
 
 FAST_EDIT_INTERVAL = 0.02
 """Tests run Discord's clocks 100× faster (``time_scale=0.01``); the table message's
@@ -17,6 +26,30 @@ FAST_RESTART_QUIET = 0.05
 
 ACK_LIMIT = 1.0
 """Seconds: every interaction must be answered well within Discord's 3."""
+
+
+def _one_pixel() -> bytes:
+    image = io.BytesIO()
+    Image.new("RGB", (1, 1)).save(image, format="PNG")
+    return image.getvalue()
+
+
+STAND_IN = _one_pixel()
+"""The PNG sent for every picture in a test that does not look at pictures."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_pictures: the bot draws its real pictures (the test looks at them)"
+    )
+
+
+@pytest.fixture(autouse=True)
+def stand_in_pictures(request, monkeypatch):
+    """Every picture is :data:`STAND_IN` unless the test is marked ``real_pictures``."""
+    if request.node.get_closest_marker("real_pictures") is None:
+        monkeypatch.setattr(pictures, "table_png", lambda scene: STAND_IN)
+        monkeypatch.setattr(pictures, "chart_png", lambda data: STAND_IN)
 
 
 @pytest.fixture(autouse=True)

@@ -61,6 +61,7 @@ from yarl import URL
 
 from bot.app import BonkenBot
 from bot.settings import Settings
+from tests.sqlite_template import fresh_sqlite
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
 APP_ID = 1_100_000_000_000_000_001
@@ -96,6 +97,10 @@ ACK_DEADLINE = 3.0
 """Discord drops an interaction that is not answered within 3 seconds."""
 NONCE_WINDOW = 300.0
 """Seconds Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
+IDLE_STEP = 0.002
+"""Seconds :meth:`Harness.idle` waits between two looks while the bot is still busy."""
+IDLE_LIMIT = 30.0
+"""Seconds after which :meth:`Harness.idle` gives up: the bot never went quiet."""
 
 T = TypeVar("T")
 _ids = itertools.count(1_400_000_000_000_000_000)
@@ -234,22 +239,26 @@ class _Pending:
 
     async def __aenter__(self) -> _Response:
         fake = self.session.fake
-        await asyncio.sleep(0)  # a request is never instantaneous: let others run
-        if "/channels/" in self.url:
-            await asyncio.sleep(fake.channel_delay)
-        if fake.request_delay is not None:
-            await asyncio.sleep(fake.request_delay(self.method, urlsplit(self.url).path))
-        response = fake.handle(self.method, self.url, self.kwargs)
-        trace = self.session.trace
-        if trace is not None:  # as aiohttp tells a trace the answer has come
-            ended = aiohttp.TraceRequestEndParams(
-                self.method,
-                URL(self.url),
-                CIMultiDict(),
-                response,  # type: ignore[arg-type]
-            )
-            await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
-        return response
+        fake.in_flight += 1
+        try:
+            await asyncio.sleep(0)  # a request is never instantaneous: let others run
+            if "/channels/" in self.url:
+                await asyncio.sleep(fake.channel_delay)
+            if fake.request_delay is not None:
+                await asyncio.sleep(fake.request_delay(self.method, urlsplit(self.url).path))
+            response = fake.handle(self.method, self.url, self.kwargs)
+            trace = self.session.trace
+            if trace is not None:  # as aiohttp tells a trace the answer has come
+                ended = aiohttp.TraceRequestEndParams(
+                    self.method,
+                    URL(self.url),
+                    CIMultiDict(),
+                    response,  # type: ignore[arg-type]
+                )
+                await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+            return response
+        finally:
+            fake.in_flight -= 1
 
     async def __aexit__(self, *exc: object) -> None:
         return None
@@ -315,6 +324,9 @@ class FakeDiscord:
         """Seconds a request (method, path) takes to be answered, if any."""
         self.guild_locale = "en-US"
         """The guild's preferred locale, sent as every interaction's ``guild_locale``."""
+        self.in_flight = 0
+        """Requests the bot has begun and Discord not yet answered, a wait for a rate
+        limit's reset included."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -863,9 +875,12 @@ class Harness:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
         keeps the commands synced then, as Discord does)."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
+        database = tmp_path / "bonken.sqlite3"
+        if not database.exists():  # a restart keeps the last run's
+            fresh_sqlite(database)
         self.settings = Settings(
             token=TOKEN,
-            database_path=tmp_path / "bonken.sqlite3",
+            database_path=database,
             dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
@@ -884,7 +899,17 @@ class Harness:
             http.token = token
             return await http.request(Route("GET", "/users/@me"))
 
+        send = http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:  # counted while under way
+            self.fake.in_flight += 1
+            try:
+                return await send(route, **kwargs)
+            finally:
+                self.fake.in_flight -= 1
+
         http.static_login = static_login  # type: ignore[method-assign]
+        http.request = request  # type: ignore[method-assign]
         await self.bot.login(TOKEN)  # the real login: user, application, setup_hook, sync
         return self
 
@@ -1030,21 +1055,41 @@ class Harness:
 
     # -- waiting and looking --------------------------------------------------------------
 
-    async def idle(self, quiet: float = 0.025) -> None:
-        """Wait until the computers have moved, every event is presented and the bot
-        has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
-        for _ in range(400):
+    async def idle(self, quiet: float = 0.0) -> None:
+        """Wait until the computers have moved, every event is presented and nothing the
+        bot sends is still under way (see :meth:`_busy`): the coalesced edit has gone
+        out. ``quiet``: and the bot has then sent nothing for that many seconds more."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IDLE_LIMIT
+        while loop.time() < deadline:
             count = len(self.fake.calls)
             await self.bot.service.settle()
             await self.bot.presenter.idle()
-            await asyncio.sleep(quiet)
-            if len(self.fake.calls) == count and not self._editing():
+            if quiet:
+                await asyncio.sleep(quiet)
+            if len(self.fake.calls) == count and not self._busy():
                 return
+            await asyncio.sleep(IDLE_STEP)
         raise AssertionError("the bot never went quiet")
+
+    def _busy(self) -> bool:
+        """A request is under way, a table or summary edit is due or being made, a hand
+        is being refreshed, or a computer is to move."""
+        return (
+            self.fake.in_flight > 0
+            or self._editing()
+            or bool(self.bot.hands._refreshing)
+            or any(
+                t.driver is not None and not t.driver.done()
+                for t in self.bot.service.registry.all()
+            )
+        )
 
     def _editing(self) -> bool:
         return any(
-            feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
+            feed.dirty.is_set()
+            or feed.edit_lock.locked()
+            or (feed.summary is not None and (feed.summary.pending or feed.summary._lock.locked()))
             for feed in self.bot.presenter._feeds.values()
         )
 

@@ -110,7 +110,7 @@ async def test_the_show_hand_button_has_a_real_emoji():
 
 
 async def test_the_harness_refuses_an_invalid_emoji_as_discord_does():
-    from discord_harness import _invalid_emoji
+    from tests.discord.discord_harness import _invalid_emoji
 
     view = discord.ui.View()
     view.add_item(discord.ui.Button(label="x", emoji="🂠", custom_id="x"))

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import logging
 
-from discord_harness import TOKEN, show_hand
-
 from bot.ui.replies import APOLOGY
+from tests.discord.discord_harness import TOKEN, show_hand
 
 
 def boom(*args, **kwargs):
@@ -101,7 +100,7 @@ async def test_an_error_after_the_answer_apologises_in_a_followup(harness, monke
 
 
 async def test_the_token_never_appears_in_the_logs(tmp_path, caplog):
-    from discord_harness import Harness
+    from tests.discord.discord_harness import Harness
 
     caplog.set_level(logging.DEBUG)
     h = await Harness(tmp_path).start()

@@ -12,7 +12,10 @@ import re
 import time
 from collections import Counter
 
-from discord_harness import (
+import bot.ui.presenter as presenter
+from bot.engine import from_record
+from bot.store import SCORE_STEP
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     THREAD_PERMISSIONS,
     Call,
@@ -20,10 +23,6 @@ from discord_harness import (
     seat_state,
     snowflake,
 )
-
-import bot.ui.presenter as presenter
-from bot.engine import from_record
-from bot.store import SCORE_STEP
 
 WINDOW = 0.5
 """Seconds (real) until the thread's bucket refills after the third trick line."""

@@ -8,10 +8,9 @@ import asyncio
 import time
 from dataclasses import replace
 
-from discord_harness import CHANNEL_ID, custom_ids, show_hand
-
 import bot.ui.hands as hands
 from bot.tables import events as ev
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids, show_hand
 
 
 class FakeClock:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import act_by_buttons, play_until, seat_state
-
 from bot.engine import CONTRACTS, MatchPhase
+from tests.discord.discord_harness import act_by_buttons, play_until, seat_state
 
 
 async def test_rules_overview_and_one_contract_are_private(harness):

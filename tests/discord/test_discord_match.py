@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import EPHEMERAL, components, custom_ids, seat_state, show_hand
-
 from bot.engine import DEALS_PER_MATCH, Double, MatchPhase, from_record
 from bot.ui.hands import MATCH_OVER
+from tests.discord.discord_harness import EPHEMERAL, components, custom_ids, seat_state, show_hand
 
 
 async def test_one_person_and_three_computers_play_a_match_to_the_final_standings(harness):

@@ -9,7 +9,7 @@ import io
 import json
 import logging
 
-from discord_harness import Harness, play_until
+import pytest
 from PIL import Image
 
 import bot.ui.pictures as pictures
@@ -20,6 +20,9 @@ from bot.render.chart import SIZE as CHART_SIZE
 from bot.render.chart import chart_png
 from bot.render.table_image import SIZE, TRICK_CARDS
 from bot.ui.pictures import chart_of_record, chart_of_scores
+from tests.discord.discord_harness import Harness, play_until
+
+pytestmark = pytest.mark.real_pictures
 
 CARD_WHITE = (252, 251, 247)
 

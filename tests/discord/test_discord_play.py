@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import copy
 
-from discord_harness import (
+from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play
+from tests.discord.discord_harness import (
     components,
     custom_ids,
     play_until,
     seat_state,
     show_hand,
 )
-
-from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play
 
 NOT_SEATED = "you are not seated at this table"
 

@@ -8,11 +8,17 @@ import asyncio
 import itertools
 import json
 
-from discord_harness import CHANNEL_ID, Harness, custom_ids, play_until, seat_state, show_hand
-
 import bot.ui.presenter as presenter
 from bot.engine import CONTRACTS, DEALS_PER_MATCH, MatchPhase, from_record
 from bot.render.text import domino_rows_text
+from tests.discord.discord_harness import (
+    CHANNEL_ID,
+    Harness,
+    custom_ids,
+    play_until,
+    seat_state,
+    show_hand,
+)
 
 
 async def computers_only(h: Harness, channel: int = CHANNEL_ID) -> None:

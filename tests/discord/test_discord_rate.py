@@ -14,12 +14,20 @@ import asyncio
 import re
 
 import pytest
-from discord_harness import Call, Harness, User, components, custom_ids, seat_state, show_hand
 
 import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 from bot.ui.components import lobby_view
 from bot.ui.embeds import lobby_embed
+from tests.discord.discord_harness import (
+    Call,
+    Harness,
+    User,
+    components,
+    custom_ids,
+    seat_state,
+    show_hand,
+)
 
 TIME_SCALE = 0.01
 BUDGET_PER_DEAL = 40

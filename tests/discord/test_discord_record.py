@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import play_until, seat_state
-
 from bot.engine import MatchPhase, from_record, to_record
+from tests.discord.discord_harness import play_until, seat_state
 
 
 def _file(interaction) -> dict:

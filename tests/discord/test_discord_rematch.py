@@ -3,9 +3,8 @@ the finished table's computers and settings, and seats the old players who click
 
 from __future__ import annotations
 
-from discord_harness import custom_ids
-
 from bot.store import Computer, Human
+from tests.discord.discord_harness import custom_ids
 
 
 async def _finished_table(h):  # type: ignore[no-untyped-def]

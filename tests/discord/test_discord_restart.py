@@ -8,7 +8,9 @@ import logging
 import re
 import sqlite3
 
-from discord_harness import (
+import bot.ui.presenter as presenter
+from bot.engine import MatchPhase, from_record
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     Harness,
     User,
@@ -18,9 +20,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-import bot.ui.presenter as presenter
-from bot.engine import MatchPhase, from_record
 
 
 async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path, monkeypatch):
@@ -206,10 +205,11 @@ async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used
     scale = 0.2  # a 1 s window: long enough that a restart falls inside it
     monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
     monkeypatch.setattr(presenter, "RESTART_QUIET", 5.0 * scale)
-    first = Harness(tmp_path, time_scale=scale)
+    first = Harness(tmp_path)  # plays at the usual scale: a deal in 1 s windows takes long
     await first.start()
     await play_last_card_and_stop(first, first.user("Ann"))
     # Its last posts used the whole window up, as a drain into a busy channel does.
+    first.fake.time_scale = scale
     first.fake.use_up_window(CHANNEL_ID)
     second = await Harness(tmp_path, fake=first.fake).start()
     try:

@@ -9,13 +9,12 @@ import dataclasses
 import re
 import time
 
-from discord_harness import CHANNEL_ID, custom_ids, play_until, seat_state, show_hand
-
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 from bot.engine.cards import RANK_NAMES
 from bot.render.text import settlement_text
 from bot.tables import events as ev
 from bot.ui.embeds import deal_embed
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids, play_until, seat_state, show_hand
 
 
 def _table_embed(h) -> dict:  # type: ignore[no-untyped-def]

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-from discord_harness import (
+import bot.ui.presenter as presenter
+from bot.engine import DEALS_PER_MATCH, MatchPhase
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
     GUILD_ID,
@@ -21,9 +23,6 @@ from discord_harness import (
     seat_state,
     show_hand,
 )
-
-import bot.ui.presenter as presenter
-from bot.engine import DEALS_PER_MATCH, MatchPhase
 
 ARCHIVE_AFTER = 0.05
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import play_deal, random_partial, snapshot
 
 from bot.engine import NEGATIVE_IDS, TRUMP_IDS, Choose, IllegalAction, Match
 from bot.engine.rules import STANDARD
+from tests.engine.engine_helpers import play_deal, random_partial, snapshot
 
 # first_dealer 0: the choosers of deals 1-11 are seats 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0.
 # Seat 0 ends up with trump-spades, kingofhearts and the last negative, lasttrick.

@@ -9,7 +9,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import CONTRACTS, PASS, Double, IllegalAction, Phase, settle
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     SCRIPT_L_TRUMP_HEARTS,
@@ -19,8 +21,6 @@ from engine_helpers import (
     snapshot,
     start,
 )
-
-from bot.engine import CONTRACTS, PASS, Double, IllegalAction, Phase, settle
 
 
 def _doubling(contract: str = "ducking", dealer: int = 0):

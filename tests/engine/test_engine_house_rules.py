@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 import pytest
-from engine_helpers import ALL_RULES, cards, full_suits, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +34,7 @@ from bot.engine import (
     to_record,
 )
 from bot.engine.simulate import random_match
+from tests.engine.engine_helpers import ALL_RULES, cards, full_suits, rules_id
 
 BROKEN = rules_for("standard", {"heart_lead": "broken"})
 TWELVE_NEGATIVES = {

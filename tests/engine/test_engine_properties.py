@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 
-from engine_helpers import random_partial, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from bot.engine import (
     from_record,
     to_record,
 )
+from tests.engine.engine_helpers import random_partial, snapshot
 
 TOTALS = {
     "ducking": -65,

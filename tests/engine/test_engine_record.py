@@ -8,7 +8,12 @@ import random
 import re
 
 import pytest
-from engine_helpers import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import MatchPhase, Phase, RecordError, from_record, to_record
+from bot.engine.record import loads
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     SKIP_HANDS,
@@ -19,11 +24,6 @@ from engine_helpers import (
     random_partial,
     start,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from bot.engine import MatchPhase, Phase, RecordError, from_record, to_record
-from bot.engine.record import loads
 
 SCRIPT_CODES = " ".join(SCRIPT_L).split()
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import CARDS, PASS, Card, Choose, Match, Rules, Suit, rules_for, seat_view
+from bot.engine.view import ruled_out
+from tests.engine.engine_helpers import (
     ALL_RULES,
     LAYOUT_L,
     SCRIPT_L,
@@ -18,11 +23,6 @@ from engine_helpers import (
     rules_id,
     start,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from bot.engine import CARDS, PASS, Card, Choose, Match, Rules, Suit, rules_for, seat_view
-from bot.engine.view import ruled_out
 
 
 def _unseen(match: Match, viewer: int) -> set:

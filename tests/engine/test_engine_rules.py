@@ -8,7 +8,6 @@ import pickle
 import random
 
 import pytest
-from engine_helpers import mask_codes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +34,7 @@ from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 from bot.engine.simulate import random_match
 from bot.engine.view import seat_view
 from bot.render.rules import rules_text
+from tests.engine.engine_helpers import mask_codes
 
 
 def _scaled(contract: Contract) -> Contract:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import ALL_RULES, EACH_HOUSE_RULE, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,13 @@ from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
 from bot.engine.rules import Rules, rules_for
+from tests.engine.engine_helpers import (
+    ALL_RULES,
+    EACH_HOUSE_RULE,
+    dealt_for_play,
+    mask_codes,
+    rules_id,
+)
 
 
 def _replay(deal: Deal, trace: list[TraceEntry]) -> None:

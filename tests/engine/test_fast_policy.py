@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import ALL_RULES, EACH_HOUSE_RULE, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +29,13 @@ from bot.engine.fast import (
 from bot.engine.match import Match
 from bot.engine.rules import Rules
 from bot.engine.view import seat_view
+from tests.engine.engine_helpers import (
+    ALL_RULES,
+    EACH_HOUSE_RULE,
+    dealt_for_play,
+    mask_codes,
+    rules_id,
+)
 
 
 def _state(pos: FastPosition) -> tuple[object, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from wire_discord import (
+from tests.ops.wire_discord import (
     CHANNEL_ID,
     BotProcess,
     User,

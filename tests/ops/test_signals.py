@@ -11,8 +11,9 @@ import signal
 import time
 
 import pytest
-from fake_discord import TOKEN, FakeDiscord, bot_env, launch
-from wire_discord import (
+
+from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
+from tests.ops.wire_discord import (
     BotProcess,
     Call,
     User,

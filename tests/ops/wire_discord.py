@@ -26,10 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
-from fake_discord import BOOT, ROOT
 
-sys.path.insert(0, str(ROOT / "tests" / "discord"))
-from discord_harness import (  # the harness lives with the Discord tests
+from tests.discord.discord_harness import (  # the harness lives with the Discord tests
     APP_ID,
     CHANNEL_ID,
     THREAD_PERMISSIONS,
@@ -42,6 +40,7 @@ from discord_harness import (  # the harness lives with the Discord tests
     custom_ids,
     snowflake,
 )
+from tests.ops.fake_discord import BOOT, ROOT
 
 HEARTBEAT_MS = 41250
 

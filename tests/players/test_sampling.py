@@ -7,12 +7,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players_helpers import hands_with, random_position
 
 from bot.engine import PASS, Card, Choose, Match, Play, Rules, Suit, rules_for
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
 from bot.players.sampling import Sampler
+from tests.players.players_helpers import hands_with, random_position
 
 
 @pytest.mark.parametrize("contract", ["domino", "hearts", "trump-clubs"])

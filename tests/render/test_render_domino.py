@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from render_helpers import decode, domino_id, pixels, play, table_of
-from test_render_table import near, region, share
-
 from bot.engine import CARDS, PASS, Card, Choose, Match, Play, Suit, rules_for
 from bot.engine.deal import LOW_ACE
 from bot.render import cards, domino_image, text
@@ -12,6 +9,8 @@ from bot.render.draw import CARD, GOLD
 from bot.render.scene import scene_of
 from bot.render.table_image import SIZE, table_png
 from bot.tables.table import view_of
+from tests.render.render_helpers import decode, domino_id, pixels, play, table_of
+from tests.render.test_render_table import near, region, share
 
 
 def slot_centre(suit: Suit, rank: int, first: int = 2) -> tuple[int, int]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from render_helpers import decode, pixels, play
-
 from bot.engine import Phase
 from bot.render import cards, table_image
 from bot.render.draw import CARD, FELT_LIGHT, GOLD, RED, clean
 from bot.render.scene import scene_of
 from bot.render.table_image import PLATE_SIZE, PLATES, SIZE, TRICK_CARDS, table_png
+from tests.render.render_helpers import decode, pixels, play
 
 LIMIT = 150_000
 

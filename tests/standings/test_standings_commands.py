@@ -14,14 +14,21 @@ from typing import Any
 
 import discord
 import pytest
-from discord_harness import CHANNEL_ID, GUILD_ID, Harness, Interaction, User, custom_ids
-from standings_helpers import actions_taken
 
 import bot.ui.presenter as presenter
 from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Computer, Human, SeatResult, Store
 from bot.store.bulk import add_finished_matches
+from tests.discord.discord_harness import (
+    CHANNEL_ID,
+    GUILD_ID,
+    Harness,
+    Interaction,
+    User,
+    custom_ids,
+)
+from tests.standings.standings_helpers import actions_taken
 
 NO_MENTIONS = {"parse": []}
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
-from standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
 from bot.ratings import OpenSkillRater
 from bot.store import LeaderboardSort, RatedPlayer, Rating, Store
 from bot.ui.standings import leaderboard_embed, rating_text, stats_embed
+from tests.standings.standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
 DEFAULT = Rating(mu=25.0, sigma=25.0 / 3)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from standings_helpers import ANN, BOB, CAS, GUILD, Tables
-
 from bot.store import LeaderboardSort, Store
 from bot.ui.standings import resolve_season
+from tests.standings.standings_helpers import ANN, BOB, CAS, GUILD, Tables
 
 
 async def test_ending_a_season_archives_its_standings_and_they_stay_queryable_by_name(

@@ -11,12 +11,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, Liveness, other_process, play, seated_table
 
 from bot.engine import Match, Play
 from bot.store import ClaimLost, Conflict, Store, TableStatus, open_store
 from bot.store.claims import CLAIM
 from bot.store.migrations import migrate
+from tests.store.store_helpers import NAMES, Liveness, other_process, play, seated_table
 
 
 async def driven(store: Store, match_id: int) -> list[int | None]:

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, finished_match, play, seated_table
 
 from bot.engine import from_record
 from bot.ratings import OpenSkillRater
@@ -24,6 +23,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.__main__ import main
+from tests.store.store_helpers import NAMES, finished_match, play, seated_table
 
 
 async def _busy_file(path: Path) -> None:

@@ -6,9 +6,9 @@ import time
 from pathlib import Path
 
 import pytest
-from test_store_migrations import _schema_1_file
 
 from bot.store import SCORE_STEP, ConstraintFailed, HandLink, Store, open_store
+from tests.store.test_store_migrations import _schema_1_file
 
 
 def link(table_id: int, user_id: int, token: str, expires_at: float) -> HandLink:

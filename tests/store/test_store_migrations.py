@@ -12,13 +12,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, play
 
 from bot.engine import STANDARD, Match, from_record, to_record
 from bot.store import ConstraintFailed, MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
 from bot.store.codec import encode_action, encode_hands
 from bot.store.migrations import LATEST, Migration, migrate, schema_version
+from tests.store.store_helpers import NAMES, play
 
 V1_TABLES = (
     "guild_settings",
@@ -37,6 +37,7 @@ def _schema_1_file(path: Path) -> Match:
     match = Match(NAMES)
     rng = random.Random(11)
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA synchronous=OFF")  # a test's file: no fsync for each row
         assert migrate(conn, target=1) == [1]
         conn.execute("INSERT INTO guild_settings VALUES (1, 90, 'easy')")
         conn.execute("INSERT INTO tables VALUES (7, 1, 10, 100, 'playing', 90, 'easy', 5, 6)")

@@ -16,14 +16,6 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres_server import PostgresServer
-from store_helpers import NAMES, finished_match, seated_table
-from test_store_migrations import (
-    BETWEEN,
-    TABLE_IN_PLAY,
-    takes_any_step_but_keeps_its_rows,
-    with_a_late_migration,
-)
 
 from bot.engine import Match, from_record
 from bot.store import ClaimLost, DatabaseRefused, StorageFailed, Store, open_store
@@ -31,6 +23,14 @@ from bot.store import migrations as migrations_module
 from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
 from bot.store.postgres import migrate
+from tests.postgres_server import PostgresServer
+from tests.store.store_helpers import NAMES, finished_match, seated_table
+from tests.store.test_store_migrations import (
+    BETWEEN,
+    TABLE_IN_PLAY,
+    takes_any_step_but_keeps_its_rows,
+    with_a_late_migration,
+)
 
 
 async def _sql(url: str, *statements: str) -> list[asyncpg.Record]:

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, finished_match, play, seated_table
 
 from bot.engine import Deal, Match
 from bot.store import (
@@ -29,6 +28,7 @@ from bot.store import (
 from bot.store.bulk import add_finished_matches
 from bot.store.migrations import LATEST
 from bot.store.rows import Row
+from tests.store.store_helpers import NAMES, finished_match, play, seated_table
 
 
 async def test_a_finished_match_stores_each_seats_result_as_the_engine_scores_it(

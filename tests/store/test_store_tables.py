@@ -7,7 +7,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, seated_table
 
 from bot.store import (
     Computer,
@@ -22,6 +21,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.migrations import migrate
+from tests.store.store_helpers import NAMES, seated_table
 
 
 async def test_a_new_table_is_in_the_lobby_with_four_empty_seats(store: Store) -> None:

@@ -6,13 +6,13 @@ import asyncio
 import time
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, name, wait_for
 
 from bot.engine import PASS
 from bot.store import Computer, Human, TableSettings, TableStatus
 from bot.tables import Refusal
 from bot.tables import events as ev
 from bot.tables.lobby import Left
+from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, name, wait_for
 
 
 async def stored_status(h: Harness, table_id: int) -> TableStatus:

@@ -9,7 +9,6 @@ import random
 from typing import Any
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, Recorder, wait_for
 
 from bot.engine import (
     CARDS,
@@ -29,6 +28,17 @@ from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
+from tests.tables.tables_helpers import (
+    ANN,
+    BOB,
+    CAS,
+    CHANNEL,
+    GUILD,
+    HOST,
+    Harness,
+    Recorder,
+    wait_for,
+)
 
 FOUR = (HOST, ANN, BOB, CAS)
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)

@@ -7,12 +7,20 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tables_helpers import ANN, BOB, CHANNEL, GUILD, HOST, Harness, make_harness, wait_for
-
 from bot.engine import Match, deal_hands, from_record
 from bot.store import Computer, Human, Store, TableSettings, TableStatus, open_store
 from bot.tables import TableView
 from bot.tables import events as ev
+from tests.tables.tables_helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    GUILD,
+    HOST,
+    Harness,
+    make_harness,
+    wait_for,
+)
 
 
 class Restartable:

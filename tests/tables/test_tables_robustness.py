@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tables_helpers import ANN, CHANNEL, HOST, make_harness, name
-
 from bot.engine import Action, RecordError, SeatView
 from bot.store import Store, StoreError, TableSettings
 from bot.tables import Refusal
 from bot.tables import events as ev
+from tests.tables.tables_helpers import ANN, CHANNEL, HOST, make_harness, name
 
 
 async def test_one_table_that_cannot_be_restored_does_not_stop_the_others(

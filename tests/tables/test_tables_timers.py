@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, Recorder, wait_for
 
 from bot.engine import Action, SeatView
 from bot.store import StoreError, TableSettings
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
+from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, Recorder, wait_for
 
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
 SCALE = 1e-3  # a 60 s turn takes 60 ms
