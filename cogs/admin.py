@@ -34,7 +34,7 @@ Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
 PLACE_WORDS = {
     TablePlace.THREAD: N_(
-        "a thread of its own, opened on the table message when the match starts (where I "
+        "a thread of its own, opened on the lobby message when the match starts (where I "
         "may create threads; elsewhere in the channel)"
     ),
     TablePlace.CHANNEL: N_("the channel the table is opened in"),
@@ -178,7 +178,7 @@ class BonkenAdmin(
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
         computer_level="How strong the computer players are",
-        where="Play each match in a thread of its table message, or in the channel",
+        where="Play each match in a thread of its lobby message, or in the channel",
         images="Draw the table and the score chart as pictures (off: text only)",
         language="The language of the tables' posts; default the server's language in Discord",
     )

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import io
-import json
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +18,8 @@ from bot.tables import Refusal, TableView
 from bot.ui.embeds import compass, plain_name
 from bot.ui.lobby import channel_id
 from bot.ui.pictures import chart_of_scores, chart_picture, show
+from bot.ui.presenter import THREAD
+from bot.ui.records import record_file
 from bot.ui.replies import guarded
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ Interaction = discord.Interaction[Any]
 RECORD_DONE = N_("The match record (`bonken-record/1`); `python -m bot.engine verify` checks it.")
 RECORD_SO_FAR = N_(
     "The match so far (`bonken-record/1`): every finished deal in full; of the deal in "
-    "play only your own hand, and no seed. The full record is posted in the channel when "
+    "play only your own hand, and no seed. The full record is posted in <#{place}> when "
     "the match ends."
 )
 RECORD_STOPPED = N_(
@@ -88,6 +89,11 @@ HELP = (
         ),
     ),
 )
+
+
+def played_in(table: TableView) -> int:
+    """Where the table's match is posted: its thread, else its channel."""
+    return table.messages.get(THREAD) or table.channel_id
 
 
 def help_embed() -> discord.Embed:
@@ -191,8 +197,7 @@ class InfoCommands(commands.Cog):
     async def record(self, interaction: Interaction) -> None:
         async def work() -> None:
             record, note = await self._record_for(interaction)
-            data = json.dumps(record, indent=1).encode()
-            file = discord.File(io.BytesIO(data), filename="bonken-match.json")
+            file = await record_file(record, "bonken-match.json")
             await interaction.response.send_message(note, file=file, ephemeral=True)
 
         await guarded(interaction, work)
@@ -206,11 +211,14 @@ class InfoCommands(commands.Cog):
         if table is not None:
             record = self.bot.service.record(table.table_id, interaction.user.id)
             if record is not None:
-                return record, _(RECORD_SO_FAR)
-        stored = await self.bot.store.matches.latest_record_in_channel(channel)
+                return record, _(RECORD_SO_FAR, place=played_in(table))
+        # Asked in the channel, or in the thread the last match played in (it stays
+        # open a while after the match, and a restart forgets it was the table's).
+        records = self.bot.store.matches
+        stored = await records.latest_record_in_channel(channel, thread_role=THREAD)
         if stored is None:
-            raise Refusal(_("no match has been played in this channel yet"))
-        match = from_record(stored)
+            raise Refusal(_("no match has been played here yet"))
+        match = await asyncio.to_thread(from_record, stored)  # a whole match: off the loop
         if match.is_over:
             return stored, _(RECORD_DONE)
         return public_record(match), _(RECORD_STOPPED)

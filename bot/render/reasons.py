@@ -19,7 +19,7 @@ from bot.tables import LEVELS, Refusal, TableReason, TableView
 from .text import card_text, contract_name, player_name
 
 SENTENCES: dict[TableReason | Reason, str] = {
-    TableReason.NO_TABLE: N_("there is no Bonken table in this channel"),
+    TableReason.NO_TABLE: N_("there is no Bonken table here"),
     TableReason.TABLE_CLOSED: N_("this table is closed"),
     TableReason.CHANNEL_TAKEN: N_("this channel already has a Bonken table"),
     TableReason.UNKNOWN_LEVEL: N_("the computer level must be one of {levels}"),

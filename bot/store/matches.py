@@ -218,13 +218,18 @@ class MatchStore:
             record, _ = await _record(session, await _info(session, match_id))
         return record
 
-    async def latest_record_in_channel(self, channel_id: int) -> dict[str, Any] | None:
-        """The record of the newest match played at a table in this channel, if any."""
+    async def latest_record_in_channel(
+        self, channel_id: int, *, thread_role: str | None = None
+    ) -> dict[str, Any] | None:
+        """The record of the newest match played at a table in this channel, if any; with
+        ``thread_role``, also of a table whose message of that role is this channel (a
+        front end's thread the match was played in)."""
         async with self._db.reading() as session:
             match_id = await session.scalar(
                 "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
-                "WHERE t.channel_id = ?",
-                (channel_id,),
+                "WHERE t.channel_id = ? OR t.table_id IN ("
+                "SELECT g.table_id FROM table_messages g WHERE g.role = ? AND g.message_id = ?)",
+                (channel_id, thread_role, channel_id),
             )
             if match_id is None:
                 return None

@@ -51,7 +51,8 @@ SWEEP_SECONDS = 15.0
 STALE_NOTICE = N_(
     "⚠️ This hand message is about to stop updating: press **Show my hand** for a fresh one."
 )
-MATCH_OVER = N_("This match is over; the final standings are in the channel.")
+MATCH_OVER = N_("This match is over; the final standings are in <#{place}>.")
+"""``place``: the thread or channel the match was played in."""
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
 
@@ -156,7 +157,9 @@ class HandController:
             # This message says so itself; closing the table must not say it again.
             key = (table_id, interaction.user.id)
             self._links.pop(key, None)
-            await interaction.response.edit_message(content=_(MATCH_OVER), view=None)
+            # A hand message is opened from the table message: where the match played.
+            place = interaction.channel_id
+            await interaction.response.edit_message(content=_(MATCH_OVER, place=place), view=None)
             await self._forget(key)
             return
         await self._answer(interaction, table_id, content, view, new=False)
@@ -290,14 +293,17 @@ class HandController:
         except StoreError:
             log.exception("the hand message of %s could not be forgotten", key[1])
 
-    async def close_table(self, table_id: int, reason: str | None, language: str) -> None:
-        """The table is gone: its open hand messages say so (the match is over, or the
-        table closed for ``reason``, a catalogue message) and lose their buttons; a
-        message of unknown language speaks the table's ``language``."""
+    async def close_table(
+        self, table_id: int, reason: str | None, language: str, place: int
+    ) -> None:
+        """The table is gone: its open hand messages say so (the match is over, its
+        standings in ``place``, its thread or channel; or the table closed for
+        ``reason``, a catalogue message) and lose their buttons; a message of unknown
+        language speaks the table's ``language``."""
         for key in [key for key in self._links if key[0] == table_id]:
             with i18n.using(self._languages.pop(key, language)):
                 if reason is None:
-                    text = _(MATCH_OVER)
+                    text = _(MATCH_OVER, place=place)
                 else:
                     text = _("The table is closed: {reason}.", reason=_(reason))
             link = self._links.pop(key)

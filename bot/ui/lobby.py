@@ -155,8 +155,8 @@ class LobbyController:
         )
         if THREAD in view.messages:
             words = _(
-                "The match starts in its thread, under the table message: press "
-                "**Show my hand** to see your cards."
+                "The match starts in a thread opened on the lobby message: press "
+                "**Show my hand** under the table message there to see your cards."
             )
         else:
             words = _("The match starts: press **Show my hand** to see your cards.")

@@ -30,8 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import io
-import json
 import logging
 import time
 from collections.abc import Iterator
@@ -52,7 +50,9 @@ from bot.tables.table import SEAT_NAMES
 from .answers import Answers, Request
 from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
-from .pictures import chart_of_record, chart_picture, show, table_picture
+from .pictures import chart_of_record as chart_of
+from .pictures import chart_picture, show, table_picture
+from .records import record_file
 from .replies import literal
 from .summary import SummaryMessage, thread_name
 
@@ -147,7 +147,8 @@ Line = tuple[int, int]
 
 
 class ChannelFeed:
-    """One channel's queue of events, its table message and its edit pacing."""
+    """One table's queue of events, its table message and its edit pacing, in the
+    table's thread or channel."""
 
     def __init__(self, presenter: Presenter, table_id: int, channel_id: int) -> None:
         self.presenter = presenter
@@ -231,7 +232,9 @@ class ChannelFeed:
             case ev.TableRestored(lines=lines):
                 await self._restore(labels, lines)
             case ev.MatchEnded(match_id=match_id, totals=totals, ranks=ranks, record=record):
-                chart = None if self.view is None else chart_of_record(self.view, record)
+                # The record is replayed for the chart in a worker thread, off the loop.
+                view = self.view
+                chart = None if view is None else await asyncio.to_thread(chart_of, view, record)
                 await self._post_result(
                     labels, event.table_id, match_id, totals, ranks, record, chart
                 )
@@ -250,7 +253,10 @@ class ChannelFeed:
                     self.summary.close()
                     self.presenter.archive_later(self.summary.thread_id)
                 await self.presenter.bot.hands.close_table(
-                    event.table_id, None if over else reason, table_language(self.view)
+                    event.table_id,
+                    None if over else reason,
+                    table_language(self.view),
+                    self.channel.id,
                 )
                 self.presenter.drop(event.table_id)
             case ev.Reminder(user_id=user_id, seconds_left=left):
@@ -532,8 +538,7 @@ class ChannelFeed:
         record: dict[str, Any],
         chart_data: ChartData | None,
     ) -> None:
-        data = json.dumps(record, indent=1).encode()
-        files = [discord.File(io.BytesIO(data), filename=f"bonken-match-{match_id}.json")]
+        files = [await record_file(record, f"bonken-match-{match_id}.json")]
         chart = None
         if self.view is not None and chart_data is not None:
             chart = await chart_picture(self.view, chart_data)
@@ -632,7 +637,7 @@ class ChannelFeed:
 
 
 class Presenter:
-    """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per channel."""
+    """The service's ``publish`` callback for Discord: one :class:`ChannelFeed` per table."""
 
     def __init__(self, bot: BonkenBot, answers: Answers) -> None:
         """``answers``: Discord's answers to the bot's requests, counted by the trace on

@@ -30,7 +30,7 @@ Interaction = discord.Interaction[Any]
 NOT_A_PLAYER = N_(
     "only the players of that match can start its rematch; `/bonken new` opens a table"
 )
-TABLE_OPEN = N_("a table is already open in this channel; finish or cancel it first")
+TABLE_OPEN = N_("a table is already open in <#{channel}>; finish or cancel it first")
 
 
 async def play_again(interaction: Interaction, old_table_id: int) -> None:
@@ -54,7 +54,7 @@ async def play_again(interaction: Interaction, old_table_id: int) -> None:
             _("You sit {seat}.", seat=compass(seat)), ephemeral=True
         )
     else:
-        raise Refusal(_(TABLE_OPEN))
+        raise Refusal(_(TABLE_OPEN, channel=old.channel_id))
 
 
 async def _open(bot: BonkenBot, interaction: Interaction, old: TableRecord) -> None:

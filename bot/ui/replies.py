@@ -47,7 +47,7 @@ def worded(refusal: Refusal, view: TableView | None = None) -> str:
     """The refusal as this front end says it, in the current language: by its reason,
     with Discord's words where it has its own (``view``: the table it is about)."""
     if refusal.reason is TableReason.NO_TABLE:
-        return _("there is no Bonken table in this channel; open one with /bonken new")
+        return _("there is no Bonken table here; open one with /bonken new")
     if refusal.reason is TableReason.NOT_HOST:
         return _(
             "only the host or a member with Manage Server can {subject}",

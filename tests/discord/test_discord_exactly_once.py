@@ -74,6 +74,12 @@ def trick_3_posted(h: Harness) -> bool:
     return any(m["content"].startswith(TRICK_3) for m in h.fake.messages.values())
 
 
+def restored_notes(h: Harness) -> list[str]:
+    """The channel's "The bot restarted" posts."""
+    said = [m["content"] for m in h.fake.channel_posts()]
+    return [line for line in said if line.startswith("The bot restarted")]
+
+
 def deals_posted(h: Harness, thread: int) -> int:
     return sum(
         bool(m["embeds"]) and m["embeds"][0].get("title", "").startswith("Deal ")
@@ -222,7 +228,7 @@ async def test_a_match_started_before_its_lobby_is_stored_plays_in_its_thread(ha
         lambda: next((m for m in h.fake.messages.values() if m["embeds"]), None)
     )
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text
+    assert "in a thread" in started.text
     await opening
     h.fake.request_delay = None
     await h.idle()
@@ -266,3 +272,32 @@ def test_a_post_s_name_is_what_it_is_and_fits_discord() -> None:
     assert len(long) <= presenter.NONCE_LIMIT
     assert long == presenter.post_nonce(table, "restored", 10**6)
     assert long != presenter.post_nonce(table, "restored", 10**6 + 1)
+
+
+async def test_a_stop_during_a_restored_channel_s_quiet_does_not_wait_for_it(tmp_path, monkeypatch):
+    """A restored channel keeps quiet for a rate-limit window before it posts; stopped
+    meanwhile, the bot does not wait the quiet out (nor the drain's limit): the posts are
+    made by the next start, once."""
+    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
+    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 10.0)
+    first = await Harness(tmp_path).start()
+    ann = first.user("Ann")
+    await first.slash(ann, "new")
+    await first.slash(ann, "start")
+    await first.idle()
+    await first.stop()
+
+    monkeypatch.setattr(presenter, "RESTART_QUIET", 30.0)
+    quiet = await Harness(tmp_path, fake=first.fake).start()
+    stopping = time.monotonic()
+    await quiet.stop()
+    assert time.monotonic() - stopping < 2
+    assert restored_notes(quiet) == []
+
+    monkeypatch.setattr(presenter, "RESTART_QUIET", 0.05)
+    third = await Harness(tmp_path, fake=first.fake).start()
+    try:
+        await third.idle()
+        assert restored_notes(third) == [presenter.RESTORED]
+    finally:
+        await third.stop()

@@ -40,7 +40,7 @@ async def test_record_of_the_match_so_far_is_a_private_file(harness):
     h = harness
     ann = h.user("Ann")
     nothing = await h.slash(ann, "record")
-    assert nothing.ephemeral and "no match has been played in this channel yet" in nothing.text
+    assert nothing.ephemeral and "no match has been played here yet" in nothing.text
     await h.slash(ann, "new")
     await h.slash(ann, "start")
     await h.idle()

@@ -12,7 +12,7 @@ import discord
 from bot.store import Computer, Human, TableStatus
 from tests.discord.discord_harness import EPHEMERAL, OTHER_CHANNEL_ID, P, custom_ids
 
-NO_TABLE = "there is no Bonken table in this channel; open one with /bonken new"
+NO_TABLE = "there is no Bonken table here; open one with /bonken new"
 NOT_HOST = "only the host or a member with Manage Server can"
 
 

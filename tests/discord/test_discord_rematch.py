@@ -4,7 +4,7 @@ the finished table's computers and settings, and seats the old players who click
 from __future__ import annotations
 
 from bot.store import Computer, Human
-from tests.discord.discord_harness import custom_ids
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids
 
 
 async def _finished_table(h):  # type: ignore[no-untyped-def]
@@ -62,5 +62,5 @@ async def test_play_again_is_refused_while_another_match_is_played_here(harness)
     await h.slash(bob, "start")
     button = f"bonken:again:{old}"
     refused = await h.click(ann, button, message=h.old_message(button))
-    assert refused.ephemeral and "a table is already open in this channel" in refused.text
+    assert refused.ephemeral and f"a table is already open in <#{CHANNEL_ID}>" in refused.text
     assert h.table().host_id == bob.id

@@ -6,6 +6,7 @@ permissions, in a thread, or where the server chose so, the table plays in its c
 from __future__ import annotations
 
 import asyncio
+import json
 
 import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, MatchPhase
@@ -22,6 +23,7 @@ from tests.discord.discord_harness import (
     play_until,
     seat_state,
     show_hand,
+    snowflake,
 )
 
 ARCHIVE_AFTER = 0.05
@@ -49,7 +51,7 @@ async def open_and_start(h: Harness, ann: User, *others: User) -> tuple[int, int
     for user in others:
         await h.slash(user, "join")
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text, started.text
+    assert "in a thread" in started.text, started.text
     await h.idle()
     thread = h.fake.thread_of(lobby_id)
     assert thread is not None, "no thread was opened on the lobby message"
@@ -167,7 +169,7 @@ async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(har
     assert int(lobby["channel_id"]) == CHANNEL_ID
     assert lobby["embeds"][0]["title"] == "Bonken table"
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text, started.text
+    assert "in a thread" in started.text, started.text
 
 
 async def test_buttons_and_autocomplete_in_the_thread_find_its_table(harness):
@@ -346,5 +348,55 @@ async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path
         summary = fake.messages[lobby_id]
         assert summary["embeds"][0]["title"] == "Bonken · deal 1 of 11"
         assert custom_ids(summary) == []  # the lobby's buttons are gone
+    finally:
+        await second.stop()
+
+
+def record_file(interaction) -> dict:  # type: ignore[no-untyped-def]
+    (call,) = [c for c in interaction.answers if c.files]
+    ((name, data),) = call.files
+    assert name == "bonken-match.json"
+    return json.loads(data)
+
+
+async def test_the_record_is_found_in_the_match_s_thread_and_in_its_channel(tmp_path, monkeypatch):
+    """During the match the record says where the full one will be (the thread); after
+    it, ``/bonken record`` in the thread (open a while yet) and in the lobby's channel
+    both give the finished match's full record, also with a rematch's lobby open and
+    after a restart (which forgets the thread was a table's)."""
+    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
+    first = await Harness(tmp_path).start()
+    try:
+        h = first
+        h.fake.app_permissions = THREAD_PERMISSIONS
+        ann = h.user("Ann")
+        _lobby_id, thread_id = await open_and_start(h, ann)
+        table_id = h.table().table_id
+        during = await h.slash(ann, "record", channel_id=thread_id)
+        assert f"posted in <#{thread_id}> when the match ends" in during.text, during.text
+        await play_out(h, ann)
+        assert h.fake.threads[thread_id]["thread_metadata"]["archived"] is False
+        # Ann's hand message says where the standings are: the thread.
+        over = [m for m in h.fake.messages.values() if m["content"].startswith("This match")]
+        assert [m["content"] for m in over] == [
+            f"This match is over; the final standings are in <#{thread_id}>."
+        ]
+        final = public_in(h, thread_id)[-1]
+        full = json.loads(final["attachments"][0]["data"])
+        assert "seed" in full
+        for where in (thread_id, CHANNEL_ID):
+            asked = await h.slash(ann, "record", channel_id=where)
+            assert asked.ephemeral and record_file(asked) == full, asked.text
+        await h.click(ann, f"bonken:again:{table_id}", message=final)  # a rematch's lobby
+        assert h.table() is not None
+        assert record_file(await h.slash(ann, "record")) == full
+    finally:
+        await first.stop()
+    second = await Harness(tmp_path, fake=first.fake).start()
+    try:
+        second.users["Ann"] = ann
+        assert record_file(await second.slash(ann, "record", channel_id=thread_id)) == full
+        nowhere = await second.slash(ann, "record", channel_id=snowflake())
+        assert "no match has been played here yet" in nowhere.text
     finally:
         await second.stop()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.ops.wire_discord import (
     CHANNEL_ID,
     BotProcess,
@@ -16,6 +18,10 @@ from tests.ops.wire_discord import (
     play_seat,
     snowflake,
 )
+
+# aiohttp's own multipart reader, which the fake Discord reads the bot's uploads with,
+# calls a deprecated method of itself.
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
 FAST = {"BONKEN_PACE": "0", "BONKEN_THINK_SECONDS": "0.01"}
 DEAL = re.compile(r"Deal (\d+) of 11")

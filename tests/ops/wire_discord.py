@@ -209,13 +209,11 @@ async def _read(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
         return (json.loads(raw) if raw else None), []
     body: Any = None
     files = []
-    reader = await request.multipart()
-    async for part in reader:
-        data = await part.read()  # type: ignore[union-attr]
-        if part.name == "payload_json":  # type: ignore[union-attr]
-            body = json.loads(data)
-        elif part.filename:  # type: ignore[union-attr]
-            files.append((part.filename, bytes(data)))  # type: ignore[union-attr]
+    for name, value in (await request.post()).items():
+        if isinstance(value, web.FileField):
+            files.append((value.filename, value.file.read()))
+        elif name == "payload_json":
+            body = json.loads(value)
     return body, files
 
 
