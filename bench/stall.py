@@ -33,7 +33,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests.*
-import bot.ui.presenter as presenter
+from bot.ui.pacing import Pacing
 from tests.discord.discord_harness import CHANNEL_ID, Harness
 
 TICK = 0.001
@@ -87,12 +87,15 @@ def _what(handle: asyncio.Handle) -> str:
 
 
 async def measure(args: argparse.Namespace) -> None:
-    presenter.EDIT_INTERVAL = 1.0 * args.scale
-    presenter.RESTART_QUIET = 5.0 * args.scale
-    presenter.ARCHIVE_AFTER = 0.0
+    discord_pace = Pacing()
+    pacing = Pacing(
+        edit_interval=discord_pace.edit_interval * args.scale,
+        restart_quiet=discord_pace.restart_quiet * args.scale,
+        archive_after=0.0,
+    )
     slow = SlowCallbacks()
     with tempfile.TemporaryDirectory() as folder, slow if args.culprits else nullcontext():
-        h = Harness(Path(folder), pace=args.pace, time_scale=args.scale)
+        h = Harness(Path(folder), pace=args.pace, time_scale=args.scale, pacing=pacing)
         h.bot.settings = dataclasses.replace(h.bot.settings, think_seconds=args.think)
         await h.start()
         lateness: list[float] = []
@@ -108,7 +111,7 @@ async def measure(args: argparse.Namespace) -> None:
 
         ticker = asyncio.create_task(tick())
         started = time.perf_counter()
-        service = h.bot.service
+        service = h.parts.service
         host = h.user("Host")
         channels = [CHANNEL_ID + n for n in range(args.tables)]
         for channel in channels:

@@ -8,7 +8,7 @@ each command still checks the permission when it runs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,17 +18,16 @@ from bot import i18n
 from bot.i18n import N_, _
 from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
+from bot.store.seasons import SeasonStore
+from bot.store.tables import TableStore
 from bot.tables import LEVELS, Refusal
 from bot.ui.embeds import level_name
 from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
-from bot.ui.replies import apologise, guarded, is_admin, literal, server_language
+from bot.ui.replies import Guard, apologise, is_admin, literal
 from bot.ui.rules_options import OPTIONS, TITLES, chosen_rules, rule_options
-from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
+from bot.ui.standings import NO_MENTIONS, Boards, leaderboard_embed, leaderboard_view
 
 from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
@@ -96,8 +95,14 @@ class BonkenAdmin(
     group_name="bonken-admin",
     group_description="Bonken for server admins (Manage Server)",
 ):
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
+    def __init__(
+        self, *, guard: Guard, boards: Boards, seasons: SeasonStore, tables: TableStore
+    ) -> None:
+        """``seasons``: started and ended here; ``tables``: the server's settings."""
+        self.guard = guard
+        self.boards = boards
+        self.seasons = seasons
+        self.tables = tables
         super().__init__()
 
     season = app_commands.Group(
@@ -116,7 +121,7 @@ class BonkenAdmin(
                 raise Refusal(_("seasons belong to a server; use this command in one"))
             if not name.strip():
                 raise Refusal(_("a season needs a name"))
-            seasons = self.bot.store.seasons
+            seasons = self.seasons
             previous = await seasons.active_season(guild_id)
             try:
                 started = await seasons.start_season(guild_id, name)
@@ -124,7 +129,7 @@ class BonkenAdmin(
                 raise Refusal(
                     _("there is already a season named {name}", name=repr(name.strip()))
                 ) from None
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 text = _(
                     "🏁 Season **{name}** has started: finished matches count in it.",
                     name=literal(started.name),
@@ -137,7 +142,7 @@ class BonkenAdmin(
                     )
             await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @season.command(name="end", description="End the active season and archive it")
     async def season_end(self, interaction: Interaction) -> None:
@@ -146,14 +151,13 @@ class BonkenAdmin(
             guild_id = interaction.guild_id
             if guild_id is None:
                 raise Refusal(_("seasons belong to a server; use this command in one"))
-            store = self.bot.store
             try:
-                ended = await store.seasons.end_season(guild_id)
+                ended = await self.seasons.end_season(guild_id)
             except NotFound:
                 raise Refusal(_("there is no active season to end")) from None
             viewer = interaction.user.id
-            page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            page = await self.boards.page(ended.season_id, LeaderboardSort.POINTS, 0, viewer)
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 view = leaderboard_view(guild_id, page, viewer)
                 embed = leaderboard_embed(page, viewer)
                 text = _(
@@ -170,7 +174,7 @@ class BonkenAdmin(
                 view=discord.utils.MISSING if view is None else view,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @app_commands.command(
         name="settings", description="Show or change this server's defaults for new tables"
@@ -191,6 +195,7 @@ class BonkenAdmin(
     async def settings(
         self,
         interaction: Interaction,
+        /,
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         computer_level: str | None = None,
         where: str | None = None,
@@ -212,7 +217,7 @@ class BonkenAdmin(
                 raise Refusal(_("a match plays in one of: {places}", places=", ".join(places)))
             if language is not None and language not in i18n.LANGUAGES:
                 raise Refusal(language_refusal())
-            tables = self.bot.store.tables
+            tables = self.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
             new = GuildSettings(
@@ -246,7 +251,7 @@ class BonkenAdmin(
                 allowed_mentions=NO_MENTIONS,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError

@@ -19,9 +19,9 @@ from bot.engine.deal import LOW_ACE
 
 from . import cards
 from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, fit, font, png
+from .frame import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 from .labels import cards_label, label, ordinal
 from .scene import TableScene
-from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 
 ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Top to bottom: black and red alternate."""
@@ -36,6 +36,8 @@ START_RANK = 8
 
 @lru_cache(maxsize=64)
 def domino_png(scene: TableScene) -> bytes:
+    """The Domino layout of a deal as PNG bytes (the caller sets the language:
+    :func:`~bot.render.deal_image.deal_png`)."""
     image = Image.new("RGB", SIZE, FELT)
     draw = ImageDraw.Draw(image)
     heading(draw, scene)

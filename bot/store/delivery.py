@@ -20,9 +20,6 @@ from .codec import now_ms
 from .database import Database
 from .rows import from_row
 
-SCORE_STEP = 14
-"""The step of a deal's score line, after its (at most 13) trick lines."""
-
 
 def _without_tokens(record: logging.LogRecord) -> bool:
     """aiosqlite logs every statement with its parameters at DEBUG: not those with tokens."""

@@ -46,7 +46,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, TypeVar
@@ -60,7 +60,9 @@ from multidict import CIMultiDict
 from yarl import URL
 
 from bot.app import BonkenBot
+from bot.parts import Parts
 from bot.settings import Settings
+from bot.ui.pacing import Pacing
 from tests.sqlite_template import fresh_sqlite
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
@@ -860,6 +862,13 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
     ]
 
 
+TEST_PACING = Pacing(restart_quiet=0.05)
+"""Discord's edit pacing, and a restored channel's quiet of one rate-limit window at the
+tests' time scale (5 s × 0.01) instead of Discord's 5 s."""
+FAST_PACING = replace(TEST_PACING, edit_interval=0.02)
+"""Edits 100× faster too, as the fake Discord's clocks (``time_scale=0.01``)."""
+
+
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
@@ -871,9 +880,10 @@ class Harness:
         time_scale: float = 0.01,
         fake: FakeDiscord | None = None,
         dev_guild_id: int | None = None,
+        pacing: Pacing = TEST_PACING,
     ) -> None:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
-        keeps the commands synced then, as Discord does)."""
+        keeps the commands synced then, as Discord does); ``pacing``: the presenter's."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
         database = tmp_path / "bonken.sqlite3"
         if not database.exists():  # a restart keeps the last run's
@@ -885,7 +895,7 @@ class Harness:
             pace=pace,
             think_seconds=0.01,
         )
-        self.bot = BonkenBot(self.settings)
+        self.bot = BonkenBot(self.settings, pacing)
         self.users: dict[str, User] = {}
 
     async def start(self) -> Harness:
@@ -915,6 +925,11 @@ class Harness:
 
     async def stop(self) -> None:
         await self.bot.close()
+
+    @property
+    def parts(self) -> Parts:
+        """The bot's parts (its store, service, presenter, controllers), as it built them."""
+        return self.bot.parts
 
     def user(self, name: str, *, admin: bool = False, locale: str = "en-US") -> User:
         """The guild member ``name`` (made on first use, speaking ``locale``)."""
@@ -1063,8 +1078,8 @@ class Harness:
         deadline = loop.time() + IDLE_LIMIT
         while loop.time() < deadline:
             count = len(self.fake.calls)
-            await self.bot.service.settle()
-            await self.bot.presenter.idle()
+            await self.parts.service.settle()
+            await self.parts.presenter.idle()
             if quiet:
                 await asyncio.sleep(quiet)
             if len(self.fake.calls) == count and not self._busy():
@@ -1081,20 +1096,20 @@ class Harness:
             or bool(self.bot.hands._refreshing)
             or any(
                 t.driver is not None and not t.driver.done()
-                for t in self.bot.service.registry.all()
+                for t in self.parts.service.registry.all()
             )
         )
 
     def _editing(self) -> bool:
         return any(
-            feed.dirty.is_set()
-            or feed.edit_lock.locked()
+            feed.table.stale.is_set()
+            or feed.table.lock.locked()
             or (feed.summary is not None and (feed.summary.pending or feed.summary._lock.locked()))
-            for feed in self.bot.presenter._feeds.values()
+            for feed in self.parts.presenter._feeds.values()
         )
 
     def table(self):  # type: ignore[no-untyped-def]
-        return self.bot.service.table_in_channel(CHANNEL_ID)
+        return self.parts.service.table_in_channel(CHANNEL_ID)
 
     def hand_message(self, interaction: Interaction) -> dict[str, Any]:
         """The (ephemeral) message an interaction's answer created or updated, as now."""
@@ -1123,7 +1138,7 @@ async def running(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def
 
 def seat_state(h: Harness, user: User):  # type: ignore[no-untyped-def]
     """(SeatView, turn) of ``user``: what the engine says, to check the UI against."""
-    return h.bot.service.hand(h.table().table_id, user.id)
+    return h.parts.service.hand(h.table().table_id, user.id)
 
 
 async def show_hand(h: Harness, user: User) -> Interaction:

@@ -11,12 +11,16 @@ import json
 import re
 import time
 from collections import Counter
+from dataclasses import replace
 
-import bot.ui.presenter as presenter
 from bot.engine import from_record
-from bot.store import SCORE_STEP
+from bot.ui.lines import NONCE_LIMIT, SCORE_STEP, post_nonce
+from bot.ui.posts import RESTORED
+from bot.ui.threads import THREAD, THREAD_WANTED
 from tests.discord.discord_harness import (
     CHANNEL_ID,
+    FAST_PACING,
+    TEST_PACING,
     THREAD_PERMISSIONS,
     Call,
     Harness,
@@ -41,7 +45,7 @@ async def computers_in_a_thread(h: Harness) -> int:
     """An all-computer table in the channel, to play in a thread, its lobby posted as
     ``/bonken new`` posts it; started. Its id."""
     h.fake.app_permissions = THREAD_PERMISSIONS
-    service = h.bot.service
+    service = h.parts.service
     host = h.user("Host")
     view = await service.open_table(
         1,
@@ -49,11 +53,11 @@ async def computers_in_a_thread(h: Harness) -> int:
         host.id,
         "Host",
         host_seated=False,
-        messages={presenter.THREAD: presenter.THREAD_WANTED},
+        messages={THREAD: THREAD_WANTED},
     )
     lobby = h.fake._create(CHANNEL_ID, {"content": "lobby"}, [])
     await service.remember_message(view.table_id, "table", int(lobby["id"]))
-    h.bot.presenter.adopt_message(view.table_id, int(lobby["id"]))
+    h.parts.presenter.adopt_message(view.table_id, int(lobby["id"]))
     for _ in range(4):
         await service.add_computer(CHANNEL_ID, host.id)
     await service.start(CHANNEL_ID, host.id)
@@ -63,11 +67,11 @@ async def computers_in_a_thread(h: Harness) -> int:
 async def crash(h: Harness) -> None:
     """What SIGKILL does to the bot: it stops where it is; nothing more is sent, and the
     store keeps what was committed."""
-    h.bot.presenter.close()
+    h.parts.presenter.close()
     h.bot.hands.close()
-    await h.bot.service.close()
-    h.bot.players.close()
-    await h.bot.store.close()
+    await h.parts.service.close()
+    h.parts.players.close()
+    await h.parts.store.close()
 
 
 def trick_3_posted(h: Harness) -> bool:
@@ -118,12 +122,12 @@ def every_post_once(h: Harness, thread: int) -> None:
     assert [m["id"] for m in h.fake.channel_posts()] == [str(thread)]  # the lobby alone
 
 
-async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "RESTART_QUIET", WINDOW)  # the restart waits it out
+async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_path):
+    # The restart waits the window out.
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=WINDOW)
     # Paced, so the match is still in its first deal when the bot is killed (a restart
     # posts what is missing of the last two deals).
-    first = await Harness(tmp_path, pace=PACE).start()
+    first = await Harness(tmp_path, pacing=pacing, pace=PACE).start()
     first.fake.last_in_window = third_trick
     table_id = await computers_in_a_thread(first)
     await first.fake.wait_for(lambda: trick_3_posted(first))
@@ -131,39 +135,36 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
     deal = deals_posted(first, thread)  # (a deal may end before its third trick)
     # Discord made the post; discord.py sleeps before handing its answer back, so the
     # presenter has not recorded it.
-    assert await first.bot.store.delivery.last_posted(table_id) < (deal, 3)
+    assert await first.parts.store.delivery.last_posted(table_id) < (deal, 3)
     await crash(first)
 
     first.fake.last_in_window = None
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         await second.idle()
         assert second.table() is None  # the match was played to its end
         every_post_once(second, thread)
         (again,) = second.fake.deduplicated
         assert again.body["content"].startswith(TRICK_3)
-        assert again.body["nonce"] == presenter.post_nonce(table_id, deal, 3)
+        assert again.body["nonce"] == post_nonce(table_id, deal, 3)
         assert second.fake.rate_limited() == []
     finally:
         await second.stop()
 
 
-async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(
-    tmp_path, monkeypatch
-):
+async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tmp_path):
     """Ann plays with three computers; a trick line's answer uses the bucket up for 30 s
     (one after which the deal goes on). Then it is Ann's turn and nothing else is to be
     posted: the stop does not wait for discord.py's sleep, and records the line, which
     is not posted again."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "RESTART_QUIET", 0.05)
-    first = await Harness(tmp_path).start()
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=0.05)
+    first = await Harness(tmp_path, pacing=pacing).start()
     first.fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
     await first.slash(ann, "new")
     await first.slash(ann, "start")
     await first.idle()
-    service = first.bot.service
+    service = first.parts.service
     table_id = first.table().table_id
     (thread,) = first.fake.threads
     exhausted: list[Call] = []
@@ -202,10 +203,10 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(
 
     first.fake.last_in_window = None
     first.fake.buckets.clear()  # (the 30 s are over)
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         # Recorded at the stop: the line is not even asked for again.
-        assert await second.bot.store.delivery.last_posted(table_id) == (deal, trick)
+        assert await second.parts.store.delivery.last_posted(table_id) == (deal, trick)
         second.users["Ann"] = ann
         await second.idle()
         said = [m["content"] for m in second.fake.channel_posts(thread)]
@@ -240,12 +241,11 @@ async def test_a_match_started_before_its_lobby_is_stored_plays_in_its_thread(ha
     assert deal["channel_id"] == thread["id"]
 
 
-async def test_a_thread_made_before_a_crash_is_found_again(tmp_path, monkeypatch):
+async def test_a_thread_made_before_a_crash_is_found_again(tmp_path):
     """The bot was killed after Discord opened the thread and before the bot stored it:
     opening it again is refused (the message has its thread), and that thread, whose id
     is the lobby message's, is the table's."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    h = await Harness(tmp_path).start()
+    h = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         h.fake.app_permissions = THREAD_PERMISSIONS
         ann = h.user("Ann")
@@ -264,40 +264,38 @@ async def test_a_thread_made_before_a_crash_is_found_again(tmp_path, monkeypatch
 
 
 def test_a_post_s_name_is_what_it_is_and_fits_discord() -> None:
-    assert presenter.post_nonce(42, 3, 7) == "bk.42.3.7"
-    assert presenter.post_nonce(42, 3, SCORE_STEP) != presenter.post_nonce(42, 3, 7)
-    assert presenter.post_nonce(42, 3, 7) != presenter.post_nonce(43, 3, 7)
+    assert post_nonce(42, 3, 7) == "bk.42.3.7"
+    assert post_nonce(42, 3, SCORE_STEP) != post_nonce(42, 3, 7)
+    assert post_nonce(42, 3, 7) != post_nonce(43, 3, 7)
     table = snowflake()  # an id as long as they come: the name is a hash of it
-    long = presenter.post_nonce(table, "restored", 10**6)
-    assert len(long) <= presenter.NONCE_LIMIT
-    assert long == presenter.post_nonce(table, "restored", 10**6)
-    assert long != presenter.post_nonce(table, "restored", 10**6 + 1)
+    long = post_nonce(table, "restored", 10**6)
+    assert len(long) <= NONCE_LIMIT
+    assert long == post_nonce(table, "restored", 10**6)
+    assert long != post_nonce(table, "restored", 10**6 + 1)
 
 
-async def test_a_stop_during_a_restored_channel_s_quiet_does_not_wait_for_it(tmp_path, monkeypatch):
+async def test_a_stop_during_a_restored_channel_s_quiet_does_not_wait_for_it(tmp_path):
     """A restored channel keeps quiet for a rate-limit window before it posts; stopped
     meanwhile, the bot does not wait the quiet out (nor the drain's limit): the posts are
     made by the next start, once."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 10.0)
-    first = await Harness(tmp_path).start()
+    pacing = replace(FAST_PACING, drain_seconds=10.0)  # (its restart quiet is short)
+    first = await Harness(tmp_path, pacing=pacing).start()
     ann = first.user("Ann")
     await first.slash(ann, "new")
     await first.slash(ann, "start")
     await first.idle()
     await first.stop()
 
-    monkeypatch.setattr(presenter, "RESTART_QUIET", 30.0)
-    quiet = await Harness(tmp_path, fake=first.fake).start()
+    long_quiet = replace(pacing, restart_quiet=30.0)
+    quiet = await Harness(tmp_path, fake=first.fake, pacing=long_quiet).start()
     stopping = time.monotonic()
     await quiet.stop()
     assert time.monotonic() - stopping < 2
     assert restored_notes(quiet) == []
 
-    monkeypatch.setattr(presenter, "RESTART_QUIET", 0.05)
-    third = await Harness(tmp_path, fake=first.fake).start()
+    third = await Harness(tmp_path, fake=first.fake, pacing=pacing).start()
     try:
         await third.idle()
-        assert restored_notes(third) == [presenter.RESTORED]
+        assert restored_notes(third) == [RESTORED]
     finally:
         await third.stop()

@@ -28,7 +28,7 @@ async def _reminder(h, user) -> str:  # type: ignore[no-untyped-def]
     for a turn of its own (a turn's reminder is one post, whoever asks again)."""
     table = h.table()
     turn = table.turn + len(h.fake.channel_posts())
-    await h.bot.presenter.publish(
+    await h.parts.presenter.publish(
         ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), replace(table, turn=turn)
     )
     await h.idle()

@@ -104,7 +104,7 @@ async def test_the_server_settings_give_the_default_rules_and_new_changes_one(ha
     assert "12 deals" in overview.text and "7th and 13th trick" in overview.text
     assert "-45 per queen" in overview.text and "ace or a 2" in overview.text
     other = await h.slash(boss, "new", channel_id=OTHER_CHANNEL_ID, heart_lead="broken")
-    assert h.bot.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
+    assert h.parts.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
         "twelve", {"domino_doubling": "ace_or_two", "heart_lead": "broken"}
     )
     assert other.text  # the lobby was posted
@@ -148,10 +148,10 @@ async def test_a_forged_rule_value_in_the_server_settings_changes_nothing(harnes
     h = harness
     boss = h.user("Boss", admin=True)
     await h.admin(boss, "settings", variant="twelve")
-    before = await h.bot.store.tables.guild_settings(GUILD_ID)
+    before = await h.parts.store.tables.guild_settings(GUILD_ID)
     refused = await h.admin(boss, "settings", heart_lead="sometimes", turn_seconds=90)
     assert refused.ephemeral and "'sometimes' is not a choice for heart lead" in refused.text
-    assert await h.bot.store.tables.guild_settings(GUILD_ID) == before
+    assert await h.parts.store.tables.guild_settings(GUILD_ID) == before
 
 
 async def test_rules_for_a_contract_the_tables_variant_lacks_says_so(harness):
@@ -227,7 +227,7 @@ async def test_under_must_trump_only_trumps_can_be_pressed_and_a_forged_discard_
 ):
     h = harness
     ann = h.user("Ann", locale="nl")
-    h.bot.service.lobby._rng.seed(SEED)  # the same deals every run: the position comes
+    h.parts.service.lobby._rng.seed(SEED)  # the same deals every run: the position comes
     await h.slash(ann, "new", must_trump="yes")
     await h.slash(ann, "start")
     await play_until(h, ann, _void_with_a_trump)
@@ -255,16 +255,16 @@ async def test_the_server_settings_make_the_new_house_rules_every_new_tables_def
     assert changed.ephemeral
     assert "Changed: Domino aces, must trump" in changed.text
     assert "Rules: **Standard game · Domino: aces high or low · must trump**" in changed.text
-    stored = await h.bot.store.tables.guild_settings(GUILD_ID)
+    stored = await h.parts.store.tables.guild_settings(GUILD_ID)
     expected = rules_for("standard", {"domino_aces": "either", "must_trump": "yes"})
     assert stored.table_defaults.rules is expected
     await h.slash(boss, "new")
     assert h.table().rules is expected
     other = await h.slash(boss, "new", channel_id=OTHER_CHANNEL_ID, must_trump="no")
     assert other.text
-    assert h.bot.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
+    assert h.parts.service.table_in_channel(OTHER_CHANNEL_ID).rules is rules_for(
         "standard", {"domino_aces": "either"}
     )
     refused = await h.admin(boss, "settings", must_trump="always")
     assert refused.ephemeral and "'always' is not a choice for must trump" in refused.text
-    assert (await h.bot.store.tables.guild_settings(GUILD_ID)).table_defaults.rules is expected
+    assert (await h.parts.store.tables.guild_settings(GUILD_ID)).table_defaults.rules is expected

@@ -103,7 +103,7 @@ async def test_the_follow_suit_refusal_names_the_suit_led_in_the_players_languag
     reaches the same position every run: Ann to follow a suit she holds, with another."""
     h = harness
     ann = h.user("Ann", locale="nl")
-    h.bot.service.lobby._rng.seed(SEED)
+    h.parts.service.lobby._rng.seed(SEED)
     await _start_with_computers(h, ann)
     for _ in range(400):
         view, _turn = seat_state(h, ann)
@@ -119,7 +119,7 @@ async def test_the_follow_suit_refusal_names_the_suit_led_in_the_players_languag
         raise AssertionError("no position where Ann could fail to follow suit")
     table = h.table()
     with pytest.raises(Refusal) as refused:
-        await h.bot.service.act(table.table_id, ann.id, None, Play(wrong[0]))
+        await h.parts.service.act(table.table_id, ann.id, None, Play(wrong[0]))
     noun = {"CLUBS": "klaveren", "DIAMONDS": "ruiten", "HEARTS": "harten", "SPADES": "schoppen"}
     with i18n.using("nl"):
         said = worded(refused.value, table)
@@ -240,7 +240,7 @@ async def _time_out_twice(h: Harness, user) -> bool:  # type: ignore[no-untyped-
     for _ in range(2):
         await h.idle()
         _view, turn = seat_state(h, user)
-        assert await h.bot.service.expire_turn(h.table().table_id, turn)
+        assert await h.parts.service.expire_turn(h.table().table_id, turn)
     await h.idle()
     await h.slash(user, "back")
     return True

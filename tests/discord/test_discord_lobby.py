@@ -23,7 +23,7 @@ async def open_table(h, host):
 
 
 def occupants(h):
-    return [seat.occupant for seat in h.bot.service.registry.table(h.table().table_id).seats]
+    return [seat.occupant for seat in h.parts.service.registry.table(h.table().table_id).seats]
 
 
 async def test_new_posts_a_public_lobby_message_with_its_buttons(harness):

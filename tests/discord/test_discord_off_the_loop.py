@@ -30,7 +30,7 @@ def watched(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
 
         monkeypatch.setattr(module, name, noted)
 
-    wrap(pictures, "table_png", pictures.table_png)
+    wrap(pictures, "deal_png", pictures.deal_png)
     wrap(pictures, "chart_png", pictures.chart_png)
     wrap(pictures, "from_record", from_record)
     wrap(records, "encoded", records.encoded)
@@ -43,7 +43,7 @@ async def test_a_whole_match_draws_replays_and_encodes_off_the_loop(harness, mon
     ran = watched(monkeypatch)
     loop_thread = threading.get_ident()
     host = h.user("Host")
-    service = h.bot.service
+    service = h.parts.service
     await service.open_table(1, CHANNEL_ID, host.id, "Host", host_seated=False)
     for _ in range(4):
         await service.add_computer(CHANNEL_ID, host.id)
@@ -53,7 +53,7 @@ async def test_a_whole_match_draws_replays_and_encodes_off_the_loop(harness, mon
     asked = await h.slash(host, "record")  # the finished match's record, replayed
     assert asked.ephemeral and any(call.files for call in asked.answers)
     assert set(ran) == {
-        "bot.ui.pictures.table_png",
+        "bot.ui.pictures.deal_png",
         "bot.ui.pictures.chart_png",
         "bot.ui.pictures.from_record",
         "bot.ui.records.encoded",

@@ -37,7 +37,7 @@ async def test_play_again_seats_the_players_who_click_it(harness):
     table = h.table()
     assert table.table_id != old and table.host_id == bob.id
     assert (table.settings.turn_seconds, table.settings.computer_level) == (45, "easy")
-    stored = await h.bot.store.tables.get_table(table.table_id)
+    stored = await h.parts.store.tables.get_table(table.table_id)
     assert stored.seats[:2] == (Human(bob.id), Computer("hard"))
     assert table.messages["table"] == opened.original_id  # the lobby message it posted
     assert custom_ids(h.hand_message(opened)) == [
@@ -48,7 +48,7 @@ async def test_play_again_seats_the_players_who_click_it(harness):
     assert joined.ephemeral and joined.text == "You sit South."
     again = await h.click(ann, button, message=standings)
     assert again.ephemeral and "already seated" in again.text
-    stored = await h.bot.store.tables.get_table(table.table_id)
+    stored = await h.parts.store.tables.get_table(table.table_id)
     assert stored.seats == (Human(bob.id), Computer("hard"), Human(ann.id), None)
     await h.idle()
     lobby = h.fake.messages[opened.original_id]["embeds"][0]["fields"][0]["value"]

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 
-import bot.ui.presenter as presenter
+import pytest
+
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 from tests.discord.discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
+    FAST_PACING,
     GUILD_ID,
     PUBLIC_THREAD,
+    TEST_PACING,
     THREAD_PERMISSIONS,
     Harness,
     User,
@@ -93,8 +97,8 @@ async def play_out(h: Harness, ann: User) -> None:
     await h.idle()
 
 
-async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness, monkeypatch):
-    monkeypatch.setattr(presenter, "ARCHIVE_AFTER", ARCHIVE_AFTER)
+@pytest.mark.pacing(archive_after=ARCHIVE_AFTER)
+async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness):
     h = harness
     h.fake.app_permissions = THREAD_PERMISSIONS
     ann = h.user("Ann")
@@ -235,15 +239,14 @@ async def test_a_table_opened_in_a_thread_plays_there(harness):
     started = await h.slash(ann, "start", channel_id=thread_id)
     assert "thread" not in started.text
     await h.idle()
-    table = h.bot.service.table_in_channel(thread_id)
+    table = h.parts.service.table_in_channel(thread_id)
     assert table is not None and "thread" not in table.messages
     assert len(h.fake.threads) == 1  # no thread in a thread
     assert titles(h.fake.channel_posts(thread_id))[0].startswith("Deal 1 of 11")
 
 
-async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+async def test_a_restart_mid_match_finds_the_thread(tmp_path):
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         first.fake.app_permissions = THREAD_PERMISSIONS
         ann = first.user("Ann")
@@ -255,7 +258,7 @@ async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
     fake = first.fake
     before = len(fake.calls)
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
@@ -310,19 +313,19 @@ async def test_only_manage_server_changes_the_settings(harness):
     ann = h.user("Ann")
     refused = await h.admin(ann, "settings", where="channel")
     assert refused.ephemeral and "Manage Server" in refused.text
-    settings = await h.bot.store.tables.guild_settings(GUILD_ID)
+    settings = await h.parts.store.tables.guild_settings(GUILD_ID)
     assert settings.place.value == "thread"
     bad = await h.admin(h.user("Admin", admin=True), "settings", where="forum")
     assert bad.ephemeral and "thread, channel" in bad.text, bad.text
 
 
-async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path, monkeypatch):
+async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path):
     """The match started, but the bot stopped before the thread was opened (the first
     deal's message not posted): after the restart the thread opens on the lobby message
     as it would have, and the lobby becomes the summary."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 0.0)  # no time to send anything
-    first = await Harness(tmp_path).start()
+    # No time to send anything at the stop.
+    pacing = replace(TEST_PACING, edit_interval=0.02, drain_seconds=0.0)
+    first = await Harness(tmp_path, pacing=pacing).start()
     fake = first.fake
     fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
@@ -336,7 +339,7 @@ async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path
     fake.channel_delay = 0.0
     assert fake.threads == {}
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
@@ -359,13 +362,12 @@ def record_file(interaction) -> dict:  # type: ignore[no-untyped-def]
     return json.loads(data)
 
 
-async def test_the_record_is_found_in_the_match_s_thread_and_in_its_channel(tmp_path, monkeypatch):
+async def test_the_record_is_found_in_the_match_s_thread_and_in_its_channel(tmp_path):
     """During the match the record says where the full one will be (the thread); after
     it, ``/bonken record`` in the thread (open a while yet) and in the lobby's channel
     both give the finished match's full record, also with a rematch's lobby open and
     after a restart (which forgets the thread was a table's)."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         h = first
         h.fake.app_permissions = THREAD_PERMISSIONS
@@ -392,7 +394,7 @@ async def test_the_record_is_found_in_the_match_s_thread_and_in_its_channel(tmp_
         assert record_file(await h.slash(ann, "record")) == full
     finally:
         await first.stop()
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
     try:
         second.users["Ann"] = ann
         assert record_file(await second.slash(ann, "record", channel_id=thread_id)) == full

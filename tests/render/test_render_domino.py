@@ -5,9 +5,10 @@ from __future__ import annotations
 from bot.engine import CARDS, PASS, Card, Choose, Match, Play, Suit, rules_for
 from bot.engine.deal import LOW_ACE
 from bot.render import cards, domino_image, text
+from bot.render.deal_image import deal_png
 from bot.render.draw import CARD, GOLD
+from bot.render.frame import SIZE
 from bot.render.scene import scene_of
-from bot.render.table_image import SIZE, table_png
 from bot.tables.table import view_of
 from tests.render.render_helpers import decode, domino_id, pixels, play, table_of
 from tests.render.test_render_table import near, region, share
@@ -38,7 +39,7 @@ def domino_at(out: int):  # type: ignore[no-untyped-def]
 def test_every_card_on_the_table_lies_in_its_rows_slot_and_no_other():
     view = domino_at(0)
     assert view.domino_rows
-    image = decode(table_png(scene_of(view)))
+    image = decode(deal_png(scene_of(view)))
     assert image.size == SIZE
     rows = {Suit(s): (low, high) for s, low, high in view.domino_rows}
     for suit in Suit:
@@ -51,7 +52,7 @@ def test_every_card_on_the_table_lies_in_its_rows_slot_and_no_other():
 def test_whoever_went_out_is_marked_on_their_plate():
     view = domino_at(1)
     (first,) = view.domino_out
-    image = decode(table_png(scene_of(view)))
+    image = decode(deal_png(scene_of(view)))
     gap = (SIZE[0] - 40 - 4 * domino_image.PLATE_WIDTH) // 3
     for seat in range(4):
         x0 = 20 + seat * (domino_image.PLATE_WIDTH + gap)
@@ -85,7 +86,7 @@ def test_a_low_ace_lies_left_of_its_2_and_every_row_then_runs_from_ace_to_king()
     view = view_of(table_of(match))
     assert (int(Suit.DIAMONDS), LOW_ACE, 8) in view.domino_rows
     assert "♦ A–8" in text.domino_rows_text(view.domino_rows)
-    image = decode(table_png(scene_of(view)))
+    image = decode(deal_png(scene_of(view)))
     rows = {Suit(s): (low, high) for s, low, high in view.domino_rows}
     for suit in Suit:
         low, high = rows[suit]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SCORE_STEP, ConstraintFailed, HandLink, Store, open_store
+from bot.store import ConstraintFailed, HandLink, Store, open_store
+from bot.ui.lines import SCORE_STEP
 from tests.store.test_store_migrations import _schema_1_file
 
 
