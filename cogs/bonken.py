@@ -1,5 +1,5 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play, info and standings
-commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
+daily commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from bot.store.matches import MatchStore
 from bot.store.tables import TableStore
 from bot.tables import TableService
 from bot.ui.components import answer_unclaimed
+from bot.ui.daily import DailyController
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
 from bot.ui.replies import Guard, apologise
 from bot.ui.standings import Boards
 
+from .daily import DailyCommands
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
@@ -34,6 +36,7 @@ class Bonken(
     PlayCommands,
     InfoCommands,
     StandingsCommands,
+    DailyCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -47,6 +50,7 @@ class Bonken(
         lobby: LobbyController,
         hands: HandController,
         boards: Boards,
+        daily: DailyController,
         tables: TableStore,
         matches: MatchStore,
     ) -> None:
@@ -58,6 +62,7 @@ class Bonken(
         self.lobby = lobby
         self.hands = hands
         self.boards = boards
+        self.daily = daily
         self.tables = tables
         self.matches = matches
         super().__init__()

@@ -94,6 +94,10 @@ class DailyService:
         self._programs: dict[tuple[int, date], DayProgram] = {}
         self._secret: str | None = None
 
+    def today(self) -> date:
+        """The UTC date now, by the service's clock (which the words of a day go by)."""
+        return day_of(self._clock())
+
     # -- playing ------------------------------------------------------------------------
 
     async def play(self, guild_id: int, user_id: int, name: str) -> AttemptView:
@@ -129,25 +133,19 @@ class DailyService:
         self._keep(live)
         return self._view(live)
 
+    async def turn(self, attempt_id: int, user_id: int, step: int) -> AttemptView:
+        """The person's attempt at move ``step``, refused as :meth:`act` would refuse a
+        move there; changes nothing (a doubling toggle shows its choice with it)."""
+        async with self._locked(attempt_id) as live:
+            self._check_turn(live, user_id, step)
+            return self._view(live)
+
     async def act(self, attempt_id: int, user_id: int, step: int, action: Action) -> AttemptView:
         """The person's ``action`` at move ``step`` of their attempt (the number their
         button carried), the computers' answers, all stored before this returns."""
         async with self._locked(attempt_id) as live:
             info, attempt = live.info, live.attempt
-            if info.user_id != user_id:
-                raise DailyRefusal(
-                    "that is someone else's attempt", DailyReason.NOT_YOURS, day=info.day
-                )
-            if attempt.finished:
-                raise DailyRefusal(
-                    "you have finished these deals", DailyReason.FINISHED, day=info.day
-                )
-            if is_closed(info.day, self._clock()):
-                raise DailyRefusal(
-                    "the results of that day have closed", DailyReason.CLOSED, day=info.day
-                )
-            if step != attempt.moves:
-                raise DailyRefusal("that was for an earlier move", DailyReason.STALE, day=info.day)
+            self._check_turn(live, user_id, step)
             try:
                 attempt.check(action)
             except IllegalAction as error:
@@ -178,6 +176,22 @@ class DailyService:
             self._drop(live)  # done: nothing more to keep it in memory for
         standing = await self._standing(info)
         return self._view(live, standing)
+
+    def _check_turn(self, live: Live, user_id: int, step: int) -> None:
+        """Refuse unless ``user_id`` may move at ``step`` of this attempt now."""
+        info, attempt = live.info, live.attempt
+        if info.user_id != user_id:
+            raise DailyRefusal(
+                "that is someone else's attempt", DailyReason.NOT_YOURS, day=info.day
+            )
+        if attempt.finished:
+            raise DailyRefusal("you have finished these deals", DailyReason.FINISHED, day=info.day)
+        if is_closed(info.day, self._clock()):
+            raise DailyRefusal(
+                "the results of that day have closed", DailyReason.CLOSED, day=info.day
+            )
+        if step != attempt.moves:
+            raise DailyRefusal("that was for an earlier move", DailyReason.STALE, day=info.day)
 
     async def program(self, guild_id: int, day: date) -> DayProgram:
         """The server's deals of ``day``: as stored once someone began the day, else

@@ -24,13 +24,14 @@ from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
 from bot.render.deal_image import deal_png
-from bot.render.scene import scene_of, seat_name
+from bot.render.scene import TableScene, scene_of, seat_name
 from bot.tables import TableView
 
 log = logging.getLogger(__name__)
 
 TABLE_FILE = "table.png"
 CHART_FILE = "chart.png"
+DAILY_FILE = "daily.png"
 DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 """The one thread that draws (see the module)."""
 
@@ -58,6 +59,11 @@ async def chart_picture(view: TableView, data: ChartData) -> discord.File | None
     if not view.settings.images or not data.scores:
         return None
     return await _drawn(lambda: chart_png(data), CHART_FILE, f"the chart of table {view.table_id}")
+
+
+async def daily_picture(scene: TableScene) -> discord.File | None:
+    """A daily attempt's table (or Domino rows), or None if drawing failed (logged)."""
+    return await _drawn(lambda: deal_png(scene), DAILY_FILE, "a daily deal")
 
 
 @dataclass(frozen=True)
