@@ -28,7 +28,14 @@ from bot.tables import Refusal
 
 from .reasons import refusal_text as table_refusal_text
 from .scene import SeatScene, TableScene, seat_name
-from .text import card_text, cards_text, contract_description, contract_name, signed
+from .text import (
+    card_text,
+    cards_text,
+    contract_description,
+    contract_name,
+    names_text,
+    signed,
+)
 
 SENTENCES: dict[DailyReason, str] = {
     DailyReason.NO_SUCH_ATTEMPT: N_("this button belongs to no daily deals"),
@@ -109,6 +116,10 @@ def attempt_lines(view: AttemptView, today: date) -> list[str]:
     lines.append(f"**{contract_name(contract)}**: {contract_description(contract)}")
     if view.seat.phase is Phase.DOUBLING:
         lines.append(_("Your hand: {cards}", cards=hand_text(view)))
+        me = view.seat.seat
+        doublers = [seat for seat in range(4) if view.seat.multipliers[me][seat] == 1]
+        if doublers:
+            lines.append(_("{names} doubled you.", names=names_text(names, doublers)))
         lines.append(doubling_prompt(view))
         return lines
     last = view.public.last_trick
