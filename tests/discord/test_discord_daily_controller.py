@@ -21,7 +21,7 @@ import pytest
 from bot.daily import DailyService
 from bot.engine import Phase
 from bot.render.text import contract_name
-from bot.store import Store, open_store
+from bot.store import GuildSettings, Store, TableSettings, open_store
 from bot.ui.daily import DailyController
 from bot.ui.daily_message import DailyMove, DailyToggle
 from bot.ui.pictures import DAILY_FILE
@@ -337,3 +337,13 @@ async def test_the_message_speaks_the_persons_language_and_the_line_the_servers(
     message, line = await play_in(BOB, "Bob", "en-US", "nl")
     assert message.startswith("**Daily deals · Today's deals · deal 1 of 4**")
     assert line == "Bob speelde de potjes van vandaag: 50% (1e van 2 tot nu toe)"
+
+
+async def test_a_server_that_wants_no_pictures_gets_the_words_alone(daily: Daily):
+    await daily.store.tables.set_guild_settings(
+        GUILD_ID, GuildSettings(table_defaults=TableSettings(images=False))
+    )
+    edit = shown(await start(daily, ANN, "Ann"))
+    assert edit.files == [] and edit.embed is None
+    assert edit.content is not None and edit.content.startswith("**Daily deals · ")
+    assert edit.custom_ids(enabled_only=True)  # the moves are there all the same
