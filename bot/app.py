@@ -23,6 +23,7 @@ from bot.parts import Parts, build_parts
 from bot.settings import Settings
 from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.daily import DailyController
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
@@ -103,6 +104,10 @@ class BonkenBot(commands.Bot):
     def tally(self) -> TallyController:
         return self.parts.tally
 
+    @property
+    def daily(self) -> DailyController:
+        return self.parts.daily
+
     async def setup_hook(self) -> None:
         parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
         await self.tree.set_translator(CatalogueTranslator())
@@ -173,11 +178,16 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             hands=parts.hands,
             boards=parts.boards,
             tally=parts.tally,
+            daily=parts.daily,
             tables=store.tables,
             matches=store.matches,
         ),
         BonkenAdmin(
-            guard=parts.guard, boards=parts.boards, seasons=store.seasons, tables=store.tables
+            guard=parts.guard,
+            boards=parts.boards,
+            daily=parts.daily_service,
+            seasons=store.seasons,
+            tables=store.tables,
         ),
     ]
 

@@ -4,8 +4,9 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again, the standings and the scoresheets. The cogs are given theirs from these (:mod:`bot.app`).
-Closing goes the other way: the tables stop, what is queued is sent, the store closes.
+again, the standings and the scoresheets; and the daily deals' service and their messages.
+The cogs are given theirs from these (:mod:`bot.app`). Closing goes the other way: the
+tables stop, what is queued is sent, the store closes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import partial
 
 import discord
 
+from bot.daily import DailyService
 from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
 from bot.ratings import OpenSkillRater
@@ -25,6 +27,7 @@ from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.tally import TallyService
 from bot.ui.answers import Answers
+from bot.ui.daily import DailyController
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
@@ -51,6 +54,8 @@ class Parts:
     rematch: Rematch
     boards: Boards
     tally: TallyController
+    daily_service: DailyService
+    daily: DailyController
 
     async def close(self) -> None:
         """Stop the tables, then send what the channels and hands still have queued (for
@@ -110,6 +115,8 @@ def _build(
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
+    boards = Boards(store.seasons, store.standings, store.tables)
+    daily_service = DailyService(store.daily, store.tables)
     return Parts(
         store=store,
         players=players,
@@ -120,13 +127,15 @@ def _build(
         guard=Guard(places.table_at),
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
-        boards=Boards(store.seasons, store.standings, store.tables),
+        boards=boards,
         tally=TallyController(
             TallyService(store, rater=rater),
             store.tables,
             presenter.threads,
             client.get_partial_messageable,
         ),
+        daily_service=daily_service,
+        daily=DailyController(daily_service, store.tables, boards),
     )
 
 

@@ -15,7 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.daily import MAX_DEALS, DailyRefusal, DailyService
 from bot.i18n import N_, _
+from bot.render.daily import daily_refusal_text
 from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
 from bot.store.seasons import SeasonStore
@@ -58,9 +60,12 @@ PLACE_CHOICES = [
 ]
 
 
-def settings_text(settings: GuildSettings, changed: list[str], guild_language: str) -> str:
+def settings_text(
+    settings: GuildSettings, changed: list[str], guild_language: str, daily_deals: int
+) -> str:
     """The server's defaults for new tables, as the settings command shows them
-    (``guild_language``: the server's preferred locale's, followed while none is set)."""
+    (``guild_language``: the server's preferred locale's, followed while none is set),
+    and the number of deals of its daily deals."""
     defaults = settings.table_defaults
     head = (
         _("Changed: {what}. Tables open now keep their settings.", what=", ".join(changed)) + "\n"
@@ -85,13 +90,16 @@ def settings_text(settings: GuildSettings, changed: list[str], guild_language: s
             "- Rules: **{rules}**\n"
             "- Pictures: **{pictures}**\n"
             "- Language of the tables' posts: **{language}** (private replies speak each "
-            "player's own Discord language)",
+            "player's own Discord language)\n"
+            "- Daily deals: **{daily_deals}** a day (a change counts from the next day nobody "
+            "has begun)",
             seconds=defaults.turn_seconds,
             level=level_name(defaults.computer_level),
             place=_(PLACE_WORDS[settings.place]),
             rules=rules_line(defaults.rules),
             pictures=_(IMAGE_WORDS[defaults.images]),
             language=language,
+            daily_deals=daily_deals,
         )
         + "\n"
         + _(RATED_WORDS[settings.rate_tallies])
@@ -111,11 +119,19 @@ class BonkenAdmin(
     group_description="Bonken for server admins (Manage Server)",
 ):
     def __init__(
-        self, *, guard: Guard, boards: Boards, seasons: SeasonStore, tables: TableStore
+        self,
+        *,
+        guard: Guard,
+        boards: Boards,
+        daily: DailyService,
+        seasons: SeasonStore,
+        tables: TableStore,
     ) -> None:
-        """``seasons``: started and ended here; ``tables``: the server's settings."""
+        """``seasons``: started and ended here; ``tables``: the server's settings;
+        ``daily``: the number of its daily deals."""
         self.guard = guard
         self.boards = boards
+        self.daily = daily
         self.seasons = seasons
         self.tables = tables
         super().__init__()
@@ -201,6 +217,7 @@ class BonkenAdmin(
         images="Draw the table and the score chart as pictures (off: text only)",
         language="The language of the tables' posts; default the server's language in Discord",
         rate_scoresheets="Let matches kept by a scoresheet (real cards) change the ratings",
+        daily_deals="How many deals the server's daily deals have (from the next day begun)",
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
@@ -218,6 +235,7 @@ class BonkenAdmin(
         language: str | None = None,
         images: bool | None = None,
         rate_scoresheets: bool | None = None,
+        daily_deals: app_commands.Range[int, 1, MAX_DEALS] | None = None,
         **rules: str | None,
     ) -> None:
         async def work() -> None:
@@ -258,14 +276,21 @@ class BonkenAdmin(
                     *((TITLES[name], rules.get(name)) for name in OPTIONS),
                     (N_("pictures"), images),
                     (N_("scoresheets in the ratings"), rate_scoresheets),
+                    (N_("daily deals"), daily_deals),
                 )
                 if given is not None
             ]
+            if daily_deals is not None:
+                try:
+                    await self.daily.set_deals_per_day(guild_id, daily_deals)
+                except DailyRefusal as refusal:
+                    raise Refusal(daily_refusal_text(refusal, self.daily.today())) from None
             if new != now:
                 await tables.set_guild_settings(guild_id, new)
             guild_language = i18n.language_of(interaction.guild_locale)
+            deals = await self.daily.deals_per_day(guild_id)
             await interaction.response.send_message(
-                settings_text(new, changed, guild_language),
+                settings_text(new, changed, guild_language, deals),
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
             )

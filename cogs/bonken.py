@@ -1,5 +1,5 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play, info and standings
-commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
+daily commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from bot.store.matches import MatchStore
 from bot.store.tables import TableStore
 from bot.tables import TableService
 from bot.ui.components import answer_unclaimed
+from bot.ui.daily import DailyController
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
@@ -22,6 +23,7 @@ from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import submit_counts
 
+from .daily import DailyCommands
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
@@ -38,6 +40,7 @@ class Bonken(
     InfoCommands,
     StandingsCommands,
     TallyCommands,
+    DailyCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -52,6 +55,7 @@ class Bonken(
         hands: HandController,
         boards: Boards,
         tally: TallyController,
+        daily: DailyController,
         tables: TableStore,
         matches: MatchStore,
     ) -> None:
@@ -64,6 +68,7 @@ class Bonken(
         self.hands = hands
         self.boards = boards
         self.tally = tally
+        self.daily = daily
         self.tables = tables
         self.matches = matches
         super().__init__()

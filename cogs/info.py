@@ -87,6 +87,17 @@ HELP = (
             "`/bonken stats` the standings."
         ),
     ),
+    (
+        N_("Daily deals"),
+        N_(
+            "`/bonken daily`: a few deals a day, the same for everyone in this server, each "
+            "played alone against three computers in a message only you see. Each deal is "
+            "compared with everyone who played it: percentage = 100 × (players beaten + ties "
+            "÷ 2) ÷ (players on the deal − 1); the day's result is the mean of its deals. "
+            "`/bonken daily results:` shows a day's ranking (each deal's comparison once you "
+            "have played it); `/bonken leaderboard daily:True` the season's daily board."
+        ),
+    ),
 )
 
 

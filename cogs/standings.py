@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.i18n import _
 from bot.store import LeaderboardSort
+from bot.ui.daily import DailyController
 from bot.ui.front import front_of
 from bot.ui.replies import Guard, literal, say_privately
 from bot.ui.standings import (
@@ -54,18 +55,27 @@ class StandingsCommands(commands.Cog):
 
     guard: Guard
     boards: Boards
+    daily: DailyController
 
     @app_commands.command(name="leaderboard", description="This server's Bonken standings")
     @app_commands.describe(
         season="A season by name; default the active one",
         sort="What to rank by; default total points",
+        daily="The daily deals' board instead: the mean percentage over the days played",
     )
     @app_commands.autocomplete(season=season_autocomplete)
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(
-        self, interaction: Interaction, season: str | None = None, sort: str | None = None
+        self,
+        interaction: Interaction,
+        season: str | None = None,
+        sort: str | None = None,
+        daily: bool = False,
     ) -> None:
         async def work() -> None:
+            if daily:
+                await self.daily.board(interaction, season)
+                return
             found = await self.boards.season(interaction.guild_id, season)
             order = LeaderboardSort(sort or LeaderboardSort.POINTS)
             viewer = interaction.user.id

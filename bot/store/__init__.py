@@ -27,8 +27,14 @@ from .errors import (
     StoreError,
 )
 from .models import (
+    AttemptInfo,
+    AttemptScores,
     Computer,
     ContractStat,
+    DailyDayRecord,
+    DailyDealRecord,
+    DailyMove,
+    DailyTally,
     Guest,
     GuildSettings,
     Human,
@@ -61,11 +67,17 @@ from .store import Store, open_store
 
 __all__ = [
     "AlreadyStored",
+    "AttemptInfo",
+    "AttemptScores",
     "ClaimLost",
     "Computer",
     "Conflict",
     "ConstraintFailed",
     "ContractStat",
+    "DailyDayRecord",
+    "DailyDealRecord",
+    "DailyMove",
+    "DailyTally",
     "DatabaseRefused",
     "Guest",
     "GuildSettings",

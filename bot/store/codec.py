@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import STANDARD, Action, Card, Rules, rules_for
+from bot.engine import STANDARD, Action, Card, Rules, parse_action, rules_for
 from bot.engine.record import FORMAT
 
 from .models import Computer, Human, SeatOccupant
@@ -47,6 +47,12 @@ def encode_action(action: Action) -> tuple[str, str]:
     """The ``(kind, value)`` columns, spelled by the engine's one notation (``code``)."""
     letter, _, value = action.code.partition(":")
     return ACTION_KINDS[letter], "" if value == "-" else value
+
+
+def decode_action(kind: str, value: str) -> Action:
+    """The action stored as the ``(kind, value)`` columns (see :func:`encode_action`)."""
+    letter = next(letter for letter, name in ACTION_KINDS.items() if name == kind)
+    return parse_action(f"{letter}:{value or '-'}")
 
 
 def encode_hands(hands: Sequence[Sequence[Card]]) -> str:

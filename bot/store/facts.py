@@ -1,7 +1,8 @@
 """Small facts the bot keeps about itself, by key (migration 4's ``bot_facts``).
 
-The one so far is the hash of the slash commands last synced with Discord, so a restart
-with the same commands does not sync again (Discord limits command creations a day).
+The hash of the slash commands last synced with Discord, so a restart with the same
+commands does not sync again (Discord limits command creations a day); and the secret the
+daily deals are dealt under (:mod:`bot.store.daily`), made once and kept.
 """
 
 from __future__ import annotations
@@ -27,3 +28,15 @@ class FactStore:
             "updated_at = excluded.updated_at",
             (key, value, now_ms()),
         )
+
+    async def setdefault(self, key: str, value: str) -> str:
+        """The fact's value, setting it to ``value`` first if it has none (committed when
+        this returns). Of processes setting one at once, the first write wins for all."""
+        async with self._db.writing() as session:
+            await session.execute(
+                "INSERT INTO bot_facts (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (key, value, now_ms()),
+            )
+            stored = await session.scalar("SELECT value FROM bot_facts WHERE key = ?", (key,))
+        return str(stored)

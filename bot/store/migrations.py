@@ -27,6 +27,7 @@ PostgreSQL, under an advisory lock so bot processes starting together migrate on
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .codec import now_ms
@@ -795,6 +796,157 @@ POSTED_ANY_STEP = Migration(
     ),
 )
 
+DAILY = Migration(
+    15,
+    "the daily deals: each server's days, their deals, the attempts at them and their moves",
+    (
+        # How many deals a server's days have (no row: the default).
+        """
+        CREATE TABLE daily_settings (
+            guild_id INTEGER PRIMARY KEY,
+            deals    INTEGER NOT NULL CHECK (deals BETWEEN 1 AND 11)
+        )
+        """,
+        # A day of a server, stored when its first attempt starts, with the rules it is
+        # played by and its deals (dealt from the day's seed, kept so a later change of
+        # the server's settings, or of the dealing code, never changes a day once begun).
+        """
+        CREATE TABLE daily_days (
+            guild_id  INTEGER NOT NULL,
+            day       TEXT    NOT NULL,
+            rules     TEXT    NOT NULL,
+            opened_at INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, day)
+        )
+        """,
+        """
+        CREATE TABLE daily_deals (
+            guild_id   INTEGER NOT NULL,
+            day        TEXT    NOT NULL,
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            dealer     INTEGER NOT NULL CHECK (dealer BETWEEN 0 AND 3),
+            contract   TEXT    NOT NULL,
+            hands      TEXT    NOT NULL CHECK (length(hands) = 104),
+            PRIMARY KEY (guild_id, day, deal_index),
+            FOREIGN KEY (guild_id, day) REFERENCES daily_days (guild_id, day)
+        )
+        """,
+        # One attempt per person per day; ``result`` is its percentage once the day's
+        # results have closed (NULL before), counted in ``season_id``'s daily board.
+        """
+        CREATE TABLE daily_attempts (
+            attempt_id  INTEGER PRIMARY KEY,
+            guild_id    INTEGER NOT NULL,
+            day         TEXT    NOT NULL,
+            user_id     INTEGER NOT NULL,
+            name        TEXT    NOT NULL,
+            season_id   INTEGER NOT NULL REFERENCES seasons (season_id),
+            started_at  INTEGER NOT NULL,
+            finished_at INTEGER,
+            result      REAL,
+            UNIQUE (guild_id, day, user_id),
+            FOREIGN KEY (guild_id, day) REFERENCES daily_days (guild_id, day)
+        )
+        """,
+        "CREATE INDEX daily_attempts_in_season ON daily_attempts (season_id, user_id)",
+        """
+        CREATE INDEX daily_attempts_unsettled ON daily_attempts (guild_id, day)
+        WHERE result IS NULL
+        """,
+        # Every move of an attempt, the computers' too, numbered over the attempt.
+        """
+        CREATE TABLE daily_moves (
+            attempt_id INTEGER NOT NULL REFERENCES daily_attempts (attempt_id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            seat       INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            kind       TEXT    NOT NULL CHECK (kind IN ('double', 'play')),
+            value      TEXT    NOT NULL,
+            acted_at   INTEGER NOT NULL,
+            PRIMARY KEY (attempt_id, seq)
+        ) WITHOUT ROWID
+        """,
+        # The person's final score of each deal finished, stored with its last move.
+        """
+        CREATE TABLE daily_scores (
+            attempt_id INTEGER NOT NULL REFERENCES daily_attempts (attempt_id),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            score      INTEGER NOT NULL,
+            PRIMARY KEY (attempt_id, deal_index)
+        ) WITHOUT ROWID
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE daily_settings (
+            guild_id BIGINT  PRIMARY KEY,
+            deals    INTEGER NOT NULL CHECK (deals BETWEEN 1 AND 11)
+        )
+        """,
+        """
+        CREATE TABLE daily_days (
+            guild_id  BIGINT NOT NULL,
+            day       TEXT   NOT NULL,
+            rules     TEXT   NOT NULL,
+            opened_at BIGINT NOT NULL,
+            PRIMARY KEY (guild_id, day)
+        )
+        """,
+        """
+        CREATE TABLE daily_deals (
+            guild_id   BIGINT  NOT NULL,
+            day        TEXT    NOT NULL,
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            dealer     INTEGER NOT NULL CHECK (dealer BETWEEN 0 AND 3),
+            contract   TEXT    NOT NULL,
+            hands      TEXT    NOT NULL CHECK (length(hands) = 104),
+            PRIMARY KEY (guild_id, day, deal_index),
+            FOREIGN KEY (guild_id, day) REFERENCES daily_days (guild_id, day)
+        )
+        """,
+        """
+        CREATE TABLE daily_attempts (
+            attempt_id  BIGINT  GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+            guild_id    BIGINT  NOT NULL,
+            day         TEXT    NOT NULL,
+            user_id     BIGINT  NOT NULL,
+            name        TEXT    NOT NULL,
+            season_id   BIGINT  NOT NULL REFERENCES seasons (season_id),
+            started_at  BIGINT  NOT NULL,
+            finished_at BIGINT,
+            result      DOUBLE PRECISION,
+            UNIQUE (guild_id, day, user_id),
+            FOREIGN KEY (guild_id, day) REFERENCES daily_days (guild_id, day)
+        )
+        """,
+        "CREATE INDEX daily_attempts_in_season ON daily_attempts (season_id, user_id)",
+        """
+        CREATE INDEX daily_attempts_unsettled ON daily_attempts (guild_id, day)
+        WHERE result IS NULL
+        """,
+        """
+        CREATE TABLE daily_moves (
+            attempt_id BIGINT  NOT NULL REFERENCES daily_attempts (attempt_id),
+            seq        INTEGER NOT NULL CHECK (seq >= 0),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            seat       INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            kind       TEXT    NOT NULL CHECK (kind IN ('double', 'play')),
+            value      TEXT    NOT NULL,
+            acted_at   BIGINT  NOT NULL,
+            PRIMARY KEY (attempt_id, seq)
+        )
+        """,
+        """
+        CREATE TABLE daily_scores (
+            attempt_id BIGINT  NOT NULL REFERENCES daily_attempts (attempt_id),
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 10),
+            score      INTEGER NOT NULL,
+            PRIMARY KEY (attempt_id, deal_index)
+        )
+        """,
+    ),
+)
+
 
 def _tally_tables(ids: str) -> tuple[str, ...]:
     """The tables of a tally's seats, entries, messages and results; ``ids`` is the type of
@@ -967,6 +1119,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     TABLE_CLAIMS,
     SEASON_SIZES,
     POSTED_ANY_STEP,
+    DAILY,
     TALLIES,
 )
 LATEST = MIGRATIONS[-1].version
@@ -987,24 +1140,26 @@ def has_table(conn: sqlite3.Connection, name: str) -> bool:
     return row is not None
 
 
+def pending(applied: Collection[int], target: int = LATEST) -> list[Migration]:
+    """The migrations up to ``target`` whose versions are not among ``applied``, in order."""
+    return [m for m in MIGRATIONS if m.version <= target and m.version not in applied]
+
+
 def applied_versions(conn: sqlite3.Connection) -> set[int]:
-    """The migrations the file has recorded."""
+    """The versions recorded in the file's ``schema_version`` (none for a new file)."""
     if not has_table(conn, "schema_version"):
         return set()
     return {version for (version,) in conn.execute("SELECT version FROM schema_version")}
 
 
 def migrate(conn: sqlite3.Connection, target: int = LATEST) -> list[int]:
-    """Apply the migrations up to ``target`` the file has not recorded; return their numbers.
+    """Apply the pending migrations up to ``target`` (:func:`pending`); return their numbers.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the explicit
     transactions here are the only ones.
     """
     applied = []
-    done = applied_versions(conn)
-    for migration in MIGRATIONS:
-        if migration.version in done or migration.version > target:
-            continue
+    for migration in pending(applied_versions(conn), target):
         (foreign_keys,) = conn.execute("PRAGMA foreign_keys").fetchone()
         if migration.rebuilds:
             conn.execute("PRAGMA foreign_keys=OFF")  # only outside a transaction

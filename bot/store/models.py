@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.engine import STANDARD, Rules
+from bot.engine import STANDARD, Action, Card, Rules
 from bot.engine.tally import Entry
 
 SEATS = range(4)
@@ -381,3 +381,73 @@ class TallyEntry:
     entry: Entry | None
     user_id: int
     entered_at: datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DailyDealRecord:
+    """One deal of a server's day as stored: its dealer, its set contract, the hands."""
+
+    deal_index: int
+    dealer: int
+    contract: str
+    hands: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DailyDayRecord:
+    """A server's day of daily deals as stored when its first attempt started."""
+
+    guild_id: int
+    day: date
+    rules: Rules
+    deals: tuple[DailyDealRecord, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttemptInfo:
+    """One person's attempt at a day's deals, besides its moves."""
+
+    attempt_id: int
+    guild_id: int
+    day: date
+    user_id: int
+    name: str
+    """The name the person played under (the record's player name)."""
+    season_id: int
+    started_at: datetime
+    finished_at: datetime | None
+    moves: int
+    """How many moves are stored; the next move to store has this number."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DailyMove:
+    """A stored move of an attempt: its number over the attempt, deal, seat and action."""
+
+    seq: int
+    deal_index: int
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttemptScores:
+    """An attempt's scores: the person's final score on each deal finished."""
+
+    attempt_id: int
+    user_id: int
+    name: str
+    season_id: int
+    finished: bool
+    scores: tuple[int | None, ...]
+    """One per deal of the day, None where the deal was not finished."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DailyTally:
+    """A player's closed days in a season: how many, and the sum of their results."""
+
+    user_id: int
+    name: str
+    days: int
+    total: float

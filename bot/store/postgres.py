@@ -38,12 +38,13 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs shipped
 
+from . import migrations
 from .codec import now_ms
 from .database import Database, Params, Row, Session
 from .dialect import POSTGRES
 from .errors import ConstraintFailed, DatabaseRefused, StorageFailed
 from .liveness import OwnerLock
-from .migrations import LATEST, MIGRATIONS
+from .migrations import LATEST
 from .url import redacted, url_problem
 
 log = logging.getLogger(__name__)
@@ -302,6 +303,13 @@ async def schema_version(conn: Any) -> int:
     return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
 
 
+async def applied_versions(conn: Any) -> set[int]:
+    """The versions recorded in ``schema_version`` (none for an empty database)."""
+    if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+        return set()
+    return {row["version"] for row in await conn.fetch("SELECT version FROM schema_version")}
+
+
 async def _check(conn: Any, label: str, *, read_only: bool) -> None:
     """Refuse, before writing anything, a database that is not ours, or not this bot's."""
     version = await schema_version(conn)
@@ -327,7 +335,7 @@ async def _check(conn: Any, label: str, *, read_only: bool) -> None:
 
 
 async def migrate(conn: Any, target: int = LATEST) -> list[int]:
-    """Apply the migrations up to ``target`` the database has not recorded; their numbers.
+    """Apply the pending migrations up to ``target`` (``migrations.pending``); their numbers.
 
     Each runs in its own transaction with the row that records it. The caller holds the
     advisory lock of migrating, so a process that waited for another's migration finds it
@@ -336,14 +344,10 @@ async def migrate(conn: Any, target: int = LATEST) -> list[int]:
     applied: list[int] = []
     while True:
         async with conn.transaction():
-            done = set()
-            if await schema_version(conn):
-                rows = await conn.fetch("SELECT version FROM schema_version")
-                done = {row["version"] for row in rows}
-            pending = [m for m in MIGRATIONS if m.version not in done and m.version <= target]
-            if not pending:
+            waiting = migrations.pending(await applied_versions(conn), target)
+            if not waiting:
                 return applied
-            migration = pending[0]
+            migration = waiting[0]
             for statement in migration.postgres_statements:
                 await conn.execute(statement)
             await conn.execute(

@@ -8,6 +8,7 @@ from types import TracebackType
 
 from . import integrity
 from .claims import ClaimStore, new_owner
+from .daily import DailyStore
 from .database import Database
 from .delivery import DeliveryStore
 from .facts import FactStore
@@ -30,6 +31,7 @@ class Store:
     - ``standings``: leaderboards and player statistics;
     - ``facts``: small facts the bot keeps about itself (the commands last synced).
     - ``delivery``: what a table's channel was last shown, and its open hand messages.
+    - ``daily``: the daily deals: each server's days, the attempts and their moves.
     - ``claims``: which open tables this process drives (:mod:`bot.store.claims`).
     - ``tallies``: matches played with real cards, kept by their entered scores.
     """
@@ -45,6 +47,7 @@ class Store:
         self.facts = FactStore(db)
         self.delivery = DeliveryStore(db)
         self.tallies = TallyStore(db)
+        self.daily = DailyStore(db, self.facts)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole database (SQLite: every page); an empty list means it is sound."""

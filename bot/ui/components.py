@@ -21,6 +21,7 @@ from bot.i18n import N_, _
 from bot.render.text import card_text
 from bot.tables import Refusal
 
+from .daily_message import DailyMove, DailyToggle
 from .front import front_of
 from .replies import say_privately
 from .standings import LeaderboardButton
@@ -346,6 +347,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoubleConfirm,
     LeaderboardButton,
     *TALLY_ITEMS,
+    DailyMove,
+    DailyToggle,
 )
 
 

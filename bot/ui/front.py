@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import discord
 
 if TYPE_CHECKING:
+    from .daily import DailyController
     from .hands import HandController
     from .lobby import LobbyController
     from .places import Places
@@ -60,6 +61,11 @@ class Front(Protocol):
     @property
     def tally(self) -> TallyController:
         """The scoresheets' buttons, menus and result forms."""
+        ...
+
+    @property
+    def daily(self) -> DailyController:
+        """The daily deals' private messages: a move, a doubling toggle; the days offered."""
         ...
 
 

@@ -24,13 +24,14 @@ from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
 from bot.render.deal_image import deal_png
-from bot.render.scene import scene_of, seat_name
+from bot.render.scene import TableScene, scene_of, seat_name
 from bot.tables import TableView
 
 log = logging.getLogger(__name__)
 
 TABLE_FILE = "table.png"
 CHART_FILE = "chart.png"
+DAILY_FILE = "daily.png"
 DRAWER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 """The one thread that draws (see the module)."""
 
@@ -64,6 +65,11 @@ async def chart_file(data: ChartData, what: str) -> discord.File | None:
     """The score chart of ``data`` (a tally's: no table to ask), or None if drawing
     failed (logged)."""
     return await _drawn(lambda: chart_png(data), CHART_FILE, what)
+
+
+async def daily_picture(scene: TableScene) -> discord.File | None:
+    """A daily attempt's table (or Domino rows), or None if drawing failed (logged)."""
+    return await _drawn(lambda: deal_png(scene), DAILY_FILE, "a daily deal")
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,8 @@ class Sent:
 
 
 class FakeResponse:
-    """``interaction.response``: answers once; ``hold`` keeps an answer in flight."""
+    """``interaction.response``: answers once (a ``defer`` is an answer with nothing in
+    it yet); ``hold`` keeps an answer in flight."""
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
@@ -125,18 +126,59 @@ class FakeResponse:
     async def send_modal(self, modal: discord.ui.Modal) -> None:
         await self._answer(Sent("modal", None, None, None, True, modal))
 
-    async def defer(self, *, ephemeral: bool = False, **_: Any) -> None:
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False, **_: Any) -> None:
         await self._answer(Sent("defer", None, None, None, ephemeral))
 
 
-class FakeFollowup:
-    """``interaction.followup``: records what is sent after a defer."""
+@dataclass
+class Followup:
+    """A message sent after the answer (``interaction.followup.send``)."""
 
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
+    content: str | None
+    ephemeral: bool
+    embed: discord.Embed | None = None
+    file: discord.File | None = None
 
-    async def send(self, content: str | None = None, **fields: Any) -> None:
-        self.sent.append({"content": content, **fields})
+
+class FakeFollowups:
+    """``interaction.followup``: records what is sent."""
+
+    def __init__(self, response: FakeResponse) -> None:
+        self._response = response
+        self.sent: list[Followup] = []
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        ephemeral: bool = False,
+        embed: discord.Embed | None = None,
+        file: discord.File | None = None,
+        **_: Any,
+    ) -> None:
+        assert self._response.is_done(), "a followup comes after the answer"
+        self.sent.append(Followup(content, ephemeral, embed, file))
+
+
+@dataclass
+class OriginalEdit:
+    """An edit of the interaction's own message after a defer (``@original``): the
+    fields given, and the names of the files attached."""
+
+    content: str | None
+    view: discord.ui.View | None
+    embed: discord.Embed | None
+    files: list[str]
+
+    def custom_ids(self, *, enabled_only: bool = False) -> list[str]:
+        if self.view is None:
+            return []
+        return [
+            item["custom_id"]
+            for row in self.view.to_components()
+            for item in row["components"]
+            if not (enabled_only and item.get("disabled"))
+        ]
 
 
 @dataclass
@@ -173,8 +215,27 @@ class FakeInteraction:
     id: int = field(default_factory=lambda: next(_ids))
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
-    followup: FakeFollowup = field(default_factory=FakeFollowup)
     message: FakeMessage = field(default_factory=FakeMessage)
+    edits: list[OriginalEdit] = field(default_factory=list)
+    """The edits of the interaction's own message after its answer."""
+    followup: FakeFollowups = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.followup = FakeFollowups(self.response)
+
+    async def edit_original_response(
+        self,
+        *,
+        content: str | None = None,
+        view: discord.ui.View | None = None,
+        embed: discord.Embed | None = None,
+        attachments: list[discord.File] | None = None,
+        **_: Any,
+    ) -> FakeMessage:
+        assert self.response.sent, "the original response is edited after the answer"
+        files = [file.filename for file in attachments or []]
+        self.edits.append(OriginalEdit(content, view, embed, files))
+        return self.message
 
     async def original_response(self) -> FakeMessage:
         """The message the answer created (a lobby posted as a command's answer)."""

@@ -14,7 +14,7 @@ import discord
 import emoji
 import pytest
 
-from bot.engine import Match, MatchPhase, seat_view
+from bot.engine import Double, Match, MatchPhase, seat_view
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
@@ -90,14 +90,50 @@ def _leaderboard_views() -> list[discord.ui.View]:
     return views
 
 
+def _daily_views() -> list[discord.ui.View]:
+    """A daily attempt's cards, and a doubling turn with nothing and something toggled."""
+    cards = discord.ui.View()
+    for code in ("P:QS", "P:TH", "P:2C"):
+        cards.add_item(c.DailyMove(1, 4, code, enabled=code != "P:2C"))
+    views = [cards]
+    for chosen in (frozenset(), frozenset({1, 3})):
+        doubling = discord.ui.View()
+        for seat in (1, 3):
+            doubling.add_item(c.DailyToggle(1, 4, chosen, seat, f"Double {NAMES[seat]}"))
+        doubling.add_item(c.DailyMove(1, 4, Double(chosen).code, confirm=True))
+        doubling.add_item(c.DailyMove(1, 4, "D:-"))
+        views.append(doubling)
+    return views
+
+
 def _every_view() -> list[discord.ui.View]:
-    return [c.lobby_view(1), c.table_view(1), *_hand_views(), *_leaderboard_views()]
+    return [
+        c.lobby_view(1),
+        c.table_view(1),
+        *_hand_views(),
+        *_leaderboard_views(),
+        *_daily_views(),
+    ]
 
 
 async def test_every_emoji_on_a_component_is_a_real_emoji():
     views = _every_view()
     kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
-    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"}
+    assert kinds == {
+        "lobby",
+        "hand",
+        "play",
+        "choose",
+        "trump",
+        "dbl",
+        "dblok",
+        "lb",
+        "daily",
+        "dailydbl",
+    }
+    for view in views:  # Discord refuses a message with two components of one custom_id
+        ids = [item["custom_id"] for item in _items(view)]
+        assert len(ids) == len(set(ids)) and all(len(i) <= 100 for i in ids)
     names = [name for view in views for name in _emojis(view)]
     assert names  # the Show my hand and the page buttons carry one
     for name in names:
@@ -135,4 +171,4 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
     offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch", "tally"}
+    assert offered == {"boards", "daily", "guard", "hands", "lobby", "places", "rematch", "tally"}

@@ -230,3 +230,47 @@ async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(tmp_path:
         with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
             conn.execute("INSERT INTO channel_posted (table_id, deal, step) VALUES (8, 0, 0)")
     await takes_any_step_but_keeps_its_rows(path)
+
+
+def test_the_migrations_are_in_ascending_order() -> None:
+    versions = [m.version for m in migrations_module.MIGRATIONS]
+    assert versions == sorted(set(versions))
+    assert versions[-1] == LATEST
+
+
+BETWEEN = Migration(14, "a migration merged after 15", ("CREATE TABLE merged_late (x INTEGER)",))
+
+
+def with_a_late_migration() -> tuple[Migration, ...]:
+    """The migrations with :data:`BETWEEN` in its place, below the latest."""
+    listed = migrations_module.MIGRATIONS
+    assert all(m.version != BETWEEN.version for m in listed), "14 exists now: renumber BETWEEN"
+    return tuple(sorted((*listed, BETWEEN), key=lambda m: m.version))
+
+
+def test_a_lower_migration_merged_after_a_higher_one_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two migrations made at once may be merged in either order: a database that ran
+    15 before 14 existed gets 14 when it arrives."""
+    with closing(sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)) as conn:
+        migrate(conn)
+        monkeypatch.setattr(migrations_module, "MIGRATIONS", with_a_late_migration())
+        assert migrate(conn) == [BETWEEN.version]
+        assert migrate(conn) == []
+        conn.execute("INSERT INTO merged_late VALUES (1)")
+        assert schema_version(conn) == LATEST
+
+
+async def test_migration_15_adds_the_daily_deals_beside_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        migrate(conn, target=13)
+        conn.execute("INSERT INTO seasons (guild_id, name, started_at) VALUES (7, 'Winter', 1)")
+    async with await open_store(path) as store:
+        season = await store.seasons.active_season(7)
+        assert season is not None and season.name == "Winter"
+        assert await store.daily.deals_per_day(7) is None
+        await store.daily.set_deals_per_day(7, 5)
+        assert await store.daily.deals_per_day(7) == 5
+        assert await store.integrity_problems() == []

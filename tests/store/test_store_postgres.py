@@ -19,12 +19,18 @@ import pytest
 
 from bot.engine import Match, from_record
 from bot.store import ClaimLost, DatabaseRefused, StorageFailed, Store, open_store
+from bot.store import migrations as migrations_module
 from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
 from bot.store.postgres import migrate
 from tests.postgres_server import PostgresServer
 from tests.store.store_helpers import NAMES, finished_match, seated_table
-from tests.store.test_store_migrations import TABLE_IN_PLAY, takes_any_step_but_keeps_its_rows
+from tests.store.test_store_migrations import (
+    BETWEEN,
+    TABLE_IN_PLAY,
+    takes_any_step_but_keeps_its_rows,
+    with_a_late_migration,
+)
 
 
 async def _sql(url: str, *statements: str) -> list[asyncpg.Record]:
@@ -71,6 +77,20 @@ async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(
     finally:
         await conn.close()
     await takes_any_step_but_keeps_its_rows(postgres_empty)
+
+
+async def test_a_lower_migration_merged_after_a_higher_one_still_runs(
+    postgres_empty: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = await asyncpg.connect(postgres_empty)
+    try:
+        await migrate(conn)
+        monkeypatch.setattr(migrations_module, "MIGRATIONS", with_a_late_migration())
+        assert await migrate(conn) == [BETWEEN.version]
+        assert await migrate(conn) == []
+        await conn.execute("INSERT INTO merged_late VALUES (1)")
+    finally:
+        await conn.close()
 
 
 async def test_a_newer_schema_is_refused_untouched(postgres_url: str) -> None:

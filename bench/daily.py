@@ -1,0 +1,231 @@
+"""Daily deals load benchmark: ``python bench/daily.py [--people 200]``.
+
+Runs the real bot (its parts, cogs and buttons, a SQLite store in a temporary folder)
+against the in-process fake Discord of the tests (``tests/discord/discord_harness.py``:
+discord.py's own HTTP code down to a fake session), with ``--people`` members who all
+run ``/bonken daily`` at once and then click their moves as soon as the bot has answered
+(``--think``: after that many seconds on average, drawn at random), until every attempt
+is finished. Printed:
+
+1. Acknowledgement: each interaction's time from its arrival to its first answer (the
+   defer), p50 / p99 / max, and how many took 3 s or more (Discord's limit; target 0).
+2. The time until the person's message shows the answer (the handler done: the move
+   stored, the computers' answers, the picture drawn, the message edited).
+3. The computers' decision time at the daily level (each call of the player, on the
+   event loop), p50 / p95 / max, and how many decisions were made.
+4. REST calls to the channel while people played (posts, edits: the bot's own calls,
+   not the interactions' callbacks and webhooks; target 0), and the public lines.
+5. Memory per attempt in play: tracemalloc's count of the bytes held once ``--people``
+   attempts are in the daily service's memory, each halfway through its deals (made
+   after the load run, with the service alone, so tracing slows no acknowledgement),
+   divided by their number; and the resident size's growth during the load run, divided
+   likewise.
+
+``--level hard`` has the hard player decide instead (deterministic with its clock off:
+``--work`` seconds' worth of fixed work), to see what a stronger daily computer would
+cost. Run it niced on a shared machine; the load of the machine is printed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import gc
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/
+
+import bot.daily.computers as computers
+from bot.daily import DailyService
+from bot.engine import Action, SeatView
+from bot.players.hard import HardPlayer
+from bot.players.pool import decide_sync
+from bot.store import open_store
+from tests.discord.discord_harness import (
+    ACK_DEADLINE,
+    EPHEMERAL,
+    FAST_PACING,
+    Harness,
+    Interaction,
+    User,
+    custom_ids,
+)
+
+
+def rss_kb() -> int:
+    """The resident set size now, in KB (Linux: from /proc; else the peak)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[1])
+        return pages * resource.getpagesize() // 1024
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def timed_decider(level: str, work: float, times: list[float]) -> Any:
+    """The daily computers' ``decide_sync``, timed; ``hard``: the hard player with its
+    clock off and ``work`` seconds' worth of fixed work."""
+    hard = HardPlayer(wall_clock=False) if level == "hard" else None
+
+    def decide(_level: str, view: SeatView, seed: int, budget: float = 0.0) -> Action:
+        began = time.perf_counter()
+        if hard is not None:
+            action = hard.choose_action(view, random.Random(seed), work)
+        else:
+            action = decide_sync(level, view, seed, budget)
+        times.append(time.perf_counter() - began)
+        return action
+
+    return decide
+
+
+def next_move(message: dict[str, Any]) -> str | None:
+    """Pass in a doubling turn, else a random enabled card (people differ)."""
+    moves = [i for i in custom_ids(message, enabled_only=True) if i.startswith("bonken:daily:")]
+    passes = [i for i in moves if i.endswith(":D:-")]
+    if passes:
+        return passes[0]
+    return random.choice(moves) if moves else None
+
+
+async def handled(h: Harness, payload: dict[str, Any], shown: list[float]) -> Interaction:
+    """Feed an interaction to the bot and wait for its handler (however long it takes:
+    the harness's own ``dispatch`` gives up after ten seconds); ``shown`` gets the time
+    until the person's message showed the answer."""
+    before = asyncio.all_tasks()
+    began = time.perf_counter()
+    h.bot._connection.parse_interaction_create(payload)
+    await asyncio.gather(*(asyncio.all_tasks() - before))
+    shown.append(time.perf_counter() - began)
+    return h.fake.interactions[int(payload["id"])]
+
+
+async def person(h: Harness, user: User, think: float, shown: list[float]) -> int:
+    """``user`` plays today's deals by clicking, ``think`` seconds (on average) after
+    seeing each answer; the clicks made."""
+    command = h._command_data("daily", {})
+    started = await handled(h, h.fake.interaction_payload(2, user, command), shown)
+    assert started.original_id is not None, started.text
+    message_id = started.original_id
+    clicks = 0
+    while (move := next_move(message := h.fake.messages[message_id])) is not None:
+        if think:
+            await asyncio.sleep(random.expovariate(1 / think))
+        data = {"custom_id": move, "component_type": 2}
+        payload = h.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        await handled(h, payload, shown)
+        clicks += 1
+    return clicks
+
+
+async def memory_per_attempt(people: int, folder: Path) -> float:
+    """Bytes held per attempt with ``people`` attempts in memory, each halfway."""
+    async with await open_store(folder / "memory.sqlite3") as store:
+        service = DailyService(store.daily, store.tables)
+        await service.program(1, service.today())  # the day itself is not an attempt's
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for user in range(people):
+            view = await service.play(1, user, f"Player {user}")
+            deals = view.deals
+            while view.deal_number <= deals // 2 and not view.finished:
+                action = random.choice(view.seat.legal)
+                view = await service.act(view.attempt_id, user, view.step, action)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        return held / people
+
+
+async def run(args: argparse.Namespace) -> None:
+    times: list[float] = []
+    computers.decide_sync = timed_decider(args.level, args.work, times)  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as folder:
+        h = await Harness(Path(folder), pacing=FAST_PACING, time_scale=1.0).start()
+        try:
+            people = [h.user(f"Player {n}") for n in range(args.people)]
+            await asyncio.sleep(0)
+            own_before = len(h.fake.own_calls())
+            rss_before = rss_kb()
+            began = time.perf_counter()
+            shown: list[float] = []
+            playing = (person(h, user, args.think, shown) for user in people)
+            clicks = sum(await asyncio.gather(*playing))
+            seconds = time.perf_counter() - began
+            rss_growth = rss_kb() - rss_before
+            own = len(h.fake.own_calls()) - own_before
+            interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
+            latencies = [i.latency for i in interactions if i.latency is not None]
+            unanswered = len(interactions) - len(latencies)
+            public = [
+                m
+                for m in h.fake.messages.values()
+                if not m["flags"] & EPHEMERAL and "played today's deals" in (m["content"] or "")
+            ]
+        finally:
+            await h.stop()
+        decisions = list(times)  # the load run's (the memory count's are not timed work)
+        held = await memory_per_attempt(args.people, Path(folder))
+    load = os.getloadavg()
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    print(
+        f"{args.people} people, thinking {args.think} s on average, {clicks} clicks in "
+        f"{seconds:.1f} s ({clicks / seconds:.0f}/s)"
+    )
+    print(
+        f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
+        f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "
+        f"{sum(1 for x in latencies if x >= ACK_DEADLINE)} of {len(interactions)} at 3 s or more, "
+        f"{unanswered} unanswered (target 0)"
+    )
+    print(
+        f"answer shown (the message edited, picture drawn): p50 "
+        f"{percentile(shown, 0.5) * 1000:.0f} ms, p95 {percentile(shown, 0.95) * 1000:.0f} ms, "
+        f"max {max(shown) * 1000:.0f} ms"
+    )
+    print(
+        f"computers ({args.level}): {len(decisions)} decisions, "
+        f"p50 {statistics.median(decisions) * 1e3:.2f} ms, "
+        f"p95 {percentile(decisions, 0.95) * 1e3:.2f} ms, max {max(decisions) * 1e3:.2f} ms"
+    )
+    print(f"channel REST calls while playing: {own} (target 0); public lines: {len(public)}")
+    print(
+        f"memory per attempt in play: {held / 1024:.1f} KB traced ({args.people} halfway "
+        f"through their deals), resident growth during the run {rss_growth / args.people:.1f} KB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--people", type=int, default=200)
+    parser.add_argument("--level", choices=("normal", "hard"), default=computers.DAILY_LEVEL)
+    parser.add_argument("--work", type=float, default=0.05, help="hard: seconds of fixed work")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds between an answer and the next click"
+    )
+    args = parser.parse_args()
+    random.seed(args.seed)
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""The daily deals in Discord: one private message per attempt, results and the board.
+
+``/bonken daily`` answers with an ephemeral message holding the table picture and the
+person's cards; each click is that message's own interaction, so the message is edited
+as the click's answer (deferred first: the computers answer and the picture is drawn
+after Discord has its acknowledgement), and nothing is posted in the channel while
+someone plays. When the person finishes, one public line (a followup of the last click,
+without a card) says how they did. A refusal of the daily service changes nothing and
+is said privately, in the person's language.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Awaitable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import discord
+
+from bot import i18n
+from bot.daily import AttemptView, DailyRefusal, DailyService, DayResults
+from bot.daily.board import MIN_DAYS
+from bot.engine import Action
+from bot.i18n import _
+from bot.render import daily as words
+from bot.store.tables import TableStore
+from bot.tables import Refusal
+
+from .daily_message import daily_buttons, daily_content
+from .pictures import DAILY_FILE, daily_picture
+from .replies import display_name, literal, server_language
+from .standings import GOLD, NO_MENTIONS, Boards
+
+Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+BOARD_ROWS = 20
+"""Lines the daily board shows (the asker's own line is added if it falls below)."""
+RECENT_DAYS = 7
+"""Days the results option offers (any earlier date can be typed)."""
+TEXT_LIMIT = 4000
+"""Characters of an embed's description we fill (Discord takes 4096)."""
+
+
+class DailyController:
+    """Plays, shows and ranks the daily deals for the commands and the buttons."""
+
+    def __init__(self, service: DailyService, tables: TableStore, boards: Boards) -> None:
+        """``tables``: the server's settings (pictures, the language of the public line);
+        ``boards``: which season a board is asked for."""
+        self._service = service
+        self._tables = tables
+        self._boards = boards
+
+    async def start(self, interaction: Interaction) -> None:
+        """``/bonken daily``: today's attempt begun, or the one in play resumed, in a new
+        private message."""
+        guild_id = _guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            view = await self._service.play(
+                guild_id, interaction.user.id, display_name(interaction)
+            )
+        except DailyRefusal as refusal:
+            await interaction.edit_original_response(content=f"⚠️ {self._worded(refusal)}")
+            return
+        await self._show(interaction, view)
+
+    async def act(
+        self, interaction: Interaction, attempt_id: int, step: int, action: Action
+    ) -> None:
+        """A card, Confirm or Pass: the move and the computers' answers, then the same
+        message shows where the attempt stands."""
+        await interaction.response.defer()  # the clicked message is edited below
+        view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
+        await self._show(interaction, view)
+        if view.finished and view.standing is not None:
+            await self._announce(interaction, view)
+
+    async def toggle(
+        self, interaction: Interaction, attempt_id: int, step: int, chosen: frozenset[int]
+    ) -> None:
+        """A doubling toggle: the buttons show the choice; nothing is played yet."""
+        view = await self._checked(self._service.turn(attempt_id, interaction.user.id, step))
+        await interaction.response.edit_message(view=daily_buttons(view, chosen))
+
+    async def results(self, interaction: Interaction, when: str | None) -> None:
+        """``/bonken daily results:``: the day's ranking, and what the asker may see of
+        its deals; once the day has closed, every attempt's record as a file."""
+        guild_id = _guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            results = await self._service.results(guild_id, when, interaction.user.id)
+        except DailyRefusal as refusal:
+            await interaction.edit_original_response(content=f"⚠️ {self._worded(refusal)}")
+            return
+        lines = words.results_lines(results, self._service.today())
+        embed = discord.Embed(
+            title=_("Daily deals of {day}", day=results.day.isoformat()),
+            description=_clipped([literal(line) for line in lines]),
+            colour=GOLD,
+        )
+        replay = _replay_file(results)
+        if replay is not None:
+            embed.set_footer(
+                text=_("Every attempt's deals, move by move: {file}", file=replay.filename)
+            )
+        await interaction.edit_original_response(
+            embed=embed,
+            attachments=[] if replay is None else [replay],
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def board(self, interaction: Interaction, season: str | None) -> None:
+        """``/bonken leaderboard daily:True``: the season's daily board, for the channel."""
+        found = await self._boards.season(interaction.guild_id, season)
+        rows = await self._service.board(found.guild_id, found.season_id)
+        shown = rows[:BOARD_ROWS]
+        mine = next((row for row in rows if row.user_id == interaction.user.id), None)
+        if mine is not None and mine not in shown:
+            shown.append(mine)
+        with i18n.using(await self._boards.language(interaction)):  # posted for the channel
+            lines = [literal(words.board_line(row)) for row in shown]
+            embed = discord.Embed(
+                title=_("Daily board · {season}", season=found.name),
+                description=_clipped(lines)
+                if lines
+                else _("Nobody has played the daily deals in this season yet."),
+                colour=GOLD,
+            )
+            embed.set_footer(
+                text=_(
+                    "The mean percentage over the days played; ranked from {days} days.",
+                    days=MIN_DAYS,
+                )
+            )
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    def recent_days(self) -> list[tuple[str, str]]:
+        """The days ``results:`` offers, newest first, as (label, ``YYYY-MM-DD``): today,
+        yesterday and the days before, in the current language."""
+        today = self._service.today()
+        days = [today - timedelta(days=back) for back in range(RECENT_DAYS)]
+        return [
+            (f"{words.which_deals(day, today)} ({day.isoformat()})", day.isoformat())
+            for day in days
+        ]
+
+    # -- inside -------------------------------------------------------------------------
+
+    async def _checked(self, call: Awaitable[T]) -> T:
+        """The service's answer, its refusal worded for the guard (changes nothing)."""
+        try:
+            return await call
+        except DailyRefusal as refusal:
+            raise Refusal(self._worded(refusal)) from None
+
+    def _worded(self, refusal: DailyRefusal) -> str:
+        return words.daily_refusal_text(refusal, self._service.today())
+
+    async def _show(self, interaction: Interaction, view: AttemptView) -> None:
+        """The interaction's message shows ``view``: words, picture (drawn off the event
+        loop; text alone if the server wants none or drawing fails) and buttons."""
+        content = daily_content(view, self._service.today())
+        settings = await self._tables.guild_settings(view.guild_id)
+        picture = None
+        if settings.table_defaults.images:
+            picture = await daily_picture(words.daily_scene(view, i18n.current()))
+        embed = None
+        if picture is not None:
+            embed = discord.Embed().set_image(url=f"attachment://{DAILY_FILE}")
+        await interaction.edit_original_response(
+            content=content,
+            embed=embed,
+            attachments=[] if picture is None else [picture],
+            view=daily_buttons(view),
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def _announce(self, interaction: Interaction, view: AttemptView) -> None:
+        """The public line for the channel, in the server's language: no card in it."""
+        assert view.standing is not None
+        with i18n.using(await server_language(self._tables, interaction)):
+            name = literal(view.players[view.seat.seat])
+            line = words.finished_line(name, view.day, self._service.today(), view.standing)
+        await interaction.followup.send(line, allowed_mentions=NO_MENTIONS)
+
+
+def _guild(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise Refusal(_("the daily deals belong to a server; use this command in one"))
+    return interaction.guild_id
+
+
+def _clipped(lines: list[str]) -> str:
+    """Lines joined, cut before the embed's limit (an ellipsis says so)."""
+    text = "\n".join(lines)
+    return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1] + "…"
+
+
+def _replay_file(results: DayResults) -> discord.File | None:
+    """A closed day's attempts as one JSON file: each deal a ``bonken-record/1``."""
+    if not results.replays:
+        return None
+    data = [
+        {"name": replay.name, "percent": round(replay.percent, 2), "deals": list(replay.records)}
+        for replay in results.replays
+    ]
+    body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    return discord.File(io.BytesIO(body), filename=f"daily-{results.day.isoformat()}.json")

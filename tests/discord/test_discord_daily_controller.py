@@ -1,0 +1,350 @@
+"""The daily deals' front end on its own: a real daily service and store, a clock moved by
+hand, and a fake Discord (interactions record their answers, edits and followups). A
+click goes through the real button: its custom_id is parsed by the ``DynamicItem``'s
+template and its callback runs in the real guard, as discord.py would run it.
+
+What the service itself guarantees (the same moves give the same game, refusals change
+nothing in the store, matchpoints) is proved in tests/daily; these tests are about what
+the person sees and what reaches Discord."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.daily import DailyService
+from bot.engine import Phase
+from bot.render.text import contract_name
+from bot.store import GuildSettings, Store, TableSettings, open_store
+from bot.ui.daily import DailyController
+from bot.ui.daily_message import DailyMove, DailyToggle
+from bot.ui.pictures import DAILY_FILE
+from bot.ui.replies import Guard
+from bot.ui.standings import Boards
+from tests.daily.daily_helpers import Clock
+from tests.discord.fakes import GUILD_ID, FakeInteraction, OriginalEdit, interaction
+
+ANN, BOB, CAS = 101, 102, 103
+
+
+@dataclass
+class Daily:
+    store: Store
+    clock: Clock
+    service: DailyService
+    controller: DailyController
+    front: Any
+
+    def restarted(self) -> Daily:
+        """A new service and controller on the same store: nothing kept in memory."""
+        return _daily(self.store, self.clock)
+
+
+def _daily(store: Store, clock: Clock) -> Daily:
+    service = DailyService(store.daily, store.tables, clock=clock)
+    boards = Boards(store.seasons, store.standings, store.tables)
+    controller = DailyController(service, store.tables, boards)
+    front = SimpleNamespace(
+        guard=Guard(lambda _interaction: None),
+        daily=controller,
+        places=None,
+        lobby=None,
+        hands=None,
+        rematch=None,
+        tally=None,
+        boards=boards,
+    )
+    return Daily(store, clock, service, controller, front)
+
+
+@pytest.fixture
+async def daily(tmp_path) -> AsyncIterator[Daily]:
+    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+        yield _daily(store, Clock())
+
+
+def _user(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInteraction:
+    made = interaction(user_id, name, **options)
+    made.client = daily.front  # type: ignore[attr-defined]
+    return made
+
+
+async def start(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInteraction:
+    """``/bonken daily`` typed by ``user_id``."""
+    asked = _user(daily, user_id, name, **options)
+    await daily.controller.start(asked)
+    return asked
+
+
+async def click(daily: Daily, user_id: int, custom_id: str) -> FakeInteraction:
+    """A click on the button ``custom_id``, rebuilt and run as discord.py would."""
+    clicked = _user(daily, user_id, f"User {user_id}")
+    for kind in (DailyMove, DailyToggle):
+        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            item = await kind.from_custom_id(clicked, None, match)  # type: ignore[arg-type]
+            await item.callback(clicked)  # type: ignore[arg-type]
+            return clicked
+    raise AssertionError(f"no daily button claims {custom_id!r}")
+
+
+def shown(asked: FakeInteraction) -> OriginalEdit:
+    """What the interaction's message shows now (its last edit)."""
+    assert asked.edits, f"the message was not edited: {asked.response.sent}"
+    return asked.edits[-1]
+
+
+def next_move(edit: OriginalEdit) -> str:
+    """The person's move on the message: Pass in a doubling turn, else the first card
+    whose button is enabled."""
+    moves = [i for i in edit.custom_ids(enabled_only=True) if i.startswith("bonken:daily:")]
+    passes = [i for i in moves if i.endswith(":D:-")]
+    return passes[0] if passes else moves[0]
+
+
+async def play_through(daily: Daily, user_id: int, name: str) -> list[str]:
+    """Start and play every deal by the message's buttons; what the message showed after
+    each click, in order (the last is the finished attempt's)."""
+    edit = shown(await start(daily, user_id, name))
+    seen = [edit.content or ""]
+    while edit.custom_ids(enabled_only=True):
+        clicked = await click(daily, user_id, next_move(edit))
+        assert not clicked.followup.sent or not clicked.followup.sent[0].ephemeral
+        edit = shown(clicked)
+        seen.append(edit.content or "")
+    return seen
+
+
+def _moves(content: str, name: str) -> str:
+    """A message's words with the person's own name taken out (two people's compared)."""
+    return content.replace(name, "<name>")
+
+
+async def test_daily_answers_privately_with_the_picture_and_the_persons_moves(daily: Daily):
+    asked = await start(daily, ANN, "Ann")
+    (answer,) = asked.response.sent
+    assert answer.kind == "defer" and answer.ephemeral  # acknowledged before any thinking
+    edit = shown(asked)
+    assert edit.files == [DAILY_FILE]
+    assert edit.embed is not None and edit.embed.image.url == f"attachment://{DAILY_FILE}"
+    attempt_id, step = _attempt_and_step(edit)
+    view = await daily.service.turn(attempt_id, ANN, step)
+    legal = {action.code for action in view.seat.legal}
+    offered = {i.split(":", 4)[4] for i in edit.custom_ids(enabled_only=True) if ":daily:" in i}
+    assert offered <= legal and offered
+    if view.seat.phase is Phase.PLAYING:
+        assert {i.rsplit(":", 1)[1] for i in edit.custom_ids()} == {
+            card.code for card in view.seat.hand
+        }
+    assert asked.followup.sent == []  # nothing for anyone else
+
+
+def _attempt_and_step(edit: OriginalEdit) -> tuple[int, int]:
+    first = edit.custom_ids()[0]
+    match = re.match(r"bonken:daily(?:dbl)?:(\d+):(\d+):", first)
+    assert match is not None
+    return int(match[1]), int(match[2])
+
+
+async def test_each_click_edits_the_same_message_and_the_end_posts_one_public_line(daily: Daily):
+    edit = shown(await start(daily, ANN, "Ann"))
+    clicks = []
+    while edit.custom_ids(enabled_only=True):
+        clicked = await click(daily, ANN, next_move(edit))
+        (answer,) = clicked.response.sent
+        assert answer.kind == "defer" and answer.content is None  # the clicked message stays
+        clicks.append(clicked)
+        edit = shown(clicked)
+    *playing, last = clicks
+    assert all(c.followup.sent == [] for c in playing)  # nothing public while playing
+    (line,) = last.followup.sent
+    assert not line.ephemeral
+    assert line.content == "Ann played today's deals: 50% (1st of 1 so far)"
+    assert "You have played today's deals" in (edit.content or "")
+    assert edit.custom_ids() == []  # a finished attempt has no buttons
+
+
+async def test_two_people_making_the_same_moves_see_the_same_messages_across_a_restart(
+    daily: Daily,
+):
+    """Ann plays through; Bob makes the same moves, but the bot restarts halfway: his
+    messages say word for word what Ann's said (the computers answered the same)."""
+    ann = await play_through(daily, ANN, "Ann")
+    edit = shown(await start(daily, BOB, "Bob"))
+    bob = [edit.content or ""]
+    now = daily
+    while edit.custom_ids(enabled_only=True):
+        if len(bob) == len(ann) // 2:
+            now = daily.restarted()
+        edit = shown(await click(now, BOB, next_move(edit)))
+        bob.append(edit.content or "")
+    assert len(bob) == len(ann)
+    for a, b in zip(ann[:-1], bob[:-1], strict=True):
+        assert _moves(a, "Ann") == _moves(b, "Bob")
+    assert "So far: 50%, 1st of 2." in bob[-1]  # the same scores: a tie
+
+
+async def test_a_second_attempt_the_same_day_is_refused_privately(daily: Daily):
+    await play_through(daily, ANN, "Ann")
+    again = await start(daily, ANN, "Ann")
+    (edit,) = again.edits
+    assert edit.content == "⚠️ you have played today's deals already: one attempt a day"
+    assert edit.view is None and edit.files == []
+
+
+async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_nothing(
+    daily: Daily,
+):
+    ann = shown(await start(daily, ANN, "Ann"))
+    attempt_id, step = _attempt_and_step(ann)
+    move = next_move(ann)
+    before = await daily.store.daily.moves(attempt_id)
+
+    bob = await click(daily, BOB, move)
+    assert [f.content for f in bob.followup.sent] == ["⚠️ these are someone else's daily deals"]
+    assert bob.followup.sent[0].ephemeral and bob.edits == []
+
+    forged = await click(daily, ANN, f"bonken:daily:999:{step}:{move.split(':', 4)[4]}")
+    assert [f.content for f in forged.followup.sent] == ["⚠️ this button belongs to no daily deals"]
+
+    code = move.split(":", 4)[4]
+    stale = await click(daily, ANN, f"bonken:daily:{attempt_id}:{step + 5}:{code}")
+    assert [f.content for f in stale.followup.sent] == [
+        "⚠️ that button was for an earlier move; use the newest message"
+    ]
+    assert await daily.store.daily.moves(attempt_id) == before
+    assert bob.edits == forged.edits == stale.edits == []
+
+    await play_through(daily, CAS, "Cas")
+    done = await daily.store.daily.attempt_of(GUILD_ID, daily.service.today(), CAS)
+    assert done is not None
+    moves = await daily.store.daily.moves(done.attempt_id)
+    late = await click(daily, CAS, f"bonken:daily:{done.attempt_id}:{len(moves)}:D:-")
+    assert [f.content for f in late.followup.sent] == ["⚠️ you have finished these deals"]
+    assert late.edits == [] and await daily.store.daily.moves(done.attempt_id) == moves
+
+
+async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily):
+    edit = shown(await start(daily, ANN, "Ann"))
+    while not any(":dailydbl:" in i for i in edit.custom_ids()):
+        assert edit.custom_ids(enabled_only=True), "no doubling turn with a choice came"
+        edit = shown(await click(daily, ANN, next_move(edit)))
+    attempt_id, step = _attempt_and_step(edit)
+    before = await daily.store.daily.moves(attempt_id)
+    toggle = next(i for i in edit.custom_ids() if ":dailydbl:" in i)
+    seat = int(toggle.rsplit(":", 1)[1])
+    toggled = await click(daily, ANN, toggle)
+    (answer,) = toggled.response.sent
+    assert answer.kind == "edit" and answer.view is not None
+    labels = {
+        item["custom_id"]: item["label"]
+        for row in answer.view.to_components()
+        for item in row["components"]
+    }
+    confirm = f"bonken:daily:{attempt_id}:{step}:D:{seat}:ok"
+    assert labels[confirm] == "Confirm"
+    assert any(label.startswith("✓ ") for label in labels.values())
+    assert await daily.store.daily.moves(attempt_id) == before  # nothing played yet
+    confirmed = await click(daily, ANN, confirm)
+    moves = await daily.store.daily.moves(attempt_id)
+    assert moves[len(before)].action.code == f"D:{seat}"
+    assert shown(confirmed).content != edit.content
+
+
+async def test_the_date_turning_while_someone_plays(daily: Daily):
+    """Begun just before midnight, the attempt plays on the next day for the day it
+    began, ``/bonken daily`` resumes it; at the end of that next day it closes."""
+    daily.clock.now = datetime(2026, 12, 2, 23, 59, tzinfo=UTC)
+    edit = shown(await start(daily, ANN, "Ann"))
+    daily.clock.advance(minutes=2)
+    edit = shown(await click(daily, ANN, next_move(edit)))
+    assert "Yesterday's deals" in (edit.content or "")
+    resumed = shown(await start(daily, ANN, "Ann"))
+    assert resumed.content == edit.content and resumed.custom_ids() == edit.custom_ids()
+    daily.clock.now = datetime(2026, 12, 4, 0, 0, tzinfo=UTC)
+    late = await click(daily, ANN, next_move(edit))
+    assert [f.content for f in late.followup.sent] == [
+        "⚠️ the results of that day have closed, so its deals can no longer be played"
+    ]
+
+
+async def test_results_are_hidden_until_played_and_shown_to_all_once_closed(daily: Daily):
+    await play_through(daily, ANN, "Ann")
+    results = _user(daily, BOB, "Bob")
+    await daily.controller.results(results, None)
+    (answer,) = results.response.sent
+    assert answer.kind == "defer" and answer.ephemeral
+    text = shown(results).embed.description  # type: ignore[union-attr]
+    assert "1. Ann 50%" in text
+    assert "Each deal's comparison shows once you have played these deals." in text
+    assert "Deal 1" not in text and shown(results).files == []
+    stored = await daily.store.daily.day(GUILD_ID, daily.service.today())
+    assert stored is not None
+    assert not any(contract_name(deal.contract) in text for deal in stored.deals)
+    assert not set("♣♦♥♠") & set(text)  # no card of the day
+
+    await play_through(daily, BOB, "Bob")
+    played = _user(daily, BOB, "Bob")
+    await daily.controller.results(played, None)
+    text = shown(played).embed.description  # type: ignore[union-attr]
+    assert "Deal 1, " in text and "best" in text
+
+    daily.clock.advance(days=2)
+    closed = _user(daily, CAS, "Cas")
+    await daily.controller.results(closed, "2026-12-02")
+    edit = shown(closed)
+    assert "Deal 1, " in edit.embed.description  # type: ignore[union-attr]
+    assert edit.files == ["daily-2026-12-02.json"]
+
+
+async def test_a_bad_or_future_date_is_refused_privately(daily: Daily):
+    for when, words in [
+        ("2026-13-01", "⚠️ write the date as YYYY-MM-DD, for example 2026-12-02"),
+        ("2026-12-03", "⚠️ that day has not begun yet"),
+    ]:
+        asked = _user(daily, ANN, "Ann")
+        await daily.controller.results(asked, when)
+        assert shown(asked).content == words
+
+
+async def test_the_message_speaks_the_persons_language_and_the_line_the_servers(daily: Daily):
+    """Ann's Discord speaks Dutch, the server English; Bob's the other way round."""
+
+    async def play_in(user_id: int, name: str, locale: str, guild_locale: str) -> tuple[str, str]:
+        options = {"locale": locale, "guild_locale": guild_locale}
+        asked = _user(daily, user_id, name, **options)
+        await daily.front.guard(asked, lambda: daily.controller.start(asked))
+        edit = first = shown(asked)
+        while edit.custom_ids(enabled_only=True):
+            clicked = _user(daily, user_id, name, **options)
+            move = next_move(edit)
+            match = DailyMove.__discord_ui_compiled_template__.fullmatch(move)
+            assert match is not None
+            item = await DailyMove.from_custom_id(clicked, None, match)  # type: ignore[arg-type]
+            await item.callback(clicked)  # type: ignore[arg-type]
+            edit = shown(clicked)
+        (line,) = clicked.followup.sent
+        return first.content or "", line.content or ""
+
+    message, line = await play_in(ANN, "Ann", "nl", "en-US")
+    assert message.startswith("**Dagpotjes · De potjes van vandaag · potje 1 van 4**")
+    assert line == "Ann played today's deals: 50% (1st of 1 so far)"
+    message, line = await play_in(BOB, "Bob", "en-US", "nl")
+    assert message.startswith("**Daily deals · Today's deals · deal 1 of 4**")
+    assert line == "Bob speelde de potjes van vandaag: 50% (1e van 2 tot nu toe)"
+
+
+async def test_a_server_that_wants_no_pictures_gets_the_words_alone(daily: Daily):
+    await daily.store.tables.set_guild_settings(
+        GUILD_ID, GuildSettings(table_defaults=TableSettings(images=False))
+    )
+    edit = shown(await start(daily, ANN, "Ann"))
+    assert edit.files == [] and edit.embed is None
+    assert edit.content is not None and edit.content.startswith("**Daily deals · ")
+    assert edit.custom_ids(enabled_only=True)  # the moves are there all the same
