@@ -192,9 +192,6 @@ class Evaluation:
     choice: Action
     guesses: int
 
-    def value_of(self, action: Action) -> float:
-        return self.values[self.options.index(action)]
-
 
 class HardPlayer:
     """See the module docstring. With no budget it plays as the normal player."""
