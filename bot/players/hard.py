@@ -173,10 +173,10 @@ class Evaluation:
 
     - a card: the mean final score of the deal (what the seat has taken so far, plus the
       rest played out by four normal players, or solved exactly in the endgame);
-    - a doubling turn: the mean final score of the deal if no one doubled after this turn,
-      from the simulated deals' mean base scores (each seat named adds its expected
-      ``base_me - base_j`` once more; without inference less what its public choices
-      claim, :func:`~.bidding.claimed_edge`);
+    - a doubling turn: the mean final score of the simulated deals with this turn's
+      doubles and redoubles, and the later seats' answers to it by their guessed hands
+      (:class:`_Answers`); without inference, less what the named seats' public choices
+      claim (:func:`~.bidding.claimed_edge`), as the decision counts it;
     - a contract: what choosing it now is worth to the match, the hand's mean base score
       in it minus the contract's average per seat (every contract not chosen now is still
       played later, on an average hand), less the trump premium for a trump option (it

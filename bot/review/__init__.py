@@ -5,7 +5,7 @@ Pure Python on the engine and the computer players (no Discord, no store):
 - :mod:`.replay`: every point of a finished match, all hands face up, addressed by
   ``(deal, step)`` (:class:`Address`, ``"4.17"``), stepped through by :class:`Replay`;
 - :mod:`.analysis`: one seat's decisions valued by the hard player's search from the
-  seat's own information (:func:`review_deal`, :func:`review_player`), graded by
+  seat's own information, a deal at a time (:func:`review_deal`), graded by
   :mod:`.grades`, with one-line reasons (:mod:`.reasons`), the hindsight line
   (:mod:`.hindsight`) and the hands' luck;
 - :mod:`.result`: what a review finds, as frozen values that round-trip through JSON;
@@ -13,7 +13,7 @@ Pure Python on the engine and the computer players (no Discord, no store):
   processes, with progress, resuming and cancelling.
 """
 
-from .analysis import ReviewError, assemble, finished_match, review_deal, review_player
+from .analysis import ReviewError, assemble, finished_match, review_deal
 from .grades import LINES, Grade, grade, stake
 from .replay import Address, DealLabel, Replay, ReplayError, ReplayPoint
 from .result import (
@@ -48,7 +48,6 @@ __all__ = [
     "grade",
     "review_deal",
     "review_executor",
-    "review_player",
     "run_review",
     "stake",
 ]

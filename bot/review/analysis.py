@@ -6,8 +6,9 @@ doubling turn, each card) is valued by the hard player's search from the seat's 
 hand, what was public, and the others' earlier actions weighed by the hard player's
 inference. Never from the real hands: those enter only the hindsight line and the
 reasons' facts about what happened later. Each option gets its value
-(:class:`~bot.players.hard.Evaluation`); the loss is the best value minus the chosen
-one, graded by :mod:`.grades`.
+(:class:`~bot.players.hard.Evaluation`), the mean over a few batches of search (more
+where the grade is in doubt); the loss is the best value minus the chosen one, graded
+by :mod:`.grades`.
 
 Fixed work, never the clock (``HardPlayer(wall_clock=False)``), and every search's
 random source is seeded from the review's seed and the decision's place in the match,
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from bot.engine.actions import Action, Choose, Double, Play, parse_action
@@ -45,11 +46,15 @@ from .result import (
 
 #: A decision is searched in batches of the review's work, each with its own random
 #: source, at least this many (unless the settings allow fewer): the spread of the
-#: batches' losses is the loss's error. More batches are searched, up to the settings'
-#: ``batches``, while a grade line lies within :data:`CLEAR` standard errors of the
-#: loss: the work goes where a grade is in doubt.
+#: batches' differences between the best other option and the chosen one is the
+#: error of the loss. More batches are searched, up to the settings' ``batches``, while
+#: a grade line lies inside the 95% interval of that difference (:data:`CLEAR`): the
+#: work goes where a grade is in doubt (measured: ``bench/review.py``).
 MIN_BATCHES = 3
-CLEAR = 2.0
+
+#: Student's t for a two-sided 95% interval, by degrees of freedom (batches - 1) from
+#: 2; beyond the table, its last entry (a little above the normal distribution's 1.96).
+CLEAR = (4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13)
 
 
 class ReviewError(ValueError):
@@ -76,25 +81,6 @@ def review_deal(record: Any, seat: int, deal: int, settings: ReviewSettings) -> 
     match = finished_match(record)
     check_request(match, seat, deal)
     return deal_review(match, seat, deal, settings)
-
-
-def review_player(
-    record: Any,
-    seat: int,
-    settings: ReviewSettings,
-    progress: Callable[[int, int], None] | None = None,
-) -> PlayerReview:
-    """``seat``'s whole review, deal by deal in this process; ``progress(done, total)``
-    is called after each deal. For the command line, benchmarks and tests; the bot runs
-    the deals in workers (:func:`~.runner.run_review`)."""
-    match = finished_match(record)
-    check_request(match, seat, 0)
-    deals = []
-    for index in range(len(match.deals)):
-        deals.append(deal_review(match, seat, index, settings))
-        if progress is not None:
-            progress(index + 1, len(match.deals))
-    return assemble(match, seat, settings, deals)
 
 
 def assemble(
@@ -161,7 +147,7 @@ def _decision(
         options, chosen, best = searched.options()
         loss = points(best.value - chosen.value)
         kind, index, at_stake = _kind(action, best, scratch, view)
-        if searched.settled(loss, at_stake):
+        if searched.settled(at_stake):
             break
     graded = grade(loss, at_stake)
     reason = None
@@ -217,18 +203,22 @@ class Batches:
         best = max(options, key=lambda option: option.value)
         return options, chosen, best if best.value > chosen.value else chosen
 
-    def settled(self, loss: float, at_stake: int) -> bool:
-        """Whether the grade of ``loss`` is clear: every grade line at least
-        :data:`CLEAR` standard errors of the loss away (the spread of the batches'
-        own losses), or the batches used up."""
+    def settled(self, at_stake: int) -> bool:
+        """Whether the decision's grade is clear: every grade line outside the 95%
+        interval (:data:`CLEAR`) of how much the best other option beats the chosen one
+        (a negative amount when the chosen one is the best; its error is the spread of
+        the batches' own differences), or the batches used up."""
         if self.done >= self.most:
             return True
         if self.done < MIN_BATCHES:
             return False
-        _, chosen, best = self.options()
-        losses = [batch[best.action] - batch[chosen.action] for batch in self.values]
-        error = statistics.stdev(losses) / math.sqrt(len(losses))
-        return all(abs(loss - share * at_stake) >= CLEAR * error for _, share in LINES)
+        options, chosen, _ = self.options()
+        rival = max((o for o in options if o is not chosen), key=lambda o: o.value)
+        margins = [batch[rival.action] - batch[chosen.action] for batch in self.values]
+        margin = statistics.fmean(margins)
+        error = statistics.stdev(margins) / math.sqrt(len(margins))
+        t = CLEAR[min(len(margins) - 3, len(CLEAR) - 1)]
+        return all(abs(margin - share * at_stake) >= t * error for _, share in LINES)
 
 
 def _kind(action: Action, best: Option, deal: Deal, view: SeatView) -> tuple[str, int, int]:

@@ -178,7 +178,7 @@ class ReviewSettings:
 
     seed: int = 0
     work: int = 100_000
-    batches: int = 12
+    batches: int = 32
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "work": self.work, "batches": self.batches}
