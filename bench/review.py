@@ -140,16 +140,8 @@ def figures(data: list[dict[str, Any]], seeds: tuple[int, int]) -> str:
             + ", ".join(f"p{p} {v:.3f}" for p, v in pct.items())
             + f", max {shares[-1]:.3f}"
         )
-    first = {
-        (r["match"], r["deal"], r["step"]): r
-        for r in data
-        if r["seat"] == 1 and r["seed"] == seeds[0]
-    }
-    second = {
-        (r["match"], r["deal"], r["step"]): r
-        for r in data
-        if r["seat"] == 1 and r["seed"] == seeds[1]
-    }
+    first = {_key(r): r for r in data if r["seat"] > 0 and r["seed"] == seeds[0]}
+    second = {_key(r): r for r in data if r["seat"] > 0 and r["seed"] == seeds[1]}
     flagged = same = 0
     counts = {g: 0 for g in Grade}
     for key, a in first.items():
