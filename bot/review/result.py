@@ -71,12 +71,14 @@ class DecisionReview:
     """One decision of the reviewed seat that had more than one legal option.
 
     ``address`` is the replay point where the decision was to be made (before it), so
-    the position can be drawn. ``index`` is the action's 0-based position in the
-    record's list of its kind in that deal (its plays, its doubling turns; 0 for the
-    contract). ``options`` are the fair values (expected final score for the seat, from
-    its own information: :class:`~bot.players.hard.Evaluation`), ``loss`` is the best
-    value minus the chosen one, ``grade`` None under the inaccuracy line. ``guesses``
-    is how many guessed deals the values are means over.
+    the position can be drawn (that point's ``view.trick`` is the trick the card goes
+    to; its ``trick`` may still show the trick just completed). ``index`` is the
+    action's 0-based position in the record's list of its kind in that deal (its plays,
+    its doubling turns; 0 for the contract). ``options`` are the fair values (expected
+    final score for the seat, from its own information, the mean over the batches of
+    search: :class:`~bot.players.hard.Evaluation`), ``loss`` is the best value minus
+    the chosen one, ``grade`` None under the inaccuracy line. ``guesses`` is how many
+    guessed deals the values are means over.
     """
 
     deal: int
