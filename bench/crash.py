@@ -35,15 +35,16 @@ from pathlib import Path
 
 import asyncpg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from postgres_server import PostgresServer, find_bindir
-
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent.parent)
+)  # the repository, for tests.postgres_server
 from bot.engine import Action
 from bot.store import StoreError, TableSettings, open_store
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
+from tests.postgres_server import PostgresServer, find_bindir
 
-SETTINGS = TableSettings(3600, "easy")
+SETTINGS = TableSettings(turn_seconds=3600, computer_level="easy")
 
 
 # -- a worker: one bot-like process ------------------------------------------------------

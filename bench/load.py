@@ -51,12 +51,15 @@ from bot.tables import events as ev
 from bot.tables import service as service_module
 from bot.tables.computers import Decider, random_decider
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from postgres_server import PostgresServer, find_bindir
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent.parent)
+)  # the repository, for tests.postgres_server
+from tests.postgres_server import PostgresServer, find_bindir
 
 HUMAN = 10**9  # the probe humans' user ids start here
 MEMORY_GUILD, MEMORY_CHANNELS = 10**6, 10**7  # apart from the load run's tables
-SETTINGS = TableSettings(3600, "easy")  # turn timers never fire during the run
+# turn timers never fire during the run
+SETTINGS = TableSettings(turn_seconds=3600, computer_level="easy")
 
 
 def rss_kb() -> int:

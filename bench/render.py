@@ -83,7 +83,7 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     all_scenes, charts = scenes(args.matches, args.seed)
-    draw_table = table_image._table_png.__wrapped__
+    draw_table = table_image.table_png.__wrapped__
     draw_domino = domino_image.domino_png.__wrapped__
     draw_chart = chart.chart_png.__wrapped__
     cold, _ = measure(lambda: draw_table(all_scenes[0]))

@@ -35,8 +35,10 @@ from bot.engine import Action, Card, Match
 from bot.store import Human, LeaderboardSort, SeatResult, Store, open_store
 from bot.store.bulk import add_finished_matches
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from postgres_server import PostgresServer, find_bindir
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1])
+)  # the repository, for tests.postgres_server
+from tests.postgres_server import PostgresServer, find_bindir
 
 BULK_BATCH = 100_000
 """Finished matches per bulk transaction, so a million never sit in memory at once."""
@@ -82,8 +84,8 @@ class Backend:
         """The database's bytes on disk (SQLite: the file after a checkpoint)."""
         if self.server is None:
             return Path(self.target(name)).stat().st_size
-        ((size,),) = await store.db.write_one("SELECT pg_database_size(current_database())")
-        return int(size)
+        (row,) = await store.db.write_one("SELECT pg_database_size(current_database()) AS size")
+        return int(row["size"])
 
     async def settle(self, store: Store) -> None:
         """After a bulk load: what autovacuum would soon do on a real server (statistics,
@@ -259,7 +261,15 @@ async def _load(store: Store, players: int, finished: int) -> None:
         ranks = [1 + sum(other > mine for other in points) for mine in points]
         batch.append(
             [
-                SeatResult(seat, f"P{user}", Human(user), points[seat], ranks[seat], (), 0)
+                SeatResult(
+                    seat=seat,
+                    name=f"P{user}",
+                    occupant=Human(user),
+                    points=points[seat],
+                    rank=ranks[seat],
+                    deal_points=(),
+                    takeovers=0,
+                )
                 for seat, user in enumerate(users)
             ]
         )

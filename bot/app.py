@@ -1,80 +1,114 @@
-"""The Discord bot: opens the store, starts the table service, loads the cogs.
+"""The Discord bot: builds its parts, adds the cogs, restores the tables.
 
-``setup_hook`` runs once, after login and before the gateway connects: it opens the
-database (refusing a bad file before anything else happens), registers the dynamic
-buttons so clicks on old messages still work, restores every open table and syncs the
-slash commands if they changed since the last sync.
+``setup_hook`` runs once, after login and before the gateway connects: it builds the
+bot's parts (:mod:`bot.parts`; the store opens first, refusing a bad database before
+anything else happens), gives the cogs theirs, registers the dynamic buttons so clicks
+on old messages still work, restores every open table and syncs the slash commands if
+they changed since the last sync.
 """
 
 from __future__ import annotations
 
-import contextlib
+import gc
 import hashlib
 import json
 import logging
-from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Action, SeatView
-from bot.players.pool import PlayerPool
-from bot.ratings import OpenSkillRater
+from bot.parts import Parts, build_parts
 from bot.settings import Settings
-from bot.store import Store, StoreError, open_store
-from bot.tables import TableService
+from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
-from bot.ui.presenter import Presenter
+from bot.ui.pacing import Pacing
+from bot.ui.places import Places
+from bot.ui.rematch import Rematch
+from bot.ui.replies import Guard
+from bot.ui.standings import Boards
 from bot.ui.translator import CatalogueTranslator
+from cogs.admin import BonkenAdmin
+from cogs.bonken import Bonken
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.bonken",)
 SYNCED_COMMANDS = "synced-commands"
 """The fact (in the store) holding :func:`command_digest` of the last successful sync."""
 
 
 class BonkenBot(commands.Bot):
-    """A slash-command-only bot: no message content, no privileged intents."""
+    """A slash-command-only bot: no message content, no privileged intents.
 
-    store: Store
-    service: TableService
-    players: PlayerPool
+    It offers the objects discord.py builds itself (buttons, menus, autocomplete) the
+    :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
+    """
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(self, settings: Settings, pacing: Pacing | None = None, **options: Any) -> None:
+        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones)."""
         # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; nothing privileged
+        answers = Answers()  # which posts Discord has answered (a quick, complete stop)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            http_trace=answers.trace(),
+            **options,
         )
         self.settings = settings
-        self.presenter = Presenter(self)
-        self.hands = HandController(self)
-        self.lobby = LobbyController(self)
+        self._answers = answers
+        self._pacing = pacing or Pacing()
+        self._parts: Parts | None = None
+
+    @property
+    def parts(self) -> Parts:
+        """What the bot built in ``setup_hook``, after login and before the gateway
+        connects: no interaction arrives before it, none is served after ``close``."""
+        if self._parts is None:
+            raise RuntimeError("the bot's parts are built in setup_hook and gone after close")
+        return self._parts
+
+    @property
+    def guard(self) -> Guard:
+        return self.parts.guard
+
+    @property
+    def places(self) -> Places:
+        return self.parts.places
+
+    @property
+    def lobby(self) -> LobbyController:
+        return self.parts.lobby
+
+    @property
+    def hands(self) -> HandController:
+        return self.parts.hands
+
+    @property
+    def rematch(self) -> Rematch:
+        return self.parts.rematch
+
+    @property
+    def boards(self) -> Boards:
+        return self.parts.boards
 
     async def setup_hook(self) -> None:
-        self.store = await open_store(self.settings.database)
-        self.players = PlayerPool()
-        decide = partial(_decide, self.players, self.settings.think_seconds)
-        self.service = TableService(
-            self.store,
-            self.presenter.publish,
-            decide=decide,
-            pace=self.settings.pace,
-            rater=OpenSkillRater(),
-            owns_guild=self.settings.shards.owns,
-        )
+        parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
         await self.tree.set_translator(CatalogueTranslator())
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        for cog in command_cogs(parts):
+            await self.add_cog(cog)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        restored = await self.service.restore()
+        # What is alive now lives as long as the bot (modules, discord.py, the catalogues,
+        # its parts): kept out of the cyclic collector, whose full passes then walk only
+        # what the tables made since and pause the event loop for a fraction of the time.
+        gc.freeze()
+        restored = await parts.service.restore()
         log.info("%s: restored %d open table(s)", self.settings.shards.describe(), restored)
         await self._sync_commands()
 
@@ -87,7 +121,8 @@ class BonkenBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         digest = await command_digest(self.tree, guild_id)
-        if await self.store.facts.get(SYNCED_COMMANDS) == digest:
+        facts = self.parts.store.facts
+        if await facts.get(SYNCED_COMMANDS) == digest:
             log.info("commands unchanged since the last sync; not syncing")
             return
         try:
@@ -95,24 +130,16 @@ class BonkenBot(commands.Bot):
         except discord.HTTPException as error:  # Discord keeps the commands it has
             log.error("syncing the commands failed (will retry at the next start): %s", error)
             return
-        await self.store.facts.put(SYNCED_COMMANDS, digest)
+        await facts.put(SYNCED_COMMANDS, digest)
         where = "globally" if guild_id is None else f"to guild {guild_id}"
         log.info("synced %d command(s) %s", len(synced), where)
 
     async def close(self) -> None:
-        """Stop the tables, then send what the channels and hands still have queued (for a
-        few seconds: what does not go out is posted at the next start), then stop."""
-        if hasattr(self, "service"):
-            await self.service.close()
-            await self.presenter.drain()
-            with contextlib.suppress(StoreError):  # at worst the next owner finds us gone
-                await self.store.claims.release_all()
-        self.presenter.close()
-        self.hands.close()
-        if hasattr(self, "players"):
-            self.players.close()
-        if hasattr(self, "store"):
-            await self.store.close()
+        """Close what ``setup_hook`` built (see :meth:`Parts.close`), then Discord."""
+        parts, self._parts = self._parts, None
+        if parts is not None:  # (a start that failed before the store opened built none)
+            await parts.close()
+        gc.unfreeze()  # (a process that goes on, as the tests do, collects it all again)
         await super().close()
 
 
@@ -124,6 +151,26 @@ class ShardedBonkenBot(BonkenBot, commands.AutoShardedBot):
     def __init__(self, settings: Settings) -> None:
         shards = settings.shards
         super().__init__(settings, shard_ids=list(shards.ids), shard_count=shards.count)
+
+
+def command_cogs(parts: Parts) -> list[commands.Cog]:
+    """The slash commands, each cog given what it uses."""
+    store = parts.store
+    return [
+        Bonken(
+            guard=parts.guard,
+            places=parts.places,
+            service=parts.service,
+            lobby=parts.lobby,
+            hands=parts.hands,
+            boards=parts.boards,
+            tables=store.tables,
+            matches=store.matches,
+        ),
+        BonkenAdmin(
+            guard=parts.guard, boards=parts.boards, seasons=store.seasons, tables=store.tables
+        ),
+    ]
 
 
 def make_bot(settings: Settings) -> BonkenBot:
@@ -145,8 +192,3 @@ async def command_digest(tree: app_commands.CommandTree[BonkenBot], guild_id: in
     ]
     text = json.dumps({"guild": guild_id, "commands": payload}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-async def _decide(pool: PlayerPool, budget: float, level: str, view: SeatView, seed: int) -> Action:
-    """The table service's decider: the player pool with the configured thinking time."""
-    return await pool.decide(level, view, seed, budget)

@@ -96,7 +96,7 @@ async def run_demo(seed: int, decide: Decider = random_decider, level: str = "no
         store = await open_store(Path(folder) / "demo.sqlite3")
         service = TableService(store, transcript, decide=decide, pace=0, rng=random.Random(seed))
         try:
-            settings = TableSettings(60, level)
+            settings = TableSettings(turn_seconds=60, computer_level=level)
             await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
             view = await service.start(CHANNEL, HOST)  # the empty seats fill with computers
             transcript.names = [text.player_name(seat.name) for seat in view.seats]

@@ -29,7 +29,7 @@ class OpenSkillRater:
     @property
     def default(self) -> Rating:
         """The rating a player starts from."""
-        return Rating(self.model.mu, self.model.sigma)
+        return Rating(mu=self.model.mu, sigma=self.model.sigma)
 
     def __call__(self, players: Sequence[RatedPlayer]) -> Mapping[int, Rating]:
         players = sorted(players, key=lambda p: (p.rank, p.user_id))
@@ -48,6 +48,6 @@ class OpenSkillRater:
         ]
         rated = self.model.rate(teams, ranks=[float(p.rank) for p in players])
         return {
-            p.user_id: Rating(team[0].mu, team[0].sigma)
+            p.user_id: Rating(mu=team[0].mu, sigma=team[0].sigma)
             for p, team in zip(players, rated, strict=True)
         }

@@ -8,7 +8,7 @@ each command still checks the permission when it runs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,24 +18,22 @@ from bot import i18n
 from bot.i18n import N_, _
 from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
+from bot.store.seasons import SeasonStore
+from bot.store.tables import TableStore
 from bot.tables import LEVELS, Refusal
 from bot.ui.embeds import level_name
 from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
-from bot.ui.replies import apologise, guarded, is_admin, literal, server_language
-from bot.ui.rules_options import CHOICES as RULE_CHOICES
-from bot.ui.rules_options import DESCRIPTIONS, chosen_rules
-from bot.ui.standings import NO_MENTIONS, fetch_page, leaderboard_embed, leaderboard_view
+from bot.ui.replies import Guard, apologise, is_admin, literal
+from bot.ui.rules_options import OPTIONS, TITLES, chosen_rules, rule_options
+from bot.ui.standings import NO_MENTIONS, Boards, leaderboard_embed, leaderboard_view
 
 from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
 PLACE_WORDS = {
     TablePlace.THREAD: N_(
-        "a thread of its own, opened on the table message when the match starts (where I "
+        "a thread of its own, opened on the lobby message when the match starts (where I "
         "may create threads; elsewhere in the channel)"
     ),
     TablePlace.CHANNEL: N_("the channel the table is opened in"),
@@ -97,8 +95,14 @@ class BonkenAdmin(
     group_name="bonken-admin",
     group_description="Bonken for server admins (Manage Server)",
 ):
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
+    def __init__(
+        self, *, guard: Guard, boards: Boards, seasons: SeasonStore, tables: TableStore
+    ) -> None:
+        """``seasons``: started and ended here; ``tables``: the server's settings."""
+        self.guard = guard
+        self.boards = boards
+        self.seasons = seasons
+        self.tables = tables
         super().__init__()
 
     season = app_commands.Group(
@@ -117,7 +121,7 @@ class BonkenAdmin(
                 raise Refusal(_("seasons belong to a server; use this command in one"))
             if not name.strip():
                 raise Refusal(_("a season needs a name"))
-            seasons = self.bot.store.seasons
+            seasons = self.seasons
             previous = await seasons.active_season(guild_id)
             try:
                 started = await seasons.start_season(guild_id, name)
@@ -125,7 +129,7 @@ class BonkenAdmin(
                 raise Refusal(
                     _("there is already a season named {name}", name=repr(name.strip()))
                 ) from None
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 text = _(
                     "🏁 Season **{name}** has started: finished matches count in it.",
                     name=literal(started.name),
@@ -138,7 +142,7 @@ class BonkenAdmin(
                     )
             await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @season.command(name="end", description="End the active season and archive it")
     async def season_end(self, interaction: Interaction) -> None:
@@ -147,14 +151,13 @@ class BonkenAdmin(
             guild_id = interaction.guild_id
             if guild_id is None:
                 raise Refusal(_("seasons belong to a server; use this command in one"))
-            store = self.bot.store
             try:
-                ended = await store.seasons.end_season(guild_id)
+                ended = await self.seasons.end_season(guild_id)
             except NotFound:
                 raise Refusal(_("there is no active season to end")) from None
             viewer = interaction.user.id
-            page = await fetch_page(store, ended.season_id, LeaderboardSort.POINTS, 0, viewer)
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            page = await self.boards.page(ended.season_id, LeaderboardSort.POINTS, 0, viewer)
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 view = leaderboard_view(guild_id, page, viewer)
                 embed = leaderboard_embed(page, viewer)
                 text = _(
@@ -171,7 +174,7 @@ class BonkenAdmin(
                 view=discord.utils.MISSING if view is None else view,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @app_commands.command(
         name="settings", description="Show or change this server's defaults for new tables"
@@ -179,29 +182,26 @@ class BonkenAdmin(
     @app_commands.describe(
         turn_seconds="Seconds to play a card (choosing and doubling get 1.5×)",
         computer_level="How strong the computer players are",
-        where="Play each match in a thread of its table message, or in the channel",
+        where="Play each match in a thread of its lobby message, or in the channel",
         images="Draw the table and the score chart as pictures (off: text only)",
         language="The language of the tables' posts; default the server's language in Discord",
-        **DESCRIPTIONS,
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
         language=LANGUAGE_CHOICES,
-        **RULE_CHOICES,
     )
+    @rule_options
     async def settings(
         self,
         interaction: Interaction,
+        /,
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         computer_level: str | None = None,
         where: str | None = None,
         language: str | None = None,
-        variant: str | None = None,
-        heart_lead: str | None = None,
-        first_lead: str | None = None,
-        domino_doubling: str | None = None,
         images: bool | None = None,
+        **rules: str | None,
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, N_("change the server's Bonken settings"))
@@ -217,19 +217,18 @@ class BonkenAdmin(
                 raise Refusal(_("a match plays in one of: {places}", places=", ".join(places)))
             if language is not None and language not in i18n.LANGUAGES:
                 raise Refusal(language_refusal())
-            tables = self.bot.store.tables
+            tables = self.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
-            rules = chosen_rules(defaults.rules, variant, heart_lead, first_lead, domino_doubling)
             new = GuildSettings(
-                TableSettings(
-                    turn_seconds or defaults.turn_seconds,
-                    computer_level or defaults.computer_level,
-                    rules,
-                    defaults.images if images is None else images,
+                table_defaults=TableSettings(
+                    turn_seconds=turn_seconds or defaults.turn_seconds,
+                    computer_level=computer_level or defaults.computer_level,
+                    rules=chosen_rules(defaults.rules, rules),
+                    images=defaults.images if images is None else images,
                 ),
-                TablePlace(where) if where is not None else now.place,
-                language or now.language,
+                place=TablePlace(where) if where is not None else now.place,
+                language=language or now.language,
             )
             changed = [
                 _(what)
@@ -238,10 +237,7 @@ class BonkenAdmin(
                     (N_("computer level"), computer_level),
                     (N_("where a match plays"), where),
                     (N_("language"), language),
-                    (N_("variant"), variant),
-                    (N_("heart lead"), heart_lead),
-                    (N_("first lead"), first_lead),
-                    (N_("Domino doubling"), domino_doubling),
+                    *((TITLES[name], rules.get(name)) for name in OPTIONS),
                     (N_("pictures"), images),
                 )
                 if given is not None
@@ -255,7 +251,7 @@ class BonkenAdmin(
                 allowed_mentions=NO_MENTIONS,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError

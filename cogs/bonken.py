@@ -4,23 +4,26 @@ commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.store.matches import MatchStore
+from bot.store.tables import TableStore
+from bot.tables import TableService
 from bot.ui.components import answer_unclaimed
-from bot.ui.replies import apologise
+from bot.ui.hands import HandController
+from bot.ui.lobby import LobbyController
+from bot.ui.places import Places
+from bot.ui.replies import Guard, apologise
+from bot.ui.standings import Boards
 
-from .admin import BonkenAdmin
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
 from .standings import StandingsCommands
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +38,28 @@ class Bonken(
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
 ):
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        *,
+        guard: Guard,
+        places: Places,
+        service: TableService,
+        lobby: LobbyController,
+        hands: HandController,
+        boards: Boards,
+        tables: TableStore,
+        matches: MatchStore,
+    ) -> None:
+        """What the commands use (each part above lists its own): ``tables`` the
+        server's defaults, ``matches`` the records of finished matches."""
+        self.guard = guard
+        self.places = places
+        self.service = service
+        self.lobby = lobby
+        self.hands = hands
+        self.boards = boards
+        self.tables = tables
+        self.matches = matches
         super().__init__()
 
     @commands.Cog.listener()
@@ -51,8 +74,3 @@ class Bonken(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         await apologise(interaction, error)
-
-
-async def setup(bot: BonkenBot) -> None:
-    await bot.add_cog(Bonken(bot))
-    await bot.add_cog(BonkenAdmin(bot))

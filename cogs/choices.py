@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.engine import Choose, Double, SeatView
+from bot.engine import Choose, Double
 from bot.i18n import _
 from bot.render.text import contract_name, player_name
-from bot.tables import Refusal, TableView
+from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import compass
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
+from bot.ui.front import front_of
 
 Interaction = discord.Interaction[Any]
 
@@ -32,17 +30,12 @@ def parse_seat(value: str) -> int:
     raise Refusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
 
 
-def _bot(interaction: Interaction) -> BonkenBot:
-    return interaction.client  # type: ignore[return-value]
-
-
 async def seat_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Every occupied seat of this channel's table, as "South: Ann" (in the asker's
     language)."""
-    bot = _bot(interaction)
-    view = bot.service.table_in_channel(bot.presenter.table_channel(interaction.channel_id or 0))
+    view = front_of(interaction).places.table_at(interaction)
     if view is None:
         return []
     with i18n.using(interaction.locale):
@@ -53,24 +46,11 @@ async def seat_autocomplete(
         ]
 
 
-def _my_turn(interaction: Interaction) -> tuple[TableView, SeatView] | None:
-    """This channel's table and the caller's seat view, or None (no table, not seated)."""
-    bot = _bot(interaction)
-    view = bot.service.table_in_channel(bot.presenter.table_channel(interaction.channel_id or 0))
-    if view is None:
-        return None
-    try:
-        seat_view, _ = bot.service.hand(view.table_id, interaction.user.id)
-    except Refusal:
-        return None
-    return view, seat_view
-
-
 async def double_target_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The seats you may double or redouble on your doubling turn."""
-    found = _my_turn(interaction)
+    found = front_of(interaction).places.my_seat(interaction)
     if found is None:
         return []
     view, seat_view = found
@@ -90,7 +70,7 @@ async def contract_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Only the contracts you may choose now (none when it is not your choice)."""
-    found = _my_turn(interaction)
+    found = front_of(interaction).places.my_seat(interaction)
     if found is None:
         return []
     with i18n.using(interaction.locale):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import io
-import json
-from typing import TYPE_CHECKING, Any
+import asyncio
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,20 +14,21 @@ from bot.engine import VARIANTS, Rules, from_record, public_record, rules_for
 from bot.i18n import N_, _
 from bot.render.rules import rules_text
 from bot.render.text import contract_name
-from bot.tables import Refusal, TableView
+from bot.store.matches import MatchStore
+from bot.store.tables import TableStore
+from bot.tables import Refusal, TableService, TableView
 from bot.ui.embeds import compass, plain_name
-from bot.ui.lobby import channel_id
 from bot.ui.pictures import chart_of_scores, chart_picture, show
-from bot.ui.replies import guarded
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
+from bot.ui.places import Places
+from bot.ui.records import record_file
+from bot.ui.replies import Guard
+from bot.ui.threads import THREAD
 
 Interaction = discord.Interaction[Any]
 RECORD_DONE = N_("The match record (`bonken-record/1`); `python -m bot.engine verify` checks it.")
 RECORD_SO_FAR = N_(
     "The match so far (`bonken-record/1`): every finished deal in full; of the deal in "
-    "play only your own hand, and no seed. The full record is posted in the channel when "
+    "play only your own hand, and no seed. The full record is posted in <#{place}> when "
     "the match ends."
 )
 RECORD_STOPPED = N_(
@@ -90,6 +90,11 @@ HELP = (
 )
 
 
+def played_in(table: TableView) -> int:
+    """Where the table's match is posted: its thread, else its channel."""
+    return table.messages.get(THREAD) or table.channel_id
+
+
 def help_embed() -> discord.Embed:
     embed = discord.Embed(title=_("Playing Bonken with this bot"))
     for name, value in HELP:
@@ -129,15 +134,19 @@ def _cell_name(name: str) -> str:
 
 
 class InfoCommands(commands.Cog):
-    """Mixed into the ``/bonken`` group cog."""
+    """Mixed into the ``/bonken`` group cog, which is given these:"""
 
-    bot: BonkenBot
+    guard: Guard
+    places: Places
+    service: TableService
+    tables: TableStore
+    matches: MatchStore
 
     @app_commands.command(name="scores", description="The scores of this match so far")
     async def scores(self, interaction: Interaction) -> None:
         async def work() -> None:
-            table = self.bot.lobby.table_here(interaction)
-            deals = self.bot.service.scores(table.table_id)
+            table = self.places.table_here(interaction)
+            deals = self.service.scores(table.table_id)
             if not deals:
                 raise Refusal(_("no deal has been scored yet"))
             embed = discord.Embed(
@@ -153,7 +162,7 @@ class InfoCommands(commands.Cog):
                 file=MISSING if chart is None else chart,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @app_commands.command(
         name="rules", description="How this table's Bonken is played, or one contract (only you)"
@@ -170,14 +179,14 @@ class InfoCommands(commands.Cog):
             else:
                 await interaction.response.send_message(text, ephemeral=True)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     async def _rules_here(self, interaction: Interaction) -> Rules:
         """The rules of this channel's table, else the server's defaults for new tables."""
-        table = self.bot.service.table_in_channel(channel_id(interaction))
+        table = self.service.table_in_channel(self.places.channel_of(interaction))
         if table is not None:
             return table.rules
-        settings = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
+        settings = await self.tables.guild_settings(interaction.guild_id or 0)
         return settings.table_defaults.rules
 
     @app_commands.command(name="help", description="How to play with this bot (only you see it)")
@@ -185,32 +194,33 @@ class InfoCommands(commands.Cog):
         async def work() -> None:
             await interaction.response.send_message(embed=help_embed(), ephemeral=True)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @app_commands.command(name="record", description="This (or the last) match's record file")
     async def record(self, interaction: Interaction) -> None:
         async def work() -> None:
             record, note = await self._record_for(interaction)
-            data = json.dumps(record, indent=1).encode()
-            file = discord.File(io.BytesIO(data), filename="bonken-match.json")
+            file = await record_file(record, "bonken-match.json")
             await interaction.response.send_message(note, file=file, ephemeral=True)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     async def _record_for(self, interaction: Interaction) -> tuple[dict[str, Any], str]:
         """The record the asking player may have now, and the words that go with it: the
         match in play as everyone may know it, else the channel's last match, in full
         only if it was played to the end (the hands and seed are for after the match)."""
-        channel = channel_id(interaction)
-        table = self.bot.service.table_in_channel(channel)
+        channel = self.places.channel_of(interaction)
+        table = self.service.table_in_channel(channel)
         if table is not None:
-            record = self.bot.service.record(table.table_id, interaction.user.id)
+            record = self.service.record(table.table_id, interaction.user.id)
             if record is not None:
-                return record, _(RECORD_SO_FAR)
-        stored = await self.bot.store.matches.latest_record_in_channel(channel)
+                return record, _(RECORD_SO_FAR, place=played_in(table))
+        # Asked in the channel, or in the thread the last match played in (it stays
+        # open a while after the match, and a restart forgets it was the table's).
+        stored = await self.matches.latest_record_in_channel(channel, thread_role=THREAD)
         if stored is None:
-            raise Refusal(_("no match has been played in this channel yet"))
-        match = from_record(stored)
+            raise Refusal(_("no match has been played here yet"))
+        match = await asyncio.to_thread(from_record, stored)  # a whole match: off the loop
         if match.is_over:
             return stored, _(RECORD_DONE)
         return public_record(match), _(RECORD_STOPPED)

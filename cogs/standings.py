@@ -3,7 +3,7 @@ ended with ``/bonken-admin season``, in :mod:`cogs.admin`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -12,19 +12,16 @@ from discord.ext import commands
 from bot import i18n
 from bot.i18n import _
 from bot.store import LeaderboardSort
-from bot.ui.replies import guarded, literal, say_privately, server_language
+from bot.ui.front import front_of
+from bot.ui.replies import Guard, literal, say_privately
 from bot.ui.standings import (
     NO_MENTIONS,
     SORT_NAMES,
-    fetch_page,
+    Boards,
     leaderboard_embed,
     leaderboard_view,
-    resolve_season,
     stats_embed,
 )
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 Interaction = discord.Interaction[Any]
 SORT_CHOICES = [
@@ -33,17 +30,13 @@ SORT_CHOICES = [
 SEASON_NAME_LENGTH = 50
 
 
-def _bot(interaction: Interaction) -> BonkenBot:
-    return interaction.client  # type: ignore[return-value]
-
-
 async def season_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The guild's seasons, newest first, the active one marked."""
     if interaction.guild_id is None:
         return []
-    seasons = await _bot(interaction).store.seasons.seasons(interaction.guild_id)
+    seasons = await front_of(interaction).boards.seasons_of(interaction.guild_id)
     typed = current.strip().lower()
     with i18n.using(interaction.locale):
         active = " " + _("(active)")
@@ -57,9 +50,10 @@ async def season_autocomplete(
 
 
 class StandingsCommands(commands.Cog):
-    """Mixed into the ``/bonken`` group cog."""
+    """Mixed into the ``/bonken`` group cog, which is given these:"""
 
-    bot: BonkenBot
+    guard: Guard
+    boards: Boards
 
     @app_commands.command(name="leaderboard", description="This server's Bonken standings")
     @app_commands.describe(
@@ -72,12 +66,11 @@ class StandingsCommands(commands.Cog):
         self, interaction: Interaction, season: str | None = None, sort: str | None = None
     ) -> None:
         async def work() -> None:
-            store = self.bot.store
-            found = await resolve_season(store, interaction.guild_id, season)
+            found = await self.boards.season(interaction.guild_id, season)
             order = LeaderboardSort(sort or LeaderboardSort.POINTS)
             viewer = interaction.user.id
-            page = await fetch_page(store, found.season_id, order, 0, viewer)
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            page = await self.boards.page(found.season_id, order, 0, viewer)
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 view = leaderboard_view(found.guild_id, page, viewer)
                 embed = leaderboard_embed(page, viewer)
             await interaction.response.send_message(
@@ -86,7 +79,7 @@ class StandingsCommands(commands.Cog):
                 view=discord.utils.MISSING if view is None else view,
             )
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)
 
     @app_commands.command(name="stats", description="A player's Bonken statistics")
     @app_commands.describe(
@@ -100,10 +93,9 @@ class StandingsCommands(commands.Cog):
         season: str | None = None,
     ) -> None:
         async def work() -> None:
-            store = self.bot.store
-            found = await resolve_season(store, interaction.guild_id, season)
+            found = await self.boards.season(interaction.guild_id, season)
             who = player or interaction.user
-            stats = await store.standings.player_stats(found.season_id, who.id)
+            stats = await self.boards.stats(found.season_id, who.id)
             if stats is None:
                 season_name = literal(found.name)
                 words = (
@@ -117,8 +109,8 @@ class StandingsCommands(commands.Cog):
                 )
                 await say_privately(interaction, words)
                 return
-            with i18n.using(await server_language(interaction)):  # posted for the channel
+            with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 embed = stats_embed(stats, who.display_name)
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
 
-        await guarded(interaction, work)
+        await self.guard(interaction, work)

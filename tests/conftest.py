@@ -1,28 +1,38 @@
 """Fixtures for running the store's tests on both backends.
 
-``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``) or a fresh
-PostgreSQL database (id ``postgres``) in a server the session starts from the installed
-binaries (see ``postgres_server.py``). Tests marked ``sqlite_only`` (a full disk, pragmas,
-the file lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL
-cases skip, saying so, unless ``BONKEN_REQUIRE_POSTGRES=1`` (as on CI) makes that a failure.
+``database`` is where a test's store lives: a fresh SQLite file (id ``sqlite``, copied
+from one migrated once: ``sqlite_template.py``) or a fresh PostgreSQL database (id
+``postgres``) in a server the session starts from the installed binaries (see
+``postgres_server.py``): one server per pytest-xdist worker, each in its own temporary
+folder with its own socket. Tests marked ``sqlite_only`` (a full disk, pragmas, the file
+lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL cases
+fail, saying what to install: a test never skips what it cannot find.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres_server import PostgresServer, find_bindir
+from hypothesis import settings
 
 from bot.store import open_store
+from tests.postgres_server import PostgresServer, TemplateCopies, find_bindir
+from tests.sqlite_template import fresh_sqlite
 
 TEMPLATE = "bonken_template"
-"""A database migrated once per session, copied for each test (faster than migrating)."""
+"""A database migrated once per session, copied for each test (faster than migrating),
+the copies made ahead (see :class:`TemplateCopies`)."""
 _numbers = itertools.count()
+
+# No time limit on a property test's example (Hypothesis's default is 200 ms): a test's
+# speed is not what it checks (the benchmarks in bench/ do), and a busy machine or the
+# other test workers must not fail it. Every property test but three said so already.
+settings.register_profile("bonken", deadline=None)
+settings.load_profile("bonken")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,10 +57,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def postgres_server() -> Iterator[PostgresServer]:
     bindir = find_bindir()
     if bindir is None:
-        reason = "no PostgreSQL server binaries (initdb, pg_ctl): install postgresql-15"
-        if os.environ.get("BONKEN_REQUIRE_POSTGRES") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        pytest.fail("no PostgreSQL server binaries (initdb, pg_ctl): install postgresql-15")
     server = PostgresServer(bindir).start()
     try:
         yield server
@@ -76,22 +83,31 @@ async def postgres_empty(postgres_server: PostgresServer) -> AsyncIterator[str]:
     await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
 
 
+async def _migrate(url: str) -> None:
+    await (await open_store(url)).close()
+
+
+@pytest.fixture(scope="session")
+def postgres_copies(postgres_server: PostgresServer) -> Iterator[TemplateCopies]:
+    copies = TemplateCopies(postgres_server, TEMPLATE, _migrate)
+    try:
+        yield copies
+    finally:
+        copies.close()
+
+
 @pytest.fixture
-async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+def postgres_url(postgres_server: PostgresServer, postgres_copies: TemplateCopies) -> Iterator[str]:
     """The URL of a new PostgreSQL database at this bot's schema, dropped after the test."""
-    if not getattr(postgres_server, "template_ready", False):
-        await _admin(postgres_server, f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
-        await (await open_store(postgres_server.url(TEMPLATE))).close()
-        postgres_server.template_ready = True  # type: ignore[attr-defined]
-    name = f"test_{next(_numbers)}"
-    await _admin(postgres_server, f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
+    name = postgres_copies.take()
     yield postgres_server.url(name)
-    await _admin(postgres_server, f"DROP DATABASE {name} WITH (FORCE)")
+    postgres_copies.give_back(name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the test's store lives: a new SQLite file, or a new PostgreSQL database."""
+    """Where the test's store lives: a new SQLite file or a new PostgreSQL database, each
+    at this bot's schema (copied from one migrated once)."""
     if request.param == "sqlite":
-        return tmp_path / "bonken.sqlite3"
+        return fresh_sqlite(tmp_path / "bonken.sqlite3")
     return str(request.getfixturevalue("postgres_url"))

@@ -8,21 +8,12 @@ played; ``bot.engine.record`` reads and writes the ``bonken-record/1`` interchan
 
 from .actions import PASS, Action, Choose, Double, IllegalAction, Play, Reason, parse_action
 from .cards import CARDS, Card, Suit, deal_hands
-from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract, HeartLead
+from .contracts import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, Contract
 from .deal import Deal, Outcome, Phase, Trick, settle, settle_seat
+from .house_rules import HOUSE_RULES, DominoDoubling, HeartLead, HouseRule
 from .match import DEALS_PER_MATCH, Match, MatchPhase
 from .record import RecordError, from_record, public_record, to_record
-from .rules import (
-    HOUSE_RULES,
-    STANDARD,
-    TWELVE,
-    VARIANTS,
-    DominoDoubling,
-    Rules,
-    RulesError,
-    any_contract,
-    rules_for,
-)
+from .rules import STANDARD, TWELVE, VARIANTS, Rules, RulesError, any_contract, rules_for
 from .view import PublicView, SeatView, public_view, seat_view
 
 __all__ = [
@@ -44,6 +35,7 @@ __all__ = [
     "DominoDoubling",
     "Double",
     "HeartLead",
+    "HouseRule",
     "IllegalAction",
     "Match",
     "MatchPhase",

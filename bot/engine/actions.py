@@ -102,6 +102,8 @@ class Reason(Enum):
     NOT_HELD = "not_held"
     MUST_FOLLOW_SUIT = "must_follow_suit"
     HEART_LEAD = "heart_lead"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
     DOMINO_NOT_CONNECTED = "domino_not_connected"
     DOMINO_NO_ACE_OR_TWO = "domino_no_ace_or_two"
 

@@ -15,21 +15,12 @@ from enum import Enum
 from typing import Any
 
 from .cards import CARDS, JACK, KING, QUEEN, Card, Suit
+from .house_rules import DominoAces, HeartLead, MustTrump
 
 
 class Kind(Enum):
     NEGATIVE = "negative"
     TRUMP = "trump"
-
-
-class HeartLead(Enum):
-    """When a heart may be led in a contract that restricts it (house rule ``heart_lead``).
-
-    Either way a leader who holds only hearts may lead one."""
-
-    NEVER = "never"
-    BROKEN = "broken"
-    """Also once a heart has been played (followed or discarded) to an earlier trick."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +41,11 @@ class Contract:
     """Domino: the points of the last seat still holding cards."""
     heart_lead: HeartLead | None = None
     """None: any card may be led; otherwise when a heart may be led (see :class:`HeartLead`)."""
+    domino_aces: DominoAces = DominoAces.HIGH
+    """Domino: where an ace connects (house rule ``domino_aces``)."""
+    must_trump: MustTrump = MustTrump.NO
+    """A trump suit's contract: whether a player who cannot follow must trump (house rule
+    ``must_trump``)."""
     description_template: str = ""
     """``description`` before its numbers were filled in (``"{per_trick} per trick taken"``),
     so a front end can say it in another language with this variant's numbers."""
@@ -153,7 +149,7 @@ NO_HEART_LEAD = {
 }
 
 
-def _trump(suit: Suit | None, per_trick: int) -> Contract:
+def _trump(suit: Suit | None, per_trick: int, must_trump: MustTrump) -> Contract:
     name = "No Trump" if suit is None else f"{suit.name.title()} trumps"
     cid = "trump-notrump" if suit is None else f"trump-{suit.name.lower()}"
     return Contract(
@@ -162,14 +158,22 @@ def _trump(suit: Suit | None, per_trick: int) -> Contract:
         kind=Kind.TRUMP,
         trump=suit,
         per_trick=per_trick,
+        must_trump=MustTrump.NO if suit is None else must_trump,
         **_described(TRUMP_DESCRIPTIONS[suit], per_trick=per_trick),
     )
 
 
-def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> tuple[Contract, ...]:
+def contract_table(
+    points: Points,
+    heart_lead: HeartLead = HeartLead.NEVER,
+    domino_aces: DominoAces = DominoAces.HIGH,
+    must_trump: MustTrump = MustTrump.NO,
+) -> tuple[Contract, ...]:
     """The contracts of a variant with ``points``, in table order: the negatives, then the
-    five trump options. ``heart_lead`` is when Heartshunting and King of Hearts let a heart
-    be led (the house rule)."""
+    five trump options. The house rules that shape contracts: ``heart_lead`` is when
+    Heartshunting and King of Hearts let a heart be led, ``domino_aces`` where an ace
+    connects in Domino, ``must_trump`` whether the four suit trump contracts oblige a
+    player who cannot follow suit to trump (No Trump has none to play)."""
     no_lead = NO_HEART_LEAD[heart_lead]
     p = points
     negatives = [
@@ -241,13 +245,14 @@ def contract_table(points: Points, heart_lead: HeartLead = HeartLead.NEVER) -> t
             Kind.NEGATIVE,
             domino=True,
             last_holder=p.domino,
+            domino_aces=domino_aces,
             **_described(
                 "play an 8 or a card next to one on the table; {each} to the last holding cards",
                 each=p.domino,
             ),
         )
     )
-    trumps = [_trump(suit, p.trump_trick) for suit in (*Suit, None)]
+    trumps = [_trump(suit, p.trump_trick, must_trump) for suit in (*Suit, None)]
     return (*negatives, *trumps)
 
 

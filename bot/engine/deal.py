@@ -7,16 +7,17 @@ depends on the whole match) and tells the deal which one was chosen.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
-from .cards import Card, Suit
-from .contracts import Contract, HeartLead
-from .rules import STANDARD, DominoDoubling, Rules
+from .cards import ACE, KING, Card, Suit
+from .contracts import Contract
+from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead, MustTrump
+from .rules import STANDARD, Rules
 
 SEATS = range(4)
 
@@ -95,16 +96,133 @@ def settle(base: Sequence[int], multipliers: Sequence[Sequence[int]]) -> list[in
     return [settle_seat(base, multipliers, seat) for seat in SEATS]
 
 
-def playable_ranks(row: tuple[int, int] | None) -> tuple[int, ...]:
-    """Domino: the ranks that connect to a suit row ``(low, high)``, or to an empty one."""
-    if row is None:
-        return (8,)
-    return tuple(rank for rank in (row[0] - 1, row[1] + 1) if 2 <= rank <= 14)
+def trick_playable(
+    contract: Contract, trick: Sequence[Card], held: Sequence[Card], hearts_played: bool
+) -> tuple[list[Card], Reason | None]:
+    """The cards of ``held`` that may be played to ``trick`` (empty: the lead) in a trick
+    contract, and the rule that limits them (None when every held card may be played);
+    ``hearts_played``: a heart was played to an earlier trick of the deal.
+
+    The one statement of the card rules of trick play: the deal refuses a card for the
+    rule returned here, and what a card played tells the others is read from it too
+    (:func:`~bot.engine.view.ruled_out`).
+    """
+    if trick:
+        return _following(contract, trick, held)
+    if contract.heart_lead is HeartLead.NEVER or (
+        contract.heart_lead is HeartLead.BROKEN and not hearts_played
+    ):
+        others = [card for card in held if card.suit is not Suit.HEARTS]
+        return others or list(held), Reason.HEART_LEAD
+    return list(held), None
 
 
-def extend_row(row: tuple[int, int] | None, rank: int) -> tuple[int, int]:
-    """Domino: the suit row ``(low, high)`` once a card of ``rank`` is laid on it."""
-    return (rank, rank) if row is None else (min(row[0], rank), max(row[1], rank))
+def _following(
+    contract: Contract, trick: Sequence[Card], held: Sequence[Card]
+) -> tuple[list[Card], Reason | None]:
+    """:func:`trick_playable` after the lead: follow suit; with ``must_trump``, a player
+    who cannot must trump if he can; with ``overtrump``, a trump played to a trick that
+    holds one must beat the highest there if the player holds one that does."""
+    cards = [card for card in held if card.suit is trick[0].suit]
+    reason = Reason.MUST_FOLLOW_SUIT
+    rule, trump = contract.must_trump, contract.trump
+    if not cards and rule is not MustTrump.NO:
+        cards = [card for card in held if card.suit is trump]
+        reason = Reason.MUST_TRUMP
+    if not cards:
+        return list(held), None
+    if rule is MustTrump.OVERTRUMP and cards[0].suit is trump:
+        top = max((card.rank for card in trick if card.suit is trump), default=0)
+        higher = [card for card in cards if card.rank > top]
+        if higher and len(higher) < len(cards):
+            return higher, Reason.MUST_OVERTRUMP
+    return cards, reason
+
+
+Row = tuple[int, int]
+"""A Domino suit row on the table: its lowest and its highest rank (:data:`LOW_ACE` for
+an ace laid next to the 2)."""
+
+LOW_ACE = 1
+"""Where an ace laid next to its 2 lies on its row (house rule ``domino_aces: either``);
+the card is still the ace, rank 14."""
+
+
+class Aces(Enum):
+    """Where the aces of a Domino deal may be laid."""
+
+    HIGH = "high"
+    """Only next to their king: the standard rule, or the first ace went there."""
+    LOW = "low"
+    """Only next to their 2: the first ace went there (a king then ends its row)."""
+    EITHER = "either"
+    """Next to their king or their 2: no ace is down yet (``domino_aces: either``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DominoTable:
+    """The cards on a Domino table, as four suit rows (None: not started), and where the
+    aces may go: the one statement of which card connects."""
+
+    rows: tuple[Row | None, Row | None, Row | None, Row | None] = (None, None, None, None)
+    aces: Aces = Aces.HIGH
+
+    @classmethod
+    def dealt(cls, contract: Contract) -> DominoTable:
+        """The empty table of a Domino deal of ``contract``."""
+        either = contract.domino_aces is DominoAces.EITHER
+        return cls(aces=Aces.EITHER if either else Aces.HIGH)
+
+    @classmethod
+    def of(cls, contract: Contract, rows: Mapping[Suit, Row]) -> DominoTable:
+        """The table with these started ``rows`` (as :meth:`Deal.domino_rows` gives them):
+        the first ace laid, if any, shows where the aces go."""
+        aces = cls.dealt(contract).aces
+        if any(low == LOW_ACE for low, _ in rows.values()):
+            aces = Aces.LOW
+        elif any(high == ACE for _, high in rows.values()):
+            aces = Aces.HIGH
+        r0, r1, r2, r3 = (rows.get(suit) for suit in Suit)
+        return cls((r0, r1, r2, r3), aces)
+
+    def playable_ranks(self, suit: Suit) -> tuple[int, ...]:
+        """The ranks that connect in ``suit``: an 8 to an empty row, else the rank just
+        below the row or just above it; the ace (rank 14) next to the king, or next to the
+        2 where the aces may go low, and nothing beyond an ace or below a 2 otherwise."""
+        row = self.rows[suit]
+        if row is None:
+            return (8,)
+        low, high = row
+        ranks = []
+        if low > 2:
+            ranks.append(low - 1)
+        elif low == 2 and self.aces is not Aces.HIGH:
+            ranks.append(ACE)
+        if high < KING:
+            ranks.append(high + 1)
+        elif high == KING and self.aces is not Aces.LOW and ACE not in ranks:
+            ranks.append(ACE)
+        return tuple(ranks)
+
+    def connects(self, card: Card) -> bool:
+        return card.rank in self.playable_ranks(card.suit)
+
+    def laid(self, card: Card) -> DominoTable:
+        """This table once ``card`` (a card that connects) is laid on it. An ace goes high
+        when it can (its king is down and the aces may go high), else low, and fixes the
+        way for the deal's other aces."""
+        row = self.rows[card.suit]
+        rank, aces = card.rank, self.aces
+        if row is None:
+            row = (rank, rank)
+        elif rank == ACE:
+            high = row[1] == KING and aces is not Aces.LOW
+            row, aces = ((row[0], ACE), Aces.HIGH) if high else ((LOW_ACE, row[1]), Aces.LOW)
+        else:
+            row = (min(row[0], rank), max(row[1], rank))
+        rows = list(self.rows)
+        rows[card.suit] = row
+        return DominoTable((rows[0], rows[1], rows[2], rows[3]), aces)
 
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
@@ -149,8 +267,8 @@ class Deal:
         """A heart has been played in this deal: before a lead, to an earlier trick (house
         rule ``heart_lead: broken``)."""
         self._held = [list(h) for h in self.hands]
-        self._rows: list[tuple[int, int] | None] = [None] * 4  # Domino: (low, high) a suit
-        self._open = [playable_ranks(None)] * 4  # Domino: the ranks that connect, by suit
+        self._table = DominoTable()
+        self._open = [self._table.playable_ranks(suit) for suit in Suit]  # Domino, by suit
         self._points_left = 0
 
     # -- what a seat holds and may do ---------------------------------------------------
@@ -179,23 +297,15 @@ class Deal:
     def _playable(self, held: list[Card]) -> tuple[list[Card], Reason | None]:
         """The cards a seat holding ``held`` may play now, and the rule that limits them.
 
-        The one statement of the card rules: a held card that is not playable is refused
-        for exactly the rule returned here (None when every held card may be played).
+        The card rules (:func:`trick_playable`, :class:`DominoTable`) asked of this deal:
+        a held card that is not playable is refused for exactly the rule returned here
+        (None when every held card may be played).
         """
         contract = self.contract
         assert contract is not None
         if contract.domino:
             return [card for card in held if self._connects(card)], Reason.DOMINO_NOT_CONNECTED
-        if self.trick:
-            led = self.trick[0].suit
-            following = [card for card in held if card.suit is led]
-            return following or list(held), Reason.MUST_FOLLOW_SUIT
-        if contract.heart_lead is HeartLead.NEVER or (
-            contract.heart_lead is HeartLead.BROKEN and not self.hearts_played
-        ):
-            others = [card for card in held if card.suit is not Suit.HEARTS]
-            return others or list(held), Reason.HEART_LEAD
-        return list(held), None
+        return trick_playable(contract, self.trick, held, self.hearts_played)
 
     def _card_refusal(self, reason: Reason, card: Card) -> str:
         """The player's sentence for ``card`` refused by the rule ``reason``."""
@@ -206,6 +316,8 @@ class Deal:
             )
         if reason is Reason.MUST_FOLLOW_SUIT:
             return f"you must follow suit: you hold a {self.trick[0].suit.noun}"
+        if reason in REFUSALS:
+            return REFUSALS[reason]
         assert reason is Reason.HEART_LEAD and self.contract is not None
         if self.contract.heart_lead is HeartLead.BROKEN:
             return (
@@ -242,6 +354,7 @@ class Deal:
         """Called by the match once it has checked the chooser may pick ``contract``."""
         self.contract = contract
         self._points_left = sum(contract.card_points.values())
+        self._table = DominoTable.dealt(contract)
         self.phase = Phase.DOUBLING
         self.to_act = self.doubling_order[0]
 
@@ -307,10 +420,8 @@ class Deal:
         seat = self.to_act
         assert seat is not None
         if targets and not self._may_double(seat):
-            raise IllegalAction(
-                "in Domino only a player holding an ace or a 2 may double; you can only pass",
-                Reason.DOMINO_NO_ACE_OR_TWO,
-            )
+            reason = Reason.DOMINO_NO_ACE_OR_TWO
+            raise IllegalAction(REFUSALS[reason], reason)
         for target in targets:
             if target not in SEATS:
                 raise IllegalAction(f"there is no seat {target}", Reason.NO_SUCH_SEAT)
@@ -397,8 +508,8 @@ class Deal:
 
     def _play_domino(self, seat: int, card: Card) -> None:
         assert self.contract is not None
-        row = self._rows[card.suit] = extend_row(self._rows[card.suit], card.rank)
-        self._open[card.suit] = playable_ranks(row)
+        self._table = self._table.laid(card)
+        self._open = [self._table.playable_ranks(suit) for suit in Suit]
         if not self._held[seat]:
             self.out.append(seat)
             if len(self.out) == 3:
@@ -433,6 +544,8 @@ class Deal:
         """Base scores so far with the doubling settlement applied."""
         return settle(self.base, self.multipliers)
 
-    def domino_rows(self) -> dict[Suit, tuple[int, int]]:
-        """For Domino: each started suit row as (lowest rank, highest rank) on the table."""
-        return {suit: row for suit, row in zip(Suit, self._rows, strict=True) if row is not None}
+    def domino_rows(self) -> dict[Suit, Row]:
+        """For Domino: each started suit row as (lowest rank, highest rank) on the table
+        (:data:`LOW_ACE` for an ace laid next to the 2)."""
+        rows = self._table.rows
+        return {suit: row for suit, row in zip(Suit, rows, strict=True) if row is not None}

@@ -5,13 +5,15 @@ public :class:`~bot.engine.deal.Deal` is built for clarity and readable refusals
 that. Here a position is 16 small integers (one 13-bit rank mask per seat and suit) and
 the playout loop keeps everything in local variables. The rules are the same, and the
 same data: a position carries its contract from the match's :class:`~bot.engine.rules.Rules`
-(points, trump, lead restriction, Domino's loss). The tests replay every traced playout
+(points, trump, lead restriction, Domino's loss and the house rules that shape it). The
+tests replay every traced playout
 through the public API and require it to agree move for move (same seat to act, same
 legal cards, same scores, same early end), with the standard rules and with others.
 
-The hot loops (:func:`random_playout`'s two) state the trick winner and Domino's
-connecting ranks inline on purpose; that is the one documented copy of those rules, kept
-honest by the agreement tests. Everything else calls a function.
+The hot loops (:func:`random_playout`'s two, and the policy playout's) state the trick
+winner, the suit a seat must play and Domino's connecting ranks inline on purpose; that
+is the one documented copy of those rules, kept honest by the agreement tests. Everything
+else calls a function (:func:`trick_legal`, :func:`domino_connect`).
 
 Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 """
@@ -19,12 +21,13 @@ Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, Suit
-from .contracts import Contract, HeartLead
-from .deal import Deal, Phase
+from .contracts import Contract
+from .deal import Aces, Deal, DominoTable, Phase, Row
+from .house_rules import HeartLead, MustTrump
 from .view import SeatView
 
 #: ``BITS[mask]``: the rank indexes (0 = two ... 12 = ace) set in a 13-bit mask, low first.
@@ -32,8 +35,13 @@ BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(13) if mask >> r & 1) for mask in range(1 << 13)
 )
 EIGHT = 6  # rank index of the 8
+KING = 11  # rank index of the king
+ACE = 12  # rank index of the ace
 HEARTS = 2
 FULL = (1 << 13) - 1
+#: Where a Domino deal's aces may go (:class:`~bot.engine.deal.Aces`), as the kernel's ints.
+ACES_HIGH, ACES_LOW, ACES_EITHER = 0, 1, 2
+_ACES = {Aces.HIGH: ACES_HIGH, Aces.LOW: ACES_LOW, Aces.EITHER: ACES_EITHER}
 
 #: One traced move: (seat, legal rank masks per suit, card index played).
 TraceEntry = tuple[int, tuple[int, int, int, int], int]
@@ -51,12 +59,14 @@ class FastPosition:
     tricks_done: int = 0
     base: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     points_left: int = 0
+    # Domino rows as rank indexes, -1 -1 for a row not started (-1 low: an ace next to the 2).
     domino_low: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_high: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
     domino_out: list[int] = field(default_factory=list)
     # What every seat has seen, for policy playouts; random playouts leave them alone.
     played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # rank mask per suit
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # suit bits per seat
+    domino_aces: int = ACES_HIGH  # where the aces may go: ACES_HIGH, ACES_LOW or ACES_EITHER
 
     def copy(self) -> FastPosition:
         return FastPosition(
@@ -73,6 +83,7 @@ class FastPosition:
             list(self.domino_out),
             list(self.played),
             list(self.voids),
+            self.domino_aces,
         )
 
 
@@ -107,6 +118,7 @@ def position_from_deal(deal: Deal) -> FastPosition:
         domino_out=list(deal.out),
         played=played_masks(card for _, card in deal.plays),
         voids=[sum(1 << suit for suit in deal.voids[seat]) for seat in range(4)],
+        domino_aces=_aces(contract, rows),
     )
 
 
@@ -145,6 +157,8 @@ def _trick_playout(
     trick_table = contract.trick_table
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
+    must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     card_points = contract.point_table if contract.card_points else None
     ends_early = contract.ends_when_cards_taken
     points_left = pos.points_left
@@ -162,10 +176,12 @@ def _trick_playout(
                 follow = h[b + led]
                 if follow:
                     ranks = bits[follow]
+                    if overtrump and led == trump:  # beat the trick's highest trump
+                        ranks = bits[_trumps_over(follow, trick, trump)]
                     rank = ranks[int(rnd() * len(ranks))]
                     if trace is not None:
                         legal = [0, 0, 0, 0]
-                        legal[led] = follow
+                        legal[led] = sum(1 << r for r in ranks)
                         trace.append(
                             (seat, (legal[0], legal[1], legal[2], legal[3]), led * 13 + rank)
                         )
@@ -173,6 +189,11 @@ def _trick_playout(
                     trick.append(led * 13 + rank)
                     seat = (seat + 1) & 3
                     continue
+                if must_trump and h[b + trump]:  # cannot follow suit: a trump it must be
+                    trumps = h[b + trump]
+                    if overtrump:
+                        trumps = _trumps_over(trumps, trick, trump)
+                    c0, c1, c2, c3 = (trumps if s == trump else 0 for s in range(4))
             elif (
                 no_heart_lead
                 and (c0 | c1 | c3)
@@ -237,6 +258,8 @@ def _domino_playout(
     h = pos.hands
     bits = BITS
     low, high = pos.domino_low, pos.domino_high
+    aces = pos.domino_aces
+    high_only = aces == ACES_HIGH
     # connect[suit]: the ranks that may be played in that suit now.
     connect = [domino_connect(pos, s) for s in range(4)]
     out = pos.domino_out
@@ -267,14 +290,23 @@ def _domino_playout(
         if trace is not None:
             trace.append((seat, (l0, l1, l2, l3), suit * 13 + rank))
         h[b + suit] ^= 1 << rank
-        if low[suit] < 0:
+        if not high_only and rank == ACE:  # domino_aces: the first ace fixes the way
+            aces = _lay_ace(low, high, suit, aces)
+            high_only = aces == ACES_HIGH
+            connect = [_connect(low[s], high[s], aces) for s in range(4)]
+        elif high[suit] < 0:
             low[suit] = high[suit] = rank
         elif rank < low[suit]:
             low[suit] = rank
         else:
             high[suit] = rank
         lo, hi = low[suit], high[suit]
-        connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+        if high_only:  # the standard rule inline: an ace only after its king
+            connect[suit] = ((1 << (lo - 1)) if lo > 0 else 0) | (
+                (1 << (hi + 1)) if hi < ACE else 0
+            )
+        else:
+            connect[suit] = _connect(lo, hi, aces)
         held[seat] -= 1
         if not held[seat]:
             out.append(seat)
@@ -282,6 +314,7 @@ def _domino_playout(
     loser = 6 - sum(out)
     pos.base[loser] = pos.contract.last_holder
     pos.to_act = loser
+    pos.domino_aces = aces
     return pos.base
 
 
@@ -302,40 +335,93 @@ def is_over(pos: FastPosition) -> bool:
 def domino_connect(pos: FastPosition, suit: int) -> int:
     """The rank mask that may be played in ``suit`` on this Domino table."""
     lo, hi = pos.domino_low[suit], pos.domino_high[suit]
-    if lo < 0:
+    if pos.domino_aces != ACES_HIGH:
+        return _connect(lo, hi, pos.domino_aces)
+    if hi < 0:  # the standard rule inline, as the playout loop states it
         return 1 << EIGHT
-    return ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < 12 else 0)
+    return ((1 << (lo - 1)) if lo > 0 else 0) | ((1 << (hi + 1)) if hi < ACE else 0)
+
+
+def _connect(lo: int, hi: int, aces: int) -> int:
+    """The rank mask that connects to a row from rank index ``lo`` to ``hi`` (``hi`` -1:
+    not started; ``lo`` -1: an ace lies next to the 2), the aces going as ``aces`` says:
+    :meth:`~bot.engine.deal.DominoTable.playable_ranks` on masks."""
+    if hi < 0:
+        return 1 << EIGHT
+    ace_low = lo == 0 and aces != ACES_HIGH  # a 2 is down and an ace may go next to it
+    ace_high = hi == KING and aces != ACES_LOW
+    below = (1 << (lo - 1)) if lo > 0 else (1 << ACE) if ace_low else 0
+    above = (1 << (hi + 1)) if hi < KING else (1 << ACE) if ace_high else 0
+    return below | above
+
+
+def _lay_ace(low: list[int], high: list[int], suit: int, aces: int) -> int:
+    """Lay the ace of ``suit`` on its row: high when its king is down and the aces may go
+    high, else low (next to the 2); returns where the deal's aces go from now on."""
+    if high[suit] == KING and aces != ACES_LOW:
+        high[suit] = ACE
+        return ACES_HIGH
+    low[suit] = -1
+    return ACES_LOW
 
 
 def legal_masks(pos: FastPosition) -> tuple[int, int, int, int]:
     """The legal cards of the seat to act, as one rank mask per suit."""
-    h = pos.hands
-    b = pos.to_act * 4
-    c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
     if pos.contract.domino:
+        h = pos.hands
+        b = pos.to_act * 4
         return (
-            c0 & domino_connect(pos, 0),
-            c1 & domino_connect(pos, 1),
-            c2 & domino_connect(pos, 2),
-            c3 & domino_connect(pos, 3),
+            h[b] & domino_connect(pos, 0),
+            h[b + 1] & domino_connect(pos, 1),
+            h[b + 2] & domino_connect(pos, 2),
+            h[b + 3] & domino_connect(pos, 3),
         )
-    if pos.trick:
-        led = pos.trick[0] // 13
-        if h[b + led]:
+    return trick_legal(pos.contract, pos.hands, pos.to_act, pos.trick)
+
+
+def trick_legal(
+    contract: Contract, hands: Sequence[int], seat: int, trick: Sequence[int]
+) -> tuple[int, int, int, int]:
+    """The legal cards of ``seat`` in a trick contract, as one rank mask per suit, with
+    ``hands`` the sixteen masks of what every seat still holds and ``trick`` the card
+    indexes played to the trick so far (the playout loops state the same inline)."""
+    h = hands
+    b = seat * 4
+    c0, c1, c2, c3 = h[b], h[b + 1], h[b + 2], h[b + 3]
+    if trick:
+        rule = contract.must_trump
+        trump = -1 if contract.trump is None else int(contract.trump)
+        suit = trick[0] // 13
+        if not h[b + suit] and rule is not MustTrump.NO and trump >= 0:
+            suit = trump
+        if h[b + suit]:
             legal = [0, 0, 0, 0]
-            legal[led] = h[b + led]
+            legal[suit] = h[b + suit]
+            if rule is MustTrump.OVERTRUMP and suit == trump:
+                legal[suit] = _trumps_over(legal[suit], trick, trump)
             return (legal[0], legal[1], legal[2], legal[3])
-    elif pos.contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(pos):
+    elif contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(contract, h):
         c2 = 0
     return (c0, c1, c2, c3)
 
 
-def _hearts_broken(pos: FastPosition) -> bool:
+def _trumps_over(trumps: int, trick: Sequence[int], trump: int) -> int:
+    """``overtrump``: the trumps of ``trumps`` (a rank mask) above the highest trump in
+    ``trick``, or all of them when none is (or the trick holds no trump)."""
+    top = -1
+    for card in trick:
+        if card // 13 == trump and card % 13 > top:
+            top = card % 13
+    higher = trumps >> (top + 1) << (top + 1)
+    return higher or trumps
+
+
+def _hearts_broken(contract: Contract, hands: Sequence[int]) -> bool:
     """Whether ``heart_lead: broken`` lets a heart be led now: one has been played, so
     the four hands no longer hold all thirteen (asked before a lead, the trick empty)."""
-    if pos.contract.heart_lead is not HeartLead.BROKEN:
+    if contract.heart_lead is not HeartLead.BROKEN:
         return False
-    h = pos.hands
+    h = hands
     return h[2] | h[6] | h[10] | h[14] != FULL
 
 
@@ -399,8 +485,10 @@ def _end_trick(pos: FastPosition) -> int:
 
 def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
     low, high = pos.domino_low, pos.domino_high
-    if low[suit] < 0:
+    if high[suit] < 0:
         low[suit] = high[suit] = rank
+    elif rank == ACE:
+        pos.domino_aces = _lay_ace(low, high, suit, pos.domino_aces)
     elif rank < low[suit]:
         low[suit] = rank
     else:
@@ -468,6 +556,9 @@ def _trick_policy_playout(
     bits = BITS
     no_heart_lead = contract.heart_lead is not None
     until_broken = contract.heart_lead is HeartLead.BROKEN
+    trump = -1 if contract.trump is None else int(contract.trump)
+    must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     ends_early = contract.ends_when_cards_taken
     seat = pos.to_act
     while pos.tricks_done < 13 and not (ends_early and pos.points_left == 0):
@@ -476,6 +567,8 @@ def _trick_policy_playout(
         led = trick[0] // 13 if trick else -1
         follow = h[b + led] if trick else 0
         if follow:
+            if overtrump and led == trump:
+                follow = _trumps_over(follow, trick, trump)
             legal = (
                 follow if led == 0 else 0,
                 follow if led == 1 else 0,
@@ -484,6 +577,16 @@ def _trick_policy_playout(
             )
             ranks = bits[follow]
             card = led * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
+        elif trick and must_trump and h[b + trump]:  # cannot follow: a trump it must be
+            trumps = _trumps_over(h[b + trump], trick, trump) if overtrump else h[b + trump]
+            legal = (
+                trumps if trump == 0 else 0,
+                trumps if trump == 1 else 0,
+                trumps if trump == 2 else 0,
+                trumps if trump == 3 else 0,
+            )
+            ranks = bits[trumps]
+            card = trump * 13 + ranks[0] if len(ranks) == 1 else policy(pos, seat, legal)
         else:
             if (
                 not trick
@@ -519,6 +622,7 @@ def dealt_position(contract: Contract, first_leader: int, hands: list[int]) -> F
         contract, list(hands), first_leader, first_leader, points_left=_points_total(contract)
     )
     if contract.domino:
+        pos.domino_aces = _ACES[DominoTable.dealt(contract).aces]
         pos.to_act = _first_domino_seat(pos, first_leader)
     return pos
 
@@ -549,7 +653,13 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
         domino_out=list(view.domino_out),
         played=played_masks(card for _, card in view.plays),
         voids=[sum(1 << suit for suit in view.voids[seat]) for seat in range(4)],
+        domino_aces=_aces(contract, rows),
     )
+
+
+def _aces(contract: Contract, rows: Mapping[Suit, Row]) -> int:
+    """Where the aces may go on a Domino table with these rows, as the kernel's int."""
+    return _ACES[DominoTable.of(contract, rows).aces]
 
 
 def _points_total(contract: Contract) -> int:

@@ -6,26 +6,19 @@ the first lead sit relative to the dealer, the chooser's quota, when a heart may
 and who may double in Domino. A :class:`~bot.engine.match.Match` is given a
 :class:`Rules` and every deal carries it, so the engine, the fast playouts, the players,
 the renderer and the record all read the same numbers. ``rules_for(variant,
-house_rules)`` builds it from the record's header (RULES.md, "House rules").
+house_rules)`` builds it from the record's header (``docs/rules.md``, "House rules"); the
+house rules themselves are declared in :mod:`.house_rules`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cache
 from typing import Any
 
-from .contracts import STANDARD_POINTS, Contract, HeartLead, Points, contract_table
-
-
-class DominoDoubling(Enum):
-    """Who may double in a Domino deal (house rule ``domino_doubling``)."""
-
-    ANY = "any"
-    ACE_OR_TWO = "ace_or_two"
-    """Only a player holding an ace or a 2 may name anyone; the others can only pass."""
+from .contracts import STANDARD_POINTS, Contract, Points, contract_table
+from .house_rules import HOUSE_RULES, DominoAces, DominoDoubling, FirstLead, HeartLead, MustTrump
 
 
 class RulesError(ValueError):
@@ -83,7 +76,7 @@ class Rules:
 
     def house_rule(self, name: str) -> str:
         """The value of house rule ``name`` in these rules (its default if not set)."""
-        return dict(self.house_rules).get(name, HOUSE_RULES[name][0])
+        return dict(self.house_rules).get(name, HOUSE_RULES[name].default)
 
     # -- contracts ----------------------------------------------------------------------
 
@@ -177,16 +170,9 @@ VARIANTS: dict[str, Variant] = {
         first_lead_offset=0,
     ),
 }
-"""The variants this engine plays, by the record's ``"variant"`` name (RULES.md)."""
+"""The variants this engine plays, by the record's ``"variant"`` name (``docs/rules.md``)."""
 
-HOUSE_RULES: dict[str, tuple[str, ...]] = {
-    "heart_lead": tuple(value.value for value in HeartLead),
-    "first_lead": ("variant", "left", "dealer"),
-    "domino_doubling": tuple(value.value for value in DominoDoubling),
-}
-"""Each house rule's values, the default first (RULES.md, "House rules")."""
-
-_FIRST_LEAD_OFFSETS = {"left": 1, "dealer": 0}
+_FIRST_LEAD_OFFSETS = {FirstLead.LEFT: 1, FirstLead.DEALER: 0}
 
 
 def rules_for(variant: str = "standard", house_rules: Mapping[str, str] | None = None) -> Rules:
@@ -205,7 +191,7 @@ def rules_for(variant: str = "standard", house_rules: Mapping[str, str] | None =
     for name, value in house_rules.items():
         if not isinstance(name, str) or name not in HOUSE_RULES:
             raise RulesError(f"unknown house rule {_short(name)}; known: {_known(HOUSE_RULES)}")
-        values = HOUSE_RULES[name]
+        values = HOUSE_RULES[name].value_names
         if not isinstance(value, str) or value not in values:
             raise RulesError(
                 f"unknown value {_short(value)} for house rule {name}; known: {', '.join(values)}"
@@ -220,21 +206,27 @@ def _build(variant: str, house_rules: tuple[tuple[str, str], ...]) -> Rules:
     """One shared :class:`Rules` per variant and set of house rules (checked by the caller)."""
     base = VARIANTS[variant]
     chosen = dict(house_rules)
-    first_lead = chosen.get("first_lead", "variant")
+    value = {name: chosen.get(name, rule.default) for name, rule in HOUSE_RULES.items()}
+    first_lead = FirstLead(value["first_lead"])
     return Rules(
         variant=variant,
         deals=base.deals,
-        contracts=contract_table(base.points, HeartLead(chosen.get("heart_lead", "never"))),
+        contracts=contract_table(
+            base.points,
+            HeartLead(value["heart_lead"]),
+            DominoAces(value["domino_aces"]),
+            MustTrump(value["must_trump"]),
+        ),
         chooser_offset=base.chooser_offset,
         doubling_offsets=base.doubling_offsets,
         first_lead_offset=_FIRST_LEAD_OFFSETS.get(first_lead, base.first_lead_offset),
-        domino_doubling=DominoDoubling(chosen.get("domino_doubling", "any")),
+        domino_doubling=DominoDoubling(value["domino_doubling"]),
         house_rules=house_rules,
     )
 
 
 STANDARD = rules_for("standard")
-"""The seed text's game: every rule of RULES.md before its "House rules" section."""
+"""The seed text's game: every rule of ``docs/rules.md`` before its "House rules" section."""
 TWELVE = rules_for("twelve")
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .actions import Action
-from .cards import Card, Suit
+from .cards import CARDS, Card, Suit
 from .contracts import Contract
-from .deal import Deal, Phase, Trick
+from .deal import Deal, DominoTable, Phase, Trick, trick_playable
 from .match import Match
 from .rules import STANDARD, Rules
 
@@ -171,3 +171,42 @@ def public_view(match: Match) -> PublicView:
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
     )
+
+
+def ruled_out(view: SeatView) -> tuple[frozenset[Card], ...]:
+    """For each seat, the cards ``view.seat`` has not seen that the rules say that seat
+    does not hold: every card that would have made one of its plays illegal (a card of
+    the suit it did not follow, a heart when it led one where hearts may not be led yet,
+    and whatever a house rule adds), and in Domino every card that connected when it
+    passed. Hands only shrink, so what a seat did not hold then it does not hold now.
+
+    Read from the card rules themselves (:func:`~bot.engine.deal.trick_playable`,
+    :class:`~bot.engine.deal.DominoTable`): a card played was legal from a hand that held
+    it and the card in question exactly when that card is not ruled out, so a new rule
+    is inferred from as soon as the engine plays by it.
+    """
+    contract = view.contract
+    seen = set(view.hand) | {card for _, card in view.plays}
+    unseen = [card for card in CARDS if card not in seen]
+    out: list[set[Card]] = [set(), set(), set(), set()]
+    if contract is None:
+        return tuple(frozenset(cards) for cards in out)
+    if contract.domino:
+        table, played = DominoTable.dealt(contract), 0
+        for seat, count in view.domino_passes:
+            for _, card in view.plays[played:count]:
+                table = table.laid(card)
+            played = count
+            out[seat].update(card for card in unseen if table.connects(card))
+        return tuple(frozenset(cards) for cards in out)
+    tricks = [list(trick.played()) for trick in view.tricks] + [list(view.trick)]
+    hearts_played = False
+    for trick in tricks:
+        for position, (seat, card) in enumerate(trick):
+            before = [played for _, played in trick[:position]]
+            for other in unseen:
+                legal, _ = trick_playable(contract, before, [card, other], hearts_played)
+                if card not in legal:
+                    out[seat].add(other)
+        hearts_played = hearts_played or any(card.suit is Suit.HEARTS for _, card in trick)
+    return tuple(frozenset(cards) for cards in out)

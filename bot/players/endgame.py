@@ -23,8 +23,8 @@ start serves every guess and every root card of one decision.
 
 Two cards of one hand are the same card for the rest of the deal when nothing still in
 play lies between them and they score the same: only the lowest of such a run is
-searched. The rules come from the fast engine (:func:`~bot.engine.fast.legal_masks`' lead
-and follow rules, :func:`~bot.engine.fast.winning_position`), whose agreement with the
+searched. The rules come from the fast engine (:func:`~bot.engine.fast.trick_legal`,
+:func:`~bot.engine.fast.winning_position`), whose agreement with the
 public API its tests replay; the tests here hold the solver to a plain enumeration over
 :func:`~bot.engine.fast.play_card`.
 """
@@ -33,14 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.contracts import Contract, HeartLead
+from bot.engine.contracts import Contract
 from bot.engine.fast import (
     BITS,
-    FULL,
     FastPosition,
     is_over,
     legal_masks,
     play_card,
+    trick_legal,
     winning_position,
 )
 
@@ -94,7 +94,6 @@ class EndgameSolver:
         self.points = contract.point_table
         self.trick_table = contract.trick_table
         self.ends_early = contract.ends_when_cards_taken
-        self.heart_lead = contract.heart_lead
         self.nodes = 0
         # Transposition tables, keyed on a trick's start (one per mode's kind of value).
         self._vectors: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -145,18 +144,7 @@ class EndgameSolver:
         """The legal cards of ``seat``, one per run of equivalent cards, the highest and
         the lowest of each suit first (they decide most tricks)."""
         h = self.hands
-        b = seat * 4
-        masks = [h[b], h[b + 1], h[b + 2], h[b + 3]]
-        if trick:
-            led = trick[0] // 13
-            if masks[led]:
-                masks = [masks[s] if s == led else 0 for s in range(4)]
-        elif (
-            self.heart_lead is not None
-            and (masks[0] | masks[1] | masks[3])
-            and not (self.heart_lead is HeartLead.BROKEN and h[2] | h[6] | h[10] | h[14] != FULL)
-        ):
-            masks[2] = 0
+        masks = trick_legal(self.contract, h, seat, trick)
         pts = self.points
         moves: list[int] = []
         for suit in range(4):

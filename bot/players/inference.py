@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from bot.engine.cards import CARDS, Card
 from bot.engine.contracts import Contract
 from bot.engine.fast import BITS, dealt_position, legal_masks, play_card
+from bot.engine.house_rules import DominoDoubling
 from bot.engine.match import Match
-from bot.engine.rules import DominoDoubling
 from bot.engine.view import SeatView
 
 from .bidding import choice_value, margin

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.fast import BITS, EIGHT, FastPosition
+from bot.engine.fast import ACE, ACES_HIGH, ACES_LOW, BITS, EIGHT, KING, FastPosition
 
 FULL = (1 << 13) - 1
 
@@ -241,14 +241,20 @@ def _trump_void(
 
 
 def _domino(pos: FastPosition, seat: int, legal: tuple[int, ...]) -> int:
+    """Lay the card with the most of my own cards behind it, that opens least to the
+    others. Where the aces may go low (``domino_aces: either``), an ace lies beyond the 2
+    (rank index -1): behind my 2 when I hold it, opened to the others by a 2 when I do
+    not; once they go low, nothing lies beyond a king."""
     h = pos.hands
     b = seat * 4
+    low_aces = pos.domino_aces != ACES_HIGH
+    high_aces = pos.domino_aces != ACES_LOW
     best, card = -1e9, -1
     for s in range(4):
         mine = h[b + s]
         for r in BITS[legal[s]]:
             rest = mine & ~(1 << r)
-            if r == EIGHT and pos.domino_low[s] < 0:
+            if r == EIGHT and pos.domino_high[s] < 0:
                 behind = rest.bit_count()
                 opens = (not rest >> (EIGHT - 1) & 1) + (not rest >> (EIGHT + 1) & 1)
                 reach = max(_high(rest) - EIGHT, EIGHT - _low(rest)) if rest else 0
@@ -257,10 +263,15 @@ def _domino(pos: FastPosition, seat: int, legal: tuple[int, ...]) -> int:
                 behind = below.bit_count()
                 opens = int(r > 0 and not rest >> (r - 1) & 1)
                 reach = r - _low(below) if below else 0
+                if low_aces and rest >> ACE & 1:  # my ace lies beyond my 2
+                    behind += 1
+                    reach = r + 1
+                elif low_aces and not r:  # my 2 opens the ace's place to the others
+                    opens = 1
             else:
-                above = rest >> (r + 1)
+                above = (rest if high_aces else rest & ~(1 << ACE)) >> (r + 1)
                 behind = above.bit_count()
-                opens = int(r < 12 and not rest >> (r + 1) & 1)
+                opens = int(r < ACE and (high_aces or r < KING) and not rest >> (r + 1) & 1)
                 reach = _high(above) + 1 if above else 0
             score = 3 * behind - 2 * opens + reach / 10
             if score > best:

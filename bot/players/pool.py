@@ -24,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -40,6 +42,33 @@ DEFAULT_BUDGET = 1.0
 #: The least budget worth a trip to a worker process, in seconds; a smaller share of a
 #: saturated pool is decided inline with no budget.
 MIN_BUDGET = 0.05
+
+ORPHAN_CHECK = 0.5
+"""Seconds between a worker's looks whether the bot's process still lives."""
+
+
+def _worker_started() -> None:
+    """A worker leaves the signals to the bot, and ends with it.
+
+    Forked from the bot's process, it shares its event loop's wake-up pipe: a signal it
+    gets would also reach the bot, and Ctrl-C, which a terminal sends to every process
+    of the group, would reach it once per worker (the bot takes a second signal as
+    "stop at once"). So Ctrl-C is ignored here (the bot ends its workers when it stops)
+    and SIGTERM ends a worker as it ends any process. A bot killed outright (SIGKILL)
+    ends no one: the worker notices it has lost its parent and ends itself."""
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    bot = os.getppid()
+    threading.Thread(target=_end_with, args=(bot,), name="ends-with-the-bot", daemon=True).start()
+
+
+def _end_with(bot: int) -> None:
+    """End this worker once the bot's process ``bot`` is gone (it is then another's
+    child), within :data:`ORPHAN_CHECK` seconds."""
+    while os.getppid() == bot:
+        time.sleep(ORPHAN_CHECK)
+    os._exit(0)
 
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
@@ -69,10 +98,20 @@ class PlayerPool:
         self.close()
 
     def close(self) -> None:
-        """Stop the workers (waiting for running decisions to finish)."""
-        if self._executor is not None:
-            self._executor.shutdown()
-            self._executor = None
+        """Stop the workers at once: a decision still being searched is dropped, not
+        waited for (it may take the whole budget, up to a minute). Whoever awaited it
+        has stopped already (the bot is closing); nothing of it was stored."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # ProcessPoolExecutor cannot stop a running call; its workers are ended instead
+        # (its process table is the one way to reach them before Python 3.14). Its own
+        # thread then sees them gone and ends at once: waiting for it here keeps it from
+        # closing its pipe while Python's exit writes to it (an error at exit otherwise).
+        if isinstance(executor, ProcessPoolExecutor):
+            for worker in list(executor._processes.values()):  # type: ignore[attr-defined]
+                worker.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
     def share(self, budget: float) -> float:
         """The budget a decision handed out now gets: ``budget`` less its expected wait
@@ -95,7 +134,9 @@ class PlayerPool:
         done = max(self._clock(), self._free[worker]) + budget
         self._free[worker] = done
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, initializer=_worker_started
+            )
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(

@@ -1,9 +1,10 @@
 """Guessing the hidden hands: deals consistent with everything one seat has seen.
 
 The hard player searches over such guesses ("determinizations"). A guess gives every
-other seat exactly as many cards as it still holds, only cards not yet seen, none of a
-suit it has shown void in, and, in Domino, none of the cards it could have played when
-it passed (a seat that passed held no playable card then, and hands only shrink).
+other seat exactly as many cards as it still holds, only cards not yet seen, and none
+the rules say it does not hold (:func:`~bot.engine.view.ruled_out`: a suit it did not
+follow, whatever a house rule made its play reveal, and in Domino the cards it could
+have played when it passed).
 The guesses are uniform over what the rules allow, as far as the simple sampler below
 gets (it weights seats by free room, which is uniform when no constraint binds); what
 the others' actions say beyond that is weighed afterwards (:mod:`.inference`).
@@ -13,30 +14,11 @@ from __future__ import annotations
 
 import random
 
-from bot.engine.deal import extend_row, playable_ranks
-from bot.engine.view import SeatView
+from bot.engine.view import SeatView, ruled_out
 
 from .base import own_hand_masks
 
 ALL_CARDS = (1 << 52) - 1
-_SUIT = (1 << 13) - 1
-
-
-def _suit_cards(suit: int) -> int:
-    return _SUIT << (suit * 13)
-
-
-def _domino_forbidden(view: SeatView) -> list[int]:
-    """Per seat, the cards it could have played when it passed (52-bit masks)."""
-    forbidden = [0, 0, 0, 0]
-    for seat, count in view.domino_passes:
-        rows: list[tuple[int, int] | None] = [None] * 4
-        for _, card in view.plays[:count]:
-            rows[card.suit] = extend_row(rows[card.suit], card.rank)
-        for s in range(4):
-            for rank in playable_ranks(rows[s]):
-                forbidden[seat] |= 1 << (s * 13 + rank - 2)
-    return forbidden
 
 
 class Sampler:
@@ -50,15 +32,11 @@ class Sampler:
         if view.cards_left == (0, 0, 0, 0):
             raise ValueError("no deal is in progress")
         self.capacity = [0 if s == view.seat else view.cards_left[s] for s in range(4)]
-        forbidden = _domino_forbidden(view)
+        absent = ruled_out(view)
         self.allowed = [0, 0, 0, 0]
         for s in range(4):
-            if s == view.seat:
-                continue
-            mask = ALL_CARDS & ~forbidden[s]
-            for suit in view.voids[s]:
-                mask &= ~_suit_cards(suit)
-            self.allowed[s] = mask
+            if s != view.seat:
+                self.allowed[s] = ALL_CARDS & ~sum(1 << card.index for card in absent[s])
         others = [s for s in range(4) if s != view.seat]
         self.options = {c: [s for s in others if self.allowed[s] >> c & 1] for c in self.unknown}
         # Most constrained cards first, so the greedy pass rarely paints itself in a corner.

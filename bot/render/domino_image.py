@@ -1,7 +1,8 @@
 """The Domino layout: the four suit rows as they lie on the table, and the seats.
 
-Each row has a slot for every rank, 2 to ace, left to right; the cards played lie face
-up in their slots and the empty ones are outlined (the 8, where a row starts, marked).
+Each row has a slot for every rank, 2 to ace, left to right (ace to king once an ace
+lies next to its 2: the deal's aces then go low); the cards played lie face up in their
+slots and the empty ones are outlined (the 8, where a row starts, marked).
 Under the rows each seat's plate says how many cards it still holds, or in which place
 it went out; the seat on turn is lit in gold, as on the table picture.
 """
@@ -13,13 +14,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engine import CARDS, Suit
-from bot.engine.cards import RANK_NAMES
+from bot.engine.cards import ACE, RANK_NAMES
+from bot.engine.deal import LOW_ACE
 
 from . import cards
 from .draw import FELT, FELT_LINE, GOLD, INK, PALE, PLATE, SLOT, WHITE, clean, fit, font, png
+from .frame import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 from .labels import cards_label, label, ordinal
 from .scene import TableScene
-from .table_image import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading, suit_chip
 
 ROWS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Top to bottom: black and red alternate."""
@@ -34,6 +36,8 @@ START_RANK = 8
 
 @lru_cache(maxsize=64)
 def domino_png(scene: TableScene) -> bytes:
+    """The Domino layout of a deal as PNG bytes (the caller sets the language:
+    :func:`~bot.render.deal_image.deal_png`)."""
     image = Image.new("RGB", SIZE, FELT)
     draw = ImageDraw.Draw(image)
     heading(draw, scene)
@@ -43,20 +47,29 @@ def domino_png(scene: TableScene) -> bytes:
         y = ROW_TOP + index * ROW_STEP + h // 2
         suit_chip(draw, (42, y), suit)
         low, high = rows.get(suit, (0, -1))
-        for rank in range(2, 15):
-            x = SLOT_LEFT + (rank - 2) * SLOT_STEP + w // 2
+        for slot, rank in enumerate(slot_ranks(scene)):
+            x = SLOT_LEFT + slot * SLOT_STEP + w // 2
+            face = ACE if rank == LOW_ACE else rank
             if low <= rank <= high:
-                cards.paste(image, CARDS[suit * 13 + rank - 2], (x, y), cards.SMALL)
+                cards.paste(image, CARDS[suit * 13 + face - 2], (x, y), cards.SMALL)
                 continue
             box = (x - w // 2, y - h // 2, x + w // 2, y + h // 2)
             draw.rounded_rectangle(box, 6, fill=SLOT, outline=FELT_LINE, width=2)
             mark = PALE if rank == START_RANK else FELT_LINE
             draw.text(
-                (x, y), RANK_NAMES[rank - 2], font=font(18, bold=True), fill=mark, anchor="mm"
+                (x, y), RANK_NAMES[face - 2], font=font(18, bold=True), fill=mark, anchor="mm"
             )
     for seat in range(4):
         plate(draw, scene, seat)
     return png(image)
+
+
+def slot_ranks(scene: TableScene) -> range:
+    """The ranks of a row's slots, left to right: 2 to ace, or (an ace lies next to its 2,
+    so the deal's aces go low) the low ace to the king."""
+    if any(low == LOW_ACE for _, low, _ in scene.domino_rows):
+        return range(LOW_ACE, ACE)
+    return range(2, ACE + 1)
 
 
 def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine import Choose, Double, Phase, Play, Reason, Suit
+from bot.engine.house_rules import REFUSALS
 from bot.i18n import N_, _, pgettext
 from bot.tables import LEVELS, Refusal, TableReason, TableView
 
 from .text import card_text, contract_name, player_name
 
 SENTENCES: dict[TableReason | Reason, str] = {
-    TableReason.NO_TABLE: N_("there is no Bonken table in this channel"),
+    TableReason.NO_TABLE: N_("there is no Bonken table here"),
     TableReason.TABLE_CLOSED: N_("this table is closed"),
     TableReason.CHANNEL_TAKEN: N_("this channel already has a Bonken table"),
     TableReason.UNKNOWN_LEVEL: N_("the computer level must be one of {levels}"),
@@ -53,14 +54,13 @@ SENTENCES: dict[TableReason | Reason, str] = {
     Reason.NOT_HELD: N_("you do not hold the {card}"),
     Reason.MUST_FOLLOW_SUIT: N_("you must follow suit"),
     Reason.HEART_LEAD: N_("you may not lead a heart while you hold another suit"),
-    Reason.DOMINO_NO_ACE_OR_TWO: N_(
-        "in Domino only a player holding an ace or a 2 may double; you can only pass"
-    ),
     Reason.DOMINO_NOT_CONNECTED: N_(
         "in Domino you must play an 8 or a card next to one on the table; "
         "the {card} does not connect"
     ),
 }
+# The refusals the house rules add, as their declarations word them.
+SENTENCES.update((reason, sentence) for reason, sentence in REFUSALS.items())
 FOLLOW = {
     Suit.CLUBS: N_("you must follow suit: you hold a club"),
     Suit.DIAMONDS: N_("you must follow suit: you hold a diamond"),

@@ -4,12 +4,14 @@ and the one line the lobby and the deal messages say the table's rules in.
 Every number and every seat comes from the table's :class:`~bot.engine.Rules`, so the
 ``twelve`` variant and each house rule read as what the table plays; nothing here
 restates a rule the engine decides, it only says it in words, in the current language.
+A house rule's words are its declaration's (:mod:`bot.engine.house_rules`).
 """
 
 from __future__ import annotations
 
-from bot.engine import STANDARD, HeartLead, Rules
+from bot.engine import HOUSE_RULES, STANDARD, Contract, Rules
 from bot.engine.cards import JACK, KING
+from bot.engine.house_rules import Value
 from bot.i18n import N_, _
 
 from .text import contract_description, contract_name
@@ -25,8 +27,8 @@ the chooser last) to double any of the others; doubling someone who doubled you 
 is a redouble. The chooser may only redouble. Each pair settles the difference of their \
 deal scores once (double) or twice (redouble); doubling never changes the deal's total.
 • **Play**: {leader} leads the first trick. Follow suit if you can; otherwise play \
-anything (trumping is allowed, never required). Highest trump, else highest card of the \
-led suit, takes the trick and leads next. A deal ends early once nothing left can score.
+anything. Highest trump, else highest card of the led suit, takes the trick and leads \
+next. A deal ends early once nothing left can score.
 **Contracts**
 {contracts}{house_rules}
 Use `/bonken rules contract:<name>` for one contract.""")
@@ -36,24 +38,16 @@ TITLES = {"standard": N_("the standard game"), "twelve": N_("the 12-deal game")}
 LINE_TITLES = {"standard": N_("Standard game"), "twelve": N_("12-deal game")}
 """The variant at the head of the rules line."""
 
-NO_HEART_LEAD = {
-    HeartLead.NEVER: N_("You may not lead a heart unless you hold only hearts."),
-    HeartLead.BROKEN: N_(
-        "You may not lead a heart until a heart has been played to an earlier trick, "
-        "unless you hold only hearts."
-    ),
-}
-
 DETAILS = {
     "ducking": N_(
         "Take as few tricks as you can: {per_trick} per trick. All 13 tricks are played."
     ),
-    "hearts": N_("{each} per heart you take. {heart_lead} Ends once all 13 hearts are taken."),
+    "hearts": N_("{each} per heart you take. Ends once all 13 hearts are taken."),
     "kingjacks": N_(
         "{king} per king and {jack} per jack you take. Ends once all kings and jacks are taken."
     ),
     "queens": N_("{each} per queen you take. Ends once all four queens are taken."),
-    "kingofhearts": N_("{each} to whoever takes the K♥. {heart_lead} Ends when the K♥ is taken."),
+    "kingofhearts": N_("{each} to whoever takes the K♥. Ends when the K♥ is taken."),
     "lasttrick": N_("{trick_13} to whoever takes the 13th trick."),
     "seventhirteenth": N_(
         "{trick_7} to whoever takes the 7th trick and {trick_13} to whoever takes the 13th. "
@@ -61,22 +55,21 @@ DETAILS = {
     ),
     "domino": N_(
         "No tricks: cards are laid out in four suit rows. Play an 8, or a card one "
-        "rank next to a card of its suit on the table (an ace only next to the king, a 2 only "
-        "next to the 3). If you cannot play you pass (automatically). {first_lead} "
-        "starts. The last player still holding cards gets {last_holder}."
+        "rank next to a card of its suit on the table. If you cannot play you pass "
+        "(automatically). {first_lead} starts. The last player still holding cards gets "
+        "{last_holder}."
     ),
 }
-"""Each negative contract's text; the numbers are filled in from the rules' contract."""
+"""Each negative contract's text; the numbers are filled in from the rules' contract,
+and the sentence of each house rule that shapes the contract follows it."""
 TRUMP_DETAIL = N_(
     "{per_trick:+d} per trick you take. {trump} Each player picks one trump option per match."
 )
 SUIT_TRUMPS = {
-    "CLUBS": N_("Clubs are trump: a player void in the led suit may trump, but never has to."),
-    "DIAMONDS": N_(
-        "Diamonds are trump: a player void in the led suit may trump, but never has to."
-    ),
-    "HEARTS": N_("Hearts are trump: a player void in the led suit may trump, but never has to."),
-    "SPADES": N_("Spades are trump: a player void in the led suit may trump, but never has to."),
+    "CLUBS": N_("Clubs are trump."),
+    "DIAMONDS": N_("Diamonds are trump."),
+    "HEARTS": N_("Hearts are trump."),
+    "SPADES": N_("Spades are trump."),
 }
 """The trump suit's sentence, by the suit's name (one sentence each: a suit's name is
 not a word to paste into another language's sentence)."""
@@ -100,30 +93,6 @@ CHOOSER = (
     N_("The player across from the dealer"),
     N_("The player right of the dealer"),
 )
-
-HOUSE_RULE_TEXT = {
-    ("heart_lead", "broken"): N_(
-        "Hearts may be led once a heart has been played to an earlier trick (in "
-        "Heartshunting and King of Hearts)."
-    ),
-    ("first_lead", "left"): N_(
-        "The player left of the dealer leads the first trick (and plays first in Domino)."
-    ),
-    ("first_lead", "dealer"): N_("The dealer leads the first trick (and plays first in Domino)."),
-    ("domino_doubling", "ace_or_two"): N_(
-        "In Domino only a player holding an ace or a 2 may double or redouble; the others can "
-        "only pass."
-    ),
-}
-"""What each house rule that differs from its default does, in one sentence."""
-
-SHORT_HOUSE_RULES = {
-    ("heart_lead", "broken"): N_("hearts may be led once broken"),
-    ("first_lead", "left"): N_("left of the dealer leads"),
-    ("first_lead", "dealer"): N_("the dealer leads"),
-    ("domino_doubling", "ace_or_two"): N_("Domino: double only with an ace or a 2"),
-}
-"""Each house rule in a few words, for the one line the lobby and deal messages show."""
 
 
 def rules_text(contract_id: str | None = None, rules: Rules = STANDARD) -> str:
@@ -177,29 +146,57 @@ def variant_title(rules: Rules) -> str:
 
 
 def rules_line(rules: Rules) -> str:
-    """The table's rules in one line: ``12-deal game · the dealer leads``."""
+    """The table's rules in one line: ``12-deal game · the dealer leads``: the variant,
+    then each house rule not at its default, in a few words."""
     title = LINE_TITLES.get(rules.variant)
     words = [rules.variant if title is None else _(title)]
-    words += [_(text) for pair, text in SHORT_HOUSE_RULES.items() if pair in rules.house_rules]
+    words += [_(value.short) for value in _changed(rules) if value.short]
     return " · ".join(words)
 
 
 def house_rule_lines(rules: Rules) -> list[str]:
     """One sentence per house rule these rules play (those at their default say nothing)."""
-    return [_(HOUSE_RULE_TEXT[pair]) for pair in rules.house_rules if pair in HOUSE_RULE_TEXT]
+    return [_(value.sentence) for value in _changed(rules) if value.sentence]
+
+
+def _changed(rules: Rules) -> list[Value]:
+    """The declared value of each house rule ``rules`` play at other than its default, in
+    the declarations' order."""
+    return [
+        rule.value(rules.house_rule(rule.name))
+        for rule in HOUSE_RULES.values()
+        if rules.house_rule(rule.name) != rule.default
+    ]
+
+
+def shaping_sentences(contract: Contract, rules: Rules) -> list[str]:
+    """The sentence of each house rule that shapes ``contract``, for the value ``rules``
+    play (default included: a contract's text says how it is played here)."""
+    sentences = []
+    for rule in HOUSE_RULES.values():
+        if rule.shapes is not None and rule.shapes(contract):
+            sentence = rule.value(rules.house_rule(rule.name)).sentence
+            if sentence:
+                sentences.append(_(sentence))
+    return sentences
 
 
 def contract_detail(contract_id: str, rules: Rules) -> str:
     """One contract of ``rules`` in full sentences, its numbers from the rules."""
     contract = rules.by_id[contract_id]
+    return " ".join([_contract_text(contract, rules), *shaping_sentences(contract, rules)])
+
+
+def _contract_text(contract: Contract, rules: Rules) -> str:
+    """One contract's own text, before the house rules that shape it."""
     if contract.is_trump_option:
         trump = _("No trumps.") if contract.trump is None else _(SUIT_TRUMPS[contract.trump.name])
         return _(TRUMP_DETAIL, per_trick=contract.per_trick, trump=trump)
-    if contract_id not in DETAILS:
+    if contract.id not in DETAILS:
         return contract_description(contract)
     points = contract.card_points
-    detail = _(
-        DETAILS[contract_id],
+    return _(
+        DETAILS[contract.id],
         per_trick=contract.per_trick,
         each=min(points.values(), default=0),
         king=next((v for c, v in points.items() if c.rank == KING), 0),
@@ -208,9 +205,4 @@ def contract_detail(contract_id: str, rules: Rules) -> str:
         trick_13=contract.trick_points.get(13, 0),
         last_holder=contract.last_holder,
         first_lead=_(STARTER[rules.first_lead_offset]),
-        heart_lead=_(NO_HEART_LEAD[contract.heart_lead]) if contract.heart_lead else "",
     )
-    domino_doubling = HOUSE_RULE_TEXT.get(("domino_doubling", rules.house_rule("domino_doubling")))
-    if contract.domino and domino_doubling is not None:
-        detail += " " + _(domino_doubling)
-    return detail

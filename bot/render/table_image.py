@@ -14,39 +14,23 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine import any_contract
-
 from . import cards
 from .draw import FELT, FELT_LIGHT, FELT_LINE, GOLD, INK, PALE, PLATE, WHITE, clean, fit, font, png
-from .labels import drawn_in, label, signed, tricks_label
+from .frame import CHIP, HEADING, SEAT_FALLBACK, SIZE, chip, chips, heading
+from .labels import label, signed, tricks_label
 from .scene import TableScene
-from .text import contract_name
 
-SIZE = (800, 600)
-"""Pixels; Discord shows an embed's picture about half as wide, so this is sharp on a
-phone's dense screen and every word is at least 9 display pixels high."""
-HEADING = 52
 PLATE_SIZE = (236, 64)
 PLATES = ((400, 96), (666, 330), (400, 560), (134, 330))
 """The centre of each seat's name plate (North, East, South, West)."""
 TRICK_CARDS = ((400, 228), (500, 330), (400, 432), (300, 330))
 """The centre of the card each seat plays to the trick: in front of its plate."""
-SEAT_FALLBACK = ("North", "East", "South", "West")
-CHIP = 30
-
-
-@drawn_in
-def table_png(scene: TableScene) -> bytes:
-    """The deal's picture (the Domino layout in a Domino deal) as PNG bytes."""
-    if scene.domino:
-        from .domino_image import domino_png
-
-        return domino_png(scene)
-    return _table_png(scene)
 
 
 @lru_cache(maxsize=128)
-def _table_png(scene: TableScene) -> bytes:
+def table_png(scene: TableScene) -> bytes:
+    """The picture of a deal of tricks as PNG bytes (see the module; the caller sets the
+    language: :func:`~bot.render.deal_image.deal_png`)."""
     image = Image.new("RGB", SIZE, FELT)
     draw = ImageDraw.Draw(image)
     draw.ellipse((170, 150, 630, 510), fill=FELT_LIGHT, outline=FELT_LINE, width=3)
@@ -60,40 +44,6 @@ def _table_png(scene: TableScene) -> bytes:
     last_trick(image, draw, scene)
     doubles(draw, scene)
     return png(image)
-
-
-def heading(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
-    """The deal's number and its contract, with the trump suit on a white chip."""
-    draw.rectangle((0, 0, SIZE[0], HEADING), fill=PLATE)
-    title = label("deal", number=scene.deal_number, deals=scene.deals)
-    if scene.over:
-        title += " · " + label("deal_over")
-    contract = None if scene.contract is None else any_contract(scene.contract)
-    name = font(26, bold=True)
-    right = SIZE[0] - 20
-    words = "" if contract is None else contract_name(contract)
-    taken = draw.textlength(words, font=name) + (CHIP + 24 if contract and contract.trump else 0)
-    room = int(right - 20 - taken - 24)  # the title gives way to a long contract name
-    draw.text(
-        (20, HEADING // 2),
-        fit(draw, title, 26, room, bold=True),
-        font=name,
-        fill=WHITE,
-        anchor="lm",
-    )
-    if contract is None:
-        return
-    draw.text((right, HEADING // 2), words, font=name, fill=WHITE, anchor="rm")
-    if contract.trump is not None:
-        x = right - draw.textlength(words, font=name) - 12 - CHIP // 2 - 4
-        suit_chip(draw, (x, HEADING // 2), contract.trump)
-
-
-def suit_chip(draw: ImageDraw.ImageDraw, centre: tuple[float, float], suit) -> None:  # type: ignore[no-untyped-def]
-    x, y = centre
-    r = CHIP // 2 + 4
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=WHITE)
-    draw.text((x, y + 1), suit.symbol, font=font(26), fill=cards.suit_colour(suit), anchor="mm")
 
 
 def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
@@ -115,18 +65,6 @@ def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:
     draw.text((box[0] + 12, box[1] + 35), line, font=font(20), fill=text)
     for index, mark in enumerate(marks):
         chip(draw, (box[2] - 10 - CHIP // 2 - index * (CHIP + 4), box[1] + 20), mark)
-
-
-def chips(scene: TableScene, seat: int) -> list[str]:
-    """The role chips of a seat's plate: the dealer's D, the chooser's star."""
-    roles = ((label("dealer_chip"), scene.dealer), ("★", scene.chooser))
-    return [mark for mark, who in roles if who == seat]
-
-
-def chip(draw: ImageDraw.ImageDraw, centre: tuple[int, int], mark: str) -> None:
-    x, y = centre
-    draw.ellipse((x - CHIP // 2, y - CHIP // 2, x + CHIP // 2, y + CHIP // 2), fill=WHITE)
-    draw.text((x, y + 1), mark, font=font(18, bold=True), fill=INK, anchor="mm")
 
 
 def last_trick(image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene) -> None:

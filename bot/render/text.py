@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine import Card, Contract, Suit, any_contract
-from bot.engine.cards import RANK_NAMES
+from bot.engine.cards import ACE, RANK_NAMES
+from bot.engine.deal import LOW_ACE
 from bot.i18n import NP_, _, list_text, ngettext, pgettext
 from bot.i18n.extract import CONTRACT, CONTRACT_DESCRIPTION
 from bot.tables import events as ev
@@ -60,8 +61,9 @@ def contract_description(contract: Contract) -> str:
 
 
 def rank_text(rank: int) -> str:
-    """A rank as a card shows it: ``Q`` in English, ``V`` (vrouw) in Dutch."""
-    return pgettext(RANK, RANK_NAMES[rank - 2])
+    """A rank as a card shows it: ``Q`` in English, ``V`` (vrouw) in Dutch; a Domino
+    row's :data:`~bot.engine.deal.LOW_ACE` is its ace."""
+    return pgettext(RANK, RANK_NAMES[(ACE if rank == LOW_ACE else rank) - 2])
 
 
 def card_text(card: Card) -> str:

@@ -16,7 +16,7 @@ refuses something.
 """
 
 from .claims import ClaimLost
-from .delivery import SCORE_STEP, HandLink
+from .delivery import HandLink
 from .errors import (
     AlreadyStored,
     Conflict,
@@ -54,7 +54,6 @@ from .models import (
 from .store import Store, open_store
 
 __all__ = [
-    "SCORE_STEP",
     "AlreadyStored",
     "ClaimLost",
     "Computer",

@@ -66,7 +66,18 @@ async def add_finished_matches(
             session,
             season_id,
             [
-                Contribution(user_id, played, wins, points, takeovers, 0, 0, 0, 0, ())
+                Contribution(
+                    user_id=user_id,
+                    matches=played,
+                    wins=wins,
+                    points=points,
+                    takeovers=takeovers,
+                    doubles_made=0,
+                    doubles_received=0,
+                    doubling_won=0,
+                    doubling_lost=0,
+                    contracts=(),
+                )
                 for user_id, (played, wins, points, takeovers) in totals.items()
             ],
         )

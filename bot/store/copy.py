@@ -29,7 +29,7 @@ class CopyFailed(StoreError):
     """The copy was refused (a non-empty target) or its check found a difference."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SourceTable:
     name: str
     columns: tuple[str, ...]
@@ -38,7 +38,7 @@ class SourceTable:
     parents: frozenset[str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Copied:
     rows: dict[str, int]
     matches: int
@@ -64,28 +64,30 @@ async def copy_database(source: Path, target: str) -> Copied:
             problems = await postgres.integrity_problems()
             if problems:
                 raise CopyFailed(f"the copy in {postgres.db.label} has problems: {problems[0]}")
-    return Copied(rows, matches)
+    return Copied(rows=rows, matches=matches)
 
 
 async def _source_tables(session: Session) -> list[SourceTable]:
     names = [
-        name
-        for (name,) in await session.fetchall(
+        row["name"]
+        for row in await session.fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' "
             "AND name NOT LIKE 'sqlite_%' AND name <> 'schema_version' ORDER BY name"
         )
     ]
     tables = []
     for name in names:
+        # A column's ``pk`` is its place in the primary key (1, 2, ...), 0 outside it.
         info = await session.fetchall(f"PRAGMA table_info({name})")
-        keyed = sorted((pk, column) for _, column, _, _, _, pk in info if pk)
-        parents = {row[2] for row in await session.fetchall(f"PRAGMA foreign_key_list({name})")}
+        keyed = sorted((column["pk"], column["name"]) for column in info if column["pk"])
+        references = await session.fetchall(f"PRAGMA foreign_key_list({name})")
+        parents = {reference["table"] for reference in references}
         tables.append(
             SourceTable(
-                name,
-                tuple(column for _, column, *_ in info),
-                tuple(column for _, column in keyed),
-                frozenset(parents - {name}),
+                name=name,
+                columns=tuple(column["name"] for column in info),
+                key=tuple(column for _, column in keyed),
+                parents=frozenset(parents - {name}),
             )
         )
     return tables
@@ -119,7 +121,6 @@ async def _copy_table(reading: Session, writing: Session, table: SourceTable) ->
     columns = ", ".join(table.columns)
     key = ", ".join(table.key)
     after = f"({key}) > ({', '.join('?' * len(table.key))})"
-    positions = [table.columns.index(column) for column in table.key]
     copied, last = 0, None
     while True:
         where = "" if last is None else f"WHERE {after}"
@@ -129,9 +130,11 @@ async def _copy_table(reading: Session, writing: Session, table: SourceTable) ->
         )
         if not rows:
             return copied
-        await writing.copy_rows(table.name, table.columns, rows)
+        await writing.copy_rows(
+            table.name, table.columns, [tuple(row[c] for c in table.columns) for row in rows]
+        )
         copied += len(rows)
-        last = tuple(rows[-1][position] for position in positions)
+        last = tuple(rows[-1][column] for column in table.key)
 
 
 async def _same_counts(session: Session, rows: dict[str, int]) -> None:
@@ -144,7 +147,7 @@ async def _same_counts(session: Session, rows: dict[str, int]) -> None:
 async def _same_records(source: Store, target: Store) -> int:
     """Every match's record rebuilt on both sides, compared; how many matches."""
     async with source.db.reading() as session:
-        ids = [row[0] for row in await session.fetchall("SELECT match_id FROM matches")]
+        ids = [row["match_id"] for row in await session.fetchall("SELECT match_id FROM matches")]
     for match_id in ids:
         if await source.matches.load_record(match_id) != await target.matches.load_record(match_id):
             raise CopyFailed(

@@ -20,13 +20,18 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from .dialect import Dialect
+from .rows import Row
 
-Row = tuple[Any, ...]
 Params = Sequence[Any]
+"""A statement's parameters, or the values of one row to insert, in column order."""
 
 
 class Session(ABC):
-    """Statements with ``?`` placeholders, inside a read or a transaction of a database."""
+    """Statements with ``?`` placeholders, inside a read or a transaction of a database.
+
+    Rows come back read by column name (:class:`~bot.store.rows.Row`); a query names
+    every column it reads (``AS`` for an expression).
+    """
 
     dialect: Dialect
 
@@ -34,10 +39,14 @@ class Session(ABC):
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
 
     @abstractmethod
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        """The one column of the first row (for counts and single lookups), or None."""
+
+    @abstractmethod
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
 
     @abstractmethod
-    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Row]) -> None:
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Params]) -> None:
         """Insert many rows at once, the fastest way the database has (bulk loads only)."""
 
     @abstractmethod
@@ -51,11 +60,6 @@ class Session(ABC):
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
-
-    async def scalar(self, sql: str, params: Params = ()) -> Any:
-        """The first column of the first row (for counts and single lookups), or None."""
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
 
     async def execute(self, sql: str, params: Params = ()) -> None:
         await self.fetchall(sql, params)

@@ -3,8 +3,9 @@
 A restart must neither lose nor repeat what a table's channel is told, and must keep the
 private hand messages working. Both live here, per table:
 
-- the last line posted in the channel, as ``(deal, step)`` (step 0 the deal's message,
-  1-13 a trick line, 14 the score line); lines compare in the order they are posted;
+- the last line posted in the channel, as ``(deal, step)``: the numbers the presenter
+  gives its lines, which compare in the order they are posted (how many a deal has is
+  the presenter's business; the store refuses only a negative one);
 - each player's newest hand message as its interaction webhook (application id and
   token). A token is a credential for 15 minutes: it is stored with its expiry, never
   returned once expired, and deleted when it expires or its table closes.
@@ -17,9 +18,7 @@ from dataclasses import dataclass, field
 
 from .codec import now_ms
 from .database import Database
-
-SCORE_STEP = 14
-"""The step of a deal's score line, after its (at most 13) trick lines."""
+from .rows import from_row
 
 
 def _without_tokens(record: logging.LogRecord) -> bool:
@@ -30,7 +29,7 @@ def _without_tokens(record: logging.LogRecord) -> bool:
 logging.getLogger("aiosqlite").addFilter(_without_tokens)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandLink:
     """How to edit one player's open hand message: its interaction's webhook."""
 
@@ -54,7 +53,7 @@ class DeliveryStore:
             row = await session.fetchone(
                 "SELECT deal, step FROM channel_posted WHERE table_id = ?", (table_id,)
             )
-        return None if row is None else (row[0], row[1])
+        return None if row is None else (row["deal"], row["step"])
 
     async def set_posted(self, table_id: int, deal: int, step: int) -> None:
         await self._db.write_one(
@@ -98,7 +97,7 @@ class DeliveryStore:
                 """,
                 (table_id,),
             )
-        return [HandLink(t, u, a, token, expires / 1000) for t, u, a, token, expires in rows]
+        return [from_row(HandLink, row, expires_at=row["expires_at"] / 1000) for row in rows]
 
     async def forget_hand(self, table_id: int, user_id: int | None = None) -> None:
         """Forget one player's hand link, or (``user_id`` None) all of the table's."""

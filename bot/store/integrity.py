@@ -11,13 +11,15 @@ from .database import Session
 
 CHECKS = {
     "matches whose actions have a gap": """
-        SELECT match_id FROM actions GROUP BY match_id HAVING max(seq) + 1 <> count(*)
+        SELECT match_id AS found FROM actions GROUP BY match_id HAVING max(seq) + 1 <> count(*)
     """,
     "matches whose deals have a gap": """
-        SELECT match_id FROM deals GROUP BY match_id HAVING max(deal_index) + 1 <> count(*)
+        SELECT match_id AS found FROM deals
+        GROUP BY match_id HAVING max(deal_index) + 1 <> count(*)
     """,
     "matches whose results do not fit their status": """
-        SELECT m.match_id FROM matches m LEFT JOIN match_results r ON r.match_id = m.match_id
+        SELECT m.match_id AS found
+        FROM matches m LEFT JOIN match_results r ON r.match_id = m.match_id
         GROUP BY m.match_id
         HAVING CASE WHEN m.status = 'finished'
                     THEN count(r.seat) <> 4 OR m.season_id IS NULL
@@ -37,18 +39,19 @@ CHECKS = {
         stored AS (
             SELECT season_id, user_id, matches, wins, points, takeovers FROM season_players
         )
-        SELECT user_id FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored) AS missing
+        SELECT user_id AS found FROM (SELECT * FROM computed EXCEPT SELECT * FROM stored) AS missing
         UNION ALL
         SELECT user_id FROM (SELECT * FROM stored EXCEPT SELECT * FROM computed) AS extra
     """,
 }
+"""What each check looks for, and its query: the ids of what it finds, as ``found``."""
 
 
 async def problems(session: Session) -> list[str]:
     """Every problem found, one line each; an empty list means the database is sound."""
     found = await session.engine_problems()
     for what, sql in CHECKS.items():
-        ids = [row[0] for row in await session.fetchall(sql)]
+        ids = [row["found"] for row in await session.fetchall(sql)]
         if ids:
             found.append(f"{what}: {', '.join(map(str, ids[:20]))}")
     return found

@@ -39,16 +39,19 @@ from .models import (
     Rater,
 )
 from .results import contributions, seat_results
+from .rows import from_row
 from .seasons import active_season_id
 from .standings import add_contributions, rate
 
 MATCH_QUERY = """
     SELECT m.match_id, m.table_id, t.guild_id, m.status, m.first_dealer, m.seed,
            m.started_at, m.ended_at, m.season_id, m.rules,
-           coalesce((SELECT max(deal_index) + 1 FROM deals d WHERE d.match_id = m.match_id), 0),
-           coalesce((SELECT max(seq) + 1 FROM actions a WHERE a.match_id = m.match_id), 0),
+           coalesce((SELECT max(deal_index) + 1 FROM deals d WHERE d.match_id = m.match_id), 0)
+               AS deals,
+           coalesce((SELECT max(seq) + 1 FROM actions a WHERE a.match_id = m.match_id), 0)
+               AS actions,
            (SELECT acted_at FROM actions a WHERE a.match_id = m.match_id
-            ORDER BY seq DESC LIMIT 1)
+            ORDER BY seq DESC LIMIT 1) AS last_action_at
     FROM matches m JOIN tables t ON t.table_id = m.table_id
     WHERE m.match_id = ?
 """
@@ -113,7 +116,10 @@ class MatchStore:
                 await session.executemany(
                     "INSERT INTO match_seats (match_id, seat, name, user_id, computer_level) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    [(match_id, seat, names[seat], user, level) for seat, user, level in seated],
+                    [
+                        (match_id, s["seat"], names[s["seat"]], s["user_id"], s["computer_level"])
+                        for s in seated
+                    ],
                 )
             except ConstraintFailed:
                 raise Conflict("a player cannot sit in two seats of one match") from None
@@ -212,13 +218,18 @@ class MatchStore:
             record, _ = await _record(session, await _info(session, match_id))
         return record
 
-    async def latest_record_in_channel(self, channel_id: int) -> dict[str, Any] | None:
-        """The record of the newest match played at a table in this channel, if any."""
+    async def latest_record_in_channel(
+        self, channel_id: int, *, thread_role: str | None = None
+    ) -> dict[str, Any] | None:
+        """The record of the newest match played at a table in this channel, if any; with
+        ``thread_role``, also of a table whose message of that role is this channel (a
+        front end's thread the match was played in)."""
         async with self._db.reading() as session:
             match_id = await session.scalar(
                 "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
-                "WHERE t.channel_id = ?",
-                (channel_id,),
+                "WHERE t.channel_id = ? OR t.table_id IN ("
+                "SELECT g.table_id FROM table_messages g WHERE g.role = ? AND g.message_id = ?)",
+                (channel_id, thread_role, channel_id),
             )
             if match_id is None:
                 return None
@@ -273,7 +284,7 @@ class MatchStore:
             ranks = {r.occupant.user_id: r.rank for r in results if isinstance(r.occupant, Human)}
             if rater is not None and ranks:
                 await rate(session, season_id, ranks, rater)
-            return MatchResult(match_id, season_id, results)
+            return MatchResult(match_id=match_id, season_id=season_id, seats=results)
 
 
 def _require_playing(info: MatchInfo) -> None:
@@ -298,25 +309,18 @@ async def _info(session: Session, match_id: int) -> MatchInfo:
         "ORDER BY seat",
         (match_id,),
     )
-    (_, table_id, guild_id, status, first_dealer, seed, started, ended, season_id) = row[:9]
-    rules, deals, actions, last_action = row[9:]
-    return MatchInfo(
-        match_id=match_id,
-        table_id=table_id,
-        guild_id=guild_id,
-        status=MatchStatus(status),
+    return from_row(
+        MatchInfo,
+        row,
+        status=MatchStatus(row["status"]),
         seats=tuple(
-            MatchSeat(seat, name, decode_occupant(user, level)) for seat, name, user, level in seats
+            from_row(MatchSeat, s, occupant=decode_occupant(s["user_id"], s["computer_level"]))
+            for s in seats
         ),
-        first_dealer=first_dealer,
-        seed=seed,
-        started_at=to_datetime(started),
-        ended_at=optional_datetime(ended),
-        season_id=season_id,
-        deals=deals,
-        actions=actions,
-        last_action_at=optional_datetime(last_action),
-        rules=decode_rules(rules),
+        started_at=to_datetime(row["started_at"]),
+        ended_at=optional_datetime(row["ended_at"]),
+        last_action_at=optional_datetime(row["last_action_at"]),
+        rules=decode_rules(row["rules"]),
     )
 
 
@@ -337,8 +341,8 @@ async def _record(
         info.first_dealer,
         info.seed,
         info.started_at,
-        [text for (text,) in hands],
-        [(deal, kind, value) for deal, kind, value, _, _ in actions],
+        [deal["hands"] for deal in hands],
+        [(action["deal_index"], action["kind"], action["value"]) for action in actions],
         info.rules,
     )
-    return record, [(seat, bool(by_computer)) for *_, seat, by_computer in actions]
+    return record, [(action["seat"], bool(action["by_computer"])) for action in actions]

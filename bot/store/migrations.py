@@ -3,7 +3,8 @@
 A database file is upgraded in place at start: each migration not yet applied runs in its
 own transaction together with the row that records it, so a crash mid-upgrade leaves the
 file at the previous version, never in between. Migrations only add (tables, columns,
-indexes, rows); nothing is ever dropped, so every earlier match stays readable.
+indexes, rows) or loosen a ``CHECK``; nothing is ever dropped, so every earlier match stays
+readable.
 
 To change the schema, append a ``Migration`` with the next number; never edit one that has
 shipped, because files in the wild already ran it. Each migration says its change twice,
@@ -38,7 +39,8 @@ class Migration:
     """PostgreSQL's statements, to the same effect; None: ``statements`` themselves, for
     a migration whose words both databases read alike (a plain ``ADD COLUMN``)."""
     rebuilds: bool = False
-    """It drops and recreates a table that others reference (see the module's docstring)."""
+    """It drops and recreates a table, SQLite's way to change a ``CHECK`` (see the module's
+    docstring)."""
 
     @property
     def postgres_statements(self) -> tuple[str, ...]:
@@ -764,6 +766,32 @@ SEASON_SIZES = Migration(
     ),
 )
 
+POSTED_ANY_STEP = Migration(
+    13,
+    "the channel's last line keeps whatever step the presenter numbers it with",
+    # How many lines a deal posts, and in which order, is the presenter's business: the
+    # store no longer caps a step at 14 (13 tricks and a score line). It still refuses a
+    # negative deal or step, which is no line's place in any order. SQLite rebuilds the
+    # table with the same columns; PostgreSQL replaces the constraint.
+    (
+        """
+        CREATE TABLE channel_posted_rebuilt (
+            table_id INTEGER PRIMARY KEY REFERENCES tables (table_id),
+            deal     INTEGER NOT NULL CHECK (deal >= 0),
+            step     INTEGER NOT NULL CHECK (step >= 0)
+        )
+        """,
+        "INSERT INTO channel_posted_rebuilt SELECT table_id, deal, step FROM channel_posted",
+        "DROP TABLE channel_posted",
+        "ALTER TABLE channel_posted_rebuilt RENAME TO channel_posted",
+    ),
+    rebuilds=True,
+    postgres=(
+        "ALTER TABLE channel_posted DROP CONSTRAINT channel_posted_step_check, "
+        "ADD CONSTRAINT channel_posted_step_check CHECK (step >= 0)",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -777,6 +805,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     LANGUAGES,
     TABLE_CLAIMS,
     SEASON_SIZES,
+    POSTED_ANY_STEP,
 )
 LATEST = MIGRATIONS[-1].version
 

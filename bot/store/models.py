@@ -1,7 +1,8 @@
 """The typed values the store takes and returns: the service's terms, never rows.
 
 Everything is a frozen dataclass or an enum, so a value read from the store can be passed
-around freely without anyone changing it behind the store's back.
+around freely without anyone changing it behind the store's back. A dataclass of more than
+one field is built by keyword only, so a field added (with its column) shifts no other.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class MatchStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableSettings:
     """Per-table choices made in the lobby; new tables copy the guild's defaults."""
 
@@ -77,7 +78,7 @@ class TablePlace(StrEnum):
     """The channel the table was opened in."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GuildSettings:
     """Per-guild settings; a guild never configured gets these defaults.
 
@@ -90,7 +91,7 @@ class GuildSettings:
     """The language of new tables' channel posts; None: the server's preferred locale."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TableRecord:
     """A table as stored: who sits where, its state, its settings and its messages."""
 
@@ -109,7 +110,7 @@ class TableRecord:
     """The name each seat goes by (None where none was given), kept for the lobby."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchSeat:
     """Who played a seat of a match, under which name (the record's player name)."""
 
@@ -118,7 +119,7 @@ class MatchSeat:
     occupant: SeatOccupant
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchInfo:
     """What is known about a match besides its record."""
 
@@ -143,7 +144,7 @@ class MatchInfo:
     ``rules_for`` reads it)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rating:
     """An openskill rating; leaderboards sort by the conservative ``mu - 3 * sigma``."""
 
@@ -155,7 +156,7 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RatedPlayer:
     """What a rater is told about one human seat of a finished match."""
 
@@ -171,7 +172,7 @@ It is called inside the finishing transaction, so reading the old ratings and wr
 new ones cannot interleave with another match finishing for the same player."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatResult:
     seat: int
     name: str
@@ -185,14 +186,14 @@ class SeatResult:
     """How many times a computer took over this human seat (runs of computer moves)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchResult:
     match_id: int
     season_id: int
     seats: tuple[SeatResult, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Season:
     season_id: int
     guild_id: int
@@ -212,7 +213,7 @@ class LeaderboardSort(StrEnum):
     RATING = "rating"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeasonStanding:
     """One leaderboard row; players with an equal sort value share a rank."""
 
@@ -228,7 +229,7 @@ class SeasonStanding:
         return self.points / self.matches
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LeaderboardPage:
     season: Season
     sort: LeaderboardSort
@@ -240,7 +241,7 @@ class LeaderboardPage:
     """The asking player's own row wherever it is, or None if they have not played."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractStat:
     """A player's deals under one contract in a season."""
 
@@ -256,7 +257,7 @@ class ContractStat:
         return self.points / self.deals
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class VariantStat:
     """A player's finished matches of one variant in a season, points as played."""
 
@@ -266,7 +267,7 @@ class VariantStat:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerStats:
     season: Season
     user_id: int

@@ -109,13 +109,18 @@ class PostgresSession(Session):
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         with _translated(self._label):
-            return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
+            rows: list[Row] = await self._conn.fetch(numbered(sql), *params)
+        return rows
+
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        with _translated(self._label):
+            return await self._conn.fetchval(numbered(sql), *params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         with _translated(self._label):
             await self._conn.executemany(numbered(sql), rows)
 
-    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Row]) -> None:
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Params]) -> None:
         """``COPY ... FROM STDIN`` in PostgreSQL's binary format: one stream for all rows."""
         with _translated(self._label):
             await self._conn.copy_records_to_table(table, columns=list(columns), records=rows)
@@ -257,7 +262,8 @@ class PostgresDatabase(Database):
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._connection() as conn:
             with _translated(self.label):
-                return [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
+                rows: list[Row] = await conn.fetch(numbered(sql), *params)
+        return rows
 
 
 async def _leave_as_is(conn: Any) -> None:

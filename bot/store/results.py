@@ -19,7 +19,7 @@ from bot.engine import STANDARD, Match, Rules
 from .models import Human, MatchSeat, SeatResult
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractLine:
     contract: str
     deals: int
@@ -27,7 +27,7 @@ class ContractLine:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Contribution:
     """What one human's season row gains from one or more finished matches."""
 
@@ -109,7 +109,14 @@ def contributions(match: Match, results: Sequence[SeatResult]) -> list[Contribut
             base, final = deal.base[seat], deal.final_scores()[seat]
             won += standard(max(final - base, 0))
             lost += standard(min(final - base, 0))
-            contracts.append(ContractLine(deal.contract.id, 1, standard(base), standard(final)))
+            contracts.append(
+                ContractLine(
+                    contract=deal.contract.id,
+                    deals=1,
+                    base_points=standard(base),
+                    points=standard(final),
+                )
+            )
         out.append(
             Contribution(
                 user_id=result.occupant.user_id,

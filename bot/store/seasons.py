@@ -8,9 +8,10 @@ want of a season.
 from __future__ import annotations
 
 from .codec import now_ms, optional_datetime, to_datetime
-from .database import Database, Row, Session
+from .database import Database, Session
 from .errors import Conflict, ConstraintFailed, NotFound
 from .models import Season
+from .rows import Row, from_row
 
 SEASON_COLUMNS = "season_id, guild_id, name, started_at, ended_at"
 
@@ -81,14 +82,14 @@ async def get_season(session: Session, season_id: int) -> Season:
 
 async def active_season_id(session: Session, guild_id: int) -> int:
     """The active season's id, starting a default one if the guild has none."""
-    row = await session.fetchone(
+    active = await session.scalar(
         "SELECT season_id FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
     )
-    if row is not None:
-        return int(row[0])
+    if active is not None:
+        return int(active)
     names = {
-        name
-        for (name,) in await session.fetchall(
+        row["name"]
+        for row in await session.fetchall(
             "SELECT name FROM seasons WHERE guild_id = ?", (guild_id,)
         )
     }
@@ -117,5 +118,9 @@ async def _insert(session: Session, guild_id: int, name: str, now: int) -> Seaso
 
 
 def _season(row: Row) -> Season:
-    season_id, guild_id, name, started, ended = row
-    return Season(season_id, guild_id, name, to_datetime(started), optional_datetime(ended))
+    return from_row(
+        Season,
+        row,
+        started_at=to_datetime(row["started_at"]),
+        ended_at=optional_datetime(row["ended_at"]),
+    )

@@ -33,6 +33,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -211,14 +212,19 @@ class SqliteSession(Session):
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         with _translated(self._path):
-            return [tuple(row) for row in await self._conn.execute_fetchall(sql, params)]
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        with _translated(self._path):
+            rows = await self._conn.execute_fetchall(sql, params)
+        return next((row[0] for row in rows), None)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         with _translated(self._path):
             cursor = await self._conn.executemany(sql, rows)
             await cursor.close()
 
-    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Row]) -> None:
+    async def copy_rows(self, table: str, columns: Sequence[str], rows: Sequence[Params]) -> None:
         marks = ", ".join("?" * len(columns))
         await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
@@ -227,11 +233,15 @@ class SqliteSession(Session):
 
     async def engine_problems(self) -> list[str]:
         found: list[str] = []
-        checked = [row[0] for row in await self.fetchall("PRAGMA integrity_check(20)")]
+        checked = [
+            row["integrity_check"] for row in await self.fetchall("PRAGMA integrity_check(20)")
+        ]
         if checked != ["ok"]:
             found.extend(f"integrity: {line}" for line in checked)
-        for table, rowid, parent, _ in await self.fetchall("PRAGMA foreign_key_check"):
-            found.append(f"{table} row {rowid} refers to a missing {parent} row")
+        for row in await self.fetchall("PRAGMA foreign_key_check"):
+            found.append(
+                f"{row['table']} row {row['rowid']} refers to a missing {row['parent']} row"
+            )
         return found
 
 
@@ -357,6 +367,7 @@ async def _connect(path: Path, target: str, *, uri: bool) -> aiosqlite.Connectio
         conn = await aiosqlite.connect(target, uri=uri, isolation_level=None)
     except sqlite3.Error as error:
         raise DatabaseRefused(f"cannot open the database {path}: {error}") from None
+    conn.row_factory = sqlite3.Row  # read by column name, as asyncpg's records are
     try:
         for pragma in (
             "PRAGMA foreign_keys=ON",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .database import Database, Row, Session
+from .database import Database, Session
 from .models import (
     ContractStat,
     LeaderboardPage,
@@ -22,6 +22,7 @@ from .models import (
     VariantStat,
 )
 from .results import Contribution
+from .rows import Row, from_row
 from .seasons import get_season
 
 # The sort expressions must match the index expressions in migration 2 character for
@@ -39,8 +40,8 @@ SORT_INDEXES = {
     LeaderboardSort.RATING: "season_players_by_rating",
 }
 VARIANTS_QUERY = """
-    SELECT coalesce({variant}, 'standard') AS variant,
-           count(*), sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), sum(r.points)
+    SELECT coalesce({variant}, 'standard') AS variant, count(*) AS matches,
+           sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END) AS wins, sum(r.points) AS points
     FROM match_seats s
     JOIN matches m ON m.match_id = s.match_id
     JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat
@@ -49,7 +50,8 @@ VARIANTS_QUERY = """
 """
 """A player's season per variant, from the finished matches themselves (the season's
 aggregates are in standard points); ``match_seats_by_user`` finds the player's matches."""
-STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma"
+STANDING_COLUMNS = "user_id, matches, wins, points, rating_mu, rating_sigma, {key} AS sort_value"
+"""A leaderboard row's columns, and its value under the sort (``key``, one of SORT_KEYS)."""
 
 
 SEASON_PLAYER_COLUMNS = (
@@ -96,7 +98,7 @@ async def add_contributions(
             "ON CONFLICT (season_id, user_id) DO NOTHING RETURNING user_id",
             [value for row in chunk for value in row],
         )
-        created.update(user_id for (user_id,) in returned)
+        created.update(row["user_id"] for row in returned)
     await session.executemany(
         f"""
         INSERT INTO season_players ({SEASON_PLAYER_COLUMNS})
@@ -111,7 +113,7 @@ async def add_contributions(
             doubling_won = season_players.doubling_won + excluded.doubling_won,
             doubling_lost = season_players.doubling_lost + excluded.doubling_lost
         """,
-        [row for row in rows if row[1] not in created],
+        [row for row, c in zip(rows, contributions, strict=True) if c.user_id not in created],
     )
     await session.executemany(
         """
@@ -144,14 +146,17 @@ async def rate(
     """Ask ``rater`` for new ratings of these users (by rank) and store them."""
     marks = ", ".join("?" * len(ranks))
     previous = {
-        user_id: None if mu is None else Rating(mu, sigma)
-        for user_id, mu, sigma in await session.fetchall(
+        row["user_id"]: _rating(row)
+        for row in await session.fetchall(
             f"SELECT user_id, rating_mu, rating_sigma FROM season_players "
             f"WHERE season_id = ? AND user_id IN ({marks})",
             (season_id, *ranks),
         )
     }
-    players = [RatedPlayer(user_id, rank, previous.get(user_id)) for user_id, rank in ranks.items()]
+    players = [
+        RatedPlayer(user_id=user_id, rank=rank, previous=previous.get(user_id))
+        for user_id, rank in ranks.items()
+    ]
     ratings = dict(rater(players))
     await session.executemany(
         "UPDATE season_players SET rating_mu = ?, rating_sigma = ? "
@@ -196,7 +201,7 @@ class StandingsStore:
             for position, row in enumerate(rows, start=offset + 1):
                 if not standings:
                     rank = await _first_rank(session, season_id, sort, row, offset)
-                elif row[-1] == rows[len(standings) - 1][-1]:
+                elif row["sort_value"] == rows[len(standings) - 1]["sort_value"]:
                     rank = standings[-1].rank
                 else:
                     rank = position
@@ -204,16 +209,25 @@ class StandingsStore:
             own = next((s for s in standings if s.user_id == viewer), None)
             if viewer is not None and own is None:
                 mine = await session.fetchone(
-                    f"SELECT {STANDING_COLUMNS}, {key} FROM season_players "
+                    f"SELECT {STANDING_COLUMNS.format(key=key)} FROM season_players "
                     "WHERE season_id = ? AND user_id = ?",
                     (season_id, viewer),
                 )
                 if mine is not None:
+                    value = mine["sort_value"]
                     # Below the page's last row, the viewer has the page and all before it above.
-                    above = offset + len(rows) if rows and _lower(mine[-1], rows[-1][-1]) else 0
-                    rank = await _rank(session, season_id, key, mine[-1], players, above)
+                    lower = bool(rows) and _lower(value, rows[-1]["sort_value"])
+                    above = offset + len(rows) if lower else 0
+                    rank = await _rank(session, season_id, key, value, players, above)
                     own = _standing(mine, rank)
-        return LeaderboardPage(season, sort, offset, players, tuple(standings), own)
+        return LeaderboardPage(
+            season=season,
+            sort=sort,
+            offset=offset,
+            players=players,
+            rows=tuple(standings),
+            viewer=own,
+        )
 
     async def player_stats(self, season_id: int, user_id: int) -> PlayerStats | None:
         """The player's season statistics, or None if they finished no match in it."""
@@ -238,21 +252,14 @@ class StandingsStore:
                 VARIANTS_QUERY.format(variant=session.dialect.json_text("m.rules", "variant")),
                 (user_id, season_id),
             )
-        matches, wins, points, takeovers, made, received, won, lost, mu, sigma = row
-        return PlayerStats(
+        return from_row(
+            PlayerStats,
+            row,
             season=season,
             user_id=user_id,
-            matches=matches,
-            wins=wins,
-            points=points,
-            takeovers=takeovers,
-            doubles_made=made,
-            doubles_received=received,
-            doubling_won=won,
-            doubling_lost=lost,
-            rating=None if mu is None else Rating(mu, sigma),
-            contracts=tuple(ContractStat(*line) for line in contracts),
-            variants=tuple(VariantStat(*line) for line in variants),
+            rating=_rating(row),
+            contracts=tuple(from_row(ContractStat, line) for line in contracts),
+            variants=tuple(from_row(VariantStat, line) for line in variants),
         )
 
 
@@ -276,7 +283,7 @@ async def _page(
         order = f"{key} {session.dialect.ascending}, user_id DESC"
         offset, limit = max(players - offset - limit, 0), min(limit, players - offset)
     rows = await session.fetchall(
-        f"SELECT {STANDING_COLUMNS}, {key} FROM season_players WHERE season_id = ? "
+        f"SELECT {STANDING_COLUMNS.format(key=key)} FROM season_players WHERE season_id = ? "
         f"ORDER BY {order} LIMIT ? OFFSET ?",
         (season_id, limit, offset),
     )
@@ -293,7 +300,7 @@ async def _first_rank(
     so a deep page costs no count of every player above it.
     """
     key = SORT_KEYS[sort].format(real=session.dialect.real)
-    user_id, value = row[0], row[-1]
+    user_id, value = row["user_id"], row["sort_value"]
     condition = f"{key} IS NULL" if value is None else f"{key} = ?"
     params = (season_id, user_id) if value is None else (season_id, value, user_id)
     # Named, because SQLite's planner would rather walk the primary key's user-id range
@@ -380,12 +387,10 @@ def _lower(value: object, than: object) -> bool:
 
 
 def _standing(row: Row, rank: int) -> SeasonStanding:
-    user_id, matches, wins, points, mu, sigma, _key = row
-    return SeasonStanding(
-        rank=rank,
-        user_id=user_id,
-        matches=matches,
-        wins=wins,
-        points=points,
-        rating=None if mu is None else Rating(mu, sigma),
-    )
+    return from_row(SeasonStanding, row, rank=rank, rating=_rating(row))
+
+
+def _rating(row: Row) -> Rating | None:
+    """The row's rating; None for a player not rated (yet) this season."""
+    mu = row["rating_mu"]
+    return None if mu is None else Rating(mu=mu, sigma=row["rating_sigma"])

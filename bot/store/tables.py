@@ -17,7 +17,7 @@ from .codec import (
     rules_from_column,
     to_datetime,
 )
-from .database import Database, Row, Session
+from .database import Database, Session
 from .errors import Conflict, ConstraintFailed, NotFound
 from .models import (
     SEATS,
@@ -28,6 +28,7 @@ from .models import (
     TableSettings,
     TableStatus,
 )
+from .rows import Row, from_row
 
 # Every query below selects tables through this join, so a record always carries the
 # match in play at the table. ``{where}`` is filled from constants in this module only.
@@ -123,8 +124,8 @@ class TableStore:
             except ConstraintFailed:
                 raise Conflict(f"channel {channel_id} already has an open table") from None
             assert row is not None
-            await claim_new_table(session, row[0], self._owner)
-            return await _one(session, row[0])
+            await claim_new_table(session, row["table_id"], self._owner)
+            return await _one(session, row["table_id"])
 
     async def get_table(self, table_id: int) -> TableRecord:
         async with self._db.reading() as session:
@@ -199,9 +200,14 @@ async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     )
     if row is None:
         return GuildSettings()
-    images = row[4] != 0  # NULL (before schema 9) is the default: pictures
-    defaults = TableSettings(row[0], row[1], rules_from_column(row[3]), images)
-    return GuildSettings(defaults, TablePlace(row[2] or TablePlace.THREAD), row[5])
+    # The row's language is the server's; its tables' defaults choose none of their own.
+    defaults = _settings(row, language=None)
+    return from_row(
+        GuildSettings,
+        row,
+        table_defaults=defaults,
+        place=TablePlace(row["place"] or TablePlace.THREAD),
+    )
 
 
 async def _set_seat(
@@ -250,20 +256,19 @@ async def _load(session: Session, where: str, params: tuple[object, ...]) -> lis
     rows = await session.fetchall(TABLE_QUERY.format(where=where), params)
     if not rows:
         return []
-    seats: dict[int, list[SeatOccupant | None]] = {row[0]: [None] * 4 for row in rows}
-    names: dict[int, list[str | None]] = {row[0]: [None] * 4 for row in rows}
-    for table_id, seat, user_id, level, name in await session.fetchall(
-        SEATS_QUERY.format(where=where), params
-    ):
-        seats[table_id][seat] = decode_occupant(user_id, level)
-        names[table_id][seat] = name
-    messages: dict[int, dict[str, int]] = {row[0]: {} for row in rows}
-    for table_id, role, message_id in await session.fetchall(
-        MESSAGES_QUERY.format(where=where), params
-    ):
-        messages[table_id][role] = message_id
+    ids = [row["table_id"] for row in rows]
+    seats: dict[int, list[SeatOccupant | None]] = {table_id: [None] * 4 for table_id in ids}
+    names: dict[int, list[str | None]] = {table_id: [None] * 4 for table_id in ids}
+    for seated in await session.fetchall(SEATS_QUERY.format(where=where), params):
+        table_id, seat = seated["table_id"], seated["seat"]
+        seats[table_id][seat] = decode_occupant(seated["user_id"], seated["computer_level"])
+        names[table_id][seat] = seated["name"]
+    messages: dict[int, dict[str, int]] = {table_id: {} for table_id in ids}
+    for message in await session.fetchall(MESSAGES_QUERY.format(where=where), params):
+        messages[message["table_id"]][message["role"]] = message["message_id"]
     return [
-        _record(row, tuple(seats[row[0]]), tuple(names[row[0]]), messages[row[0]]) for row in rows
+        _record(row, tuple(seats[table_id]), tuple(names[table_id]), messages[table_id])
+        for row, table_id in zip(rows, ids, strict=True)
     ]
 
 
@@ -273,21 +278,24 @@ def _record(
     names: tuple[str | None, ...],
     messages: dict[str, int],
 ) -> TableRecord:
-    table_id, guild_id, channel_id, host_id, status, turn_seconds, level, created = row[:8]
-    match_id, rules, images, language = row[8:]
-    return TableRecord(
-        table_id=table_id,
-        guild_id=guild_id,
-        channel_id=channel_id,
-        host_id=host_id,
-        status=TableStatus(status),
+    return from_row(
+        TableRecord,
+        row,
+        status=TableStatus(row["status"]),
         seats=seats,
         names=names,
-        # images NULL (before schema 9) is the default: pictures
-        settings=TableSettings(
-            turn_seconds, level, rules_from_column(rules), images != 0, language
-        ),
+        settings=_settings(row),
         messages=messages,
-        match_id=match_id,
-        created_at=to_datetime(created),
+        created_at=to_datetime(row["created_at"]),
+    )
+
+
+def _settings(row: Row, **decoded: object) -> TableSettings:
+    """The settings in a table's row, or in a server's (its defaults for new tables)."""
+    return from_row(
+        TableSettings,
+        row,
+        rules=rules_from_column(row["rules"]),
+        images=row["images"] != 0,  # NULL (before schema 9) is the default: pictures
+        **decoded,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Mapping
 from enum import Enum
 
 from bot.engine import Match
@@ -86,10 +87,12 @@ class Lobby:
         settings: TableSettings | None = None,
         *,
         host_seated: bool = True,
+        messages: Mapping[str, int] | None = None,
     ) -> TableView:
         """Open a table in the channel, with the host in the first seat (unless the host
         only hosts, as in the all-computer demo); its matches are played by the rules of
-        ``settings`` (the guild's defaults when None)."""
+        ``settings`` (the guild's defaults when None). ``messages`` are a front end's
+        message ids by role, kept from the start (before any event about the table)."""
         registry, store = self._context.registry, self._context.store
         if registry.find_in_channel(channel_id) is not None:
             raise _channel_taken()
@@ -97,15 +100,19 @@ class Lobby:
             _check_level(settings.computer_level)
         try:
             record = await store.tables.create_table(guild_id, channel_id, host_id, settings)
-            if host_seated:
+            if host_seated or messages:
                 await store.tables.update_table(
-                    record.table_id, seats={0: Human(host_id)}, names={0: host_name}
+                    record.table_id,
+                    seats={0: Human(host_id)} if host_seated else None,
+                    names={0: host_name} if host_seated else None,
+                    messages=messages,
                 )
         except Conflict:
             raise _channel_taken() from None
         table = table_from_record(record)
         if host_seated:
             table.seats[0] = Seat(Human(host_id), host_name)
+        table.messages.update(messages or {})
         registry.add(table)
         await self._lobby_changed(table, N_("{name} opened the table"), name=host_name)
         return view_of(table)

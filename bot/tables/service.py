@@ -23,7 +23,7 @@ The service itself only looks tables up and passes each request to its part.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engine import Action, SeatView, public_record, seat_view, to_record
@@ -142,12 +142,20 @@ class TableService:
         settings: TableSettings | None = None,
         *,
         host_seated: bool = True,
+        messages: Mapping[str, int] | None = None,
     ) -> TableView:
         """Open a table in the channel, with the host in the first seat (unless the host
         only hosts, as in the all-computer demo); its matches are played by the rules of
-        ``settings`` (the guild's defaults when None)."""
+        ``settings`` (the guild's defaults when None). ``messages``: a front end's
+        message ids by role to keep from the start (as :meth:`remember_message`)."""
         return await self.lobby.open_table(
-            guild_id, channel_id, host_id, host_name, settings, host_seated=host_seated
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            settings,
+            host_seated=host_seated,
+            messages=messages,
         )
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableView:

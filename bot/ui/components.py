@@ -21,21 +21,18 @@ from bot.i18n import N_, _
 from bot.render.text import card_text
 from bot.tables import Refusal
 
-from .replies import guarded, say_privately
+from .front import front_of
+from .replies import say_privately
 from .standings import LeaderboardButton
 
 if TYPE_CHECKING:
-    from bot.app import BonkenBot
+    from .hands import HandController
 
 log = logging.getLogger(__name__)
 
 TRUMPS = "trumps"
 STALE = N_("this button is no longer valid; use the newest message (`/bonken hand` for your hand)")
 Interaction = discord.Interaction[Any]
-
-
-def _bot(interaction: Interaction) -> BonkenBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 DOUBLE_CODE = r"(?P<code>D:(?:-|(?=[0-3])0?1?2?3?))"
@@ -96,8 +93,10 @@ class LobbyButton(
         return cls(int(match["table"]), match["op"])
 
     async def callback(self, interaction: Interaction) -> None:
-        lobby = _bot(interaction).lobby
-        await guarded(interaction, lambda: lobby.button(interaction, self.table_id, self.op))
+        front = front_of(interaction)
+        await front.guard(
+            interaction, lambda: front.lobby.button(interaction, self.table_id, self.op)
+        )
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
@@ -128,8 +127,8 @@ class ShowHandButton(
         return cls(int(match["table"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        hands = _bot(interaction).hands
-        await guarded(interaction, lambda: hands.show(interaction, self.table_id))
+        front = front_of(interaction)
+        await front.guard(interaction, lambda: front.hands.show(interaction, self.table_id))
 
 
 def table_view(table_id: int) -> discord.ui.View:
@@ -161,9 +160,8 @@ class PlayAgainButton(
         return cls(int(match["table"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        from .rematch import play_again  # it posts a lobby, built from this module
-
-        await guarded(interaction, lambda: play_again(interaction, self.table_id))
+        front = front_of(interaction)
+        await front.guard(interaction, lambda: front.rematch.play_again(interaction, self.table_id))
 
 
 def rematch_view(table_id: int) -> discord.ui.View:
@@ -197,9 +195,10 @@ class PlayButton(
         return cls(int(match["table"]), int(match["turn"]), _play_card(match["card"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        hands = _bot(interaction).hands
-        await guarded(
-            interaction, lambda: hands.act(interaction, self.table_id, self.turn, Play(self.card))
+        front = front_of(interaction)
+        await front.guard(
+            interaction,
+            lambda: front.hands.act(interaction, self.table_id, self.turn, Play(self.card)),
         )
 
 
@@ -244,11 +243,11 @@ class ContractSelect(
         return cls(int(match["table"]), int(match["turn"]), kind=match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda: self.pick(interaction))
+        front = front_of(interaction)
+        await front.guard(interaction, lambda: self.pick(interaction, front.hands))
 
-    async def pick(self, interaction: Interaction) -> None:
+    async def pick(self, interaction: Interaction, hands: HandController) -> None:
         value = _selected(interaction)
-        hands = _bot(interaction).hands
         if value == TRUMPS:
             await hands.offer_trumps(interaction, self.table_id, self.turn)
         else:
@@ -280,10 +279,11 @@ class DoubleToggle(
         return cls(int(match["table"]), int(match["turn"]), chosen, int(match["seat"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        hands = _bot(interaction).hands
+        front = front_of(interaction)
         toggled = self.chosen ^ {self.seat}
-        await guarded(
-            interaction, lambda: hands.toggle_double(interaction, self.table_id, self.turn, toggled)
+        await front.guard(
+            interaction,
+            lambda: front.hands.toggle_double(interaction, self.table_id, self.turn, toggled),
         )
 
 
@@ -320,9 +320,11 @@ class DoubleConfirm(
         return cls(int(match["table"]), int(match["turn"]), chosen, is_pass=is_pass)
 
     async def callback(self, interaction: Interaction) -> None:
-        hands = _bot(interaction).hands
+        front = front_of(interaction)
         action = Double(self.chosen)
-        await guarded(interaction, lambda: hands.act(interaction, self.table_id, self.turn, action))
+        await front.guard(
+            interaction, lambda: front.hands.act(interaction, self.table_id, self.turn, action)
+        )
 
 
 def _selected(interaction: Interaction) -> str:

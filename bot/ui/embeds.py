@@ -2,7 +2,7 @@
 
 Everything here reads a :class:`~bot.tables.TableView` (public information only) and
 returns a ``discord.Embed``; nothing sends or edits. The words are the current
-language's: the caller speaks the table's language (:func:`bot.ui.presenter.table_language`).
+language's: the caller speaks the table's language (:func:`bot.ui.posts.table_language`).
 """
 
 from __future__ import annotations

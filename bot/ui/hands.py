@@ -17,7 +17,7 @@ import asyncio
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord.http import handle_message_parameters
@@ -27,13 +27,11 @@ from bot import i18n
 from bot.engine import Action, MatchPhase, SeatView
 from bot.i18n import N_, _
 from bot.store import HandLink, StoreError
-from bot.tables import Refusal, TableReason
+from bot.store.delivery import DeliveryStore
+from bot.tables import Refusal, TableReason, TableService
 
 from . import components as c
 from .hand import doubling_items, hand_message, trump_choices
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +49,8 @@ SWEEP_SECONDS = 15.0
 STALE_NOTICE = N_(
     "⚠️ This hand message is about to stop updating: press **Show my hand** for a fresh one."
 )
-MATCH_OVER = N_("This match is over; the final standings are in the channel.")
+MATCH_OVER = N_("This match is over; the final standings are in <#{place}>.")
+"""``place``: the thread or channel the match was played in."""
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
 
@@ -67,9 +66,21 @@ class HideTokens(logging.Filter):
 logging.getLogger("discord.webhook.async_").addFilter(HideTokens())
 
 
+class EditHand(Protocol):
+    """Edits a hand message whose interaction has gone (see :class:`WebhookEdits`)."""
+
+    async def __call__(
+        self, link: HandLink, *, content: str, view: discord.ui.View | None
+    ) -> None: ...
+
+
 class HandController:
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
+    def __init__(self, service: TableService, delivery: DeliveryStore, edit: EditHand) -> None:
+        """``delivery`` keeps the hand messages across a restart; ``edit`` changes one
+        whose interaction is over (a refresh, the table closing)."""
+        self._service = service
+        self._delivery = delivery
+        self._edit = edit
         self._links: dict[Key, HandLink] = {}
         self._shown: dict[Key, Shown] = {}
         """What each linked message shows now (absent: not known, e.g. after a restart)."""
@@ -87,14 +98,13 @@ class HandController:
         if key in self._languages:
             return self._languages[key]
         try:
-            return self.bot.service.view(key[0]).settings.language or i18n.DEFAULT
+            return self._service.view(key[0]).settings.language or i18n.DEFAULT
         except Refusal:
             return i18n.DEFAULT
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
-        service = self.bot.service
-        seat_view, turn = service.hand(table_id, user_id)
-        return hand_message(table_id, turn, seat_view, service.view(table_id).seats)
+        seat_view, turn = self._service.hand(table_id, user_id)
+        return hand_message(table_id, turn, seat_view, self._service.view(table_id).seats)
 
     async def _answer(
         self,
@@ -126,16 +136,16 @@ class HandController:
     async def _remember(self, interaction: Interaction, table_id: int) -> None:
         user_id = interaction.user.id
         link = HandLink(
-            table_id,
-            user_id,
-            interaction.application_id,
-            interaction.token,
-            time.time() + TOKEN_LIFETIME,
+            table_id=table_id,
+            user_id=user_id,
+            application_id=interaction.application_id,
+            token=interaction.token,
+            expires_at=time.time() + TOKEN_LIFETIME,
         )
         self._links[(table_id, user_id)] = link
         self._sweep_soon()
         try:
-            await self.bot.store.delivery.keep_hand(link)
+            await self._delivery.keep_hand(link)
         except StoreError:
             log.exception("the hand message of %s is not kept across a restart", user_id)
 
@@ -146,7 +156,7 @@ class HandController:
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
         """A click that acts; the hand message then shows the new position in place."""
-        await self.bot.service.act(table_id, interaction.user.id, turn, action)
+        await self._service.act(table_id, interaction.user.id, turn, action)
         await self._update_in_place(interaction, table_id)
 
     async def _update_in_place(self, interaction: Interaction, table_id: int) -> None:
@@ -156,13 +166,15 @@ class HandController:
             # This message says so itself; closing the table must not say it again.
             key = (table_id, interaction.user.id)
             self._links.pop(key, None)
-            await interaction.response.edit_message(content=_(MATCH_OVER), view=None)
+            # A hand message is opened from the table message: where the match played.
+            place = interaction.channel_id
+            await interaction.response.edit_message(content=_(MATCH_OVER, place=place), view=None)
             await self._forget(key)
             return
         await self._answer(interaction, table_id, content, view, new=False)
 
     def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> SeatView:
-        seat_view, now = self.bot.service.hand(table_id, user_id)
+        seat_view, now = self._service.hand(table_id, user_id)
         if now != turn:
             raise Refusal("that was for an earlier turn", TableReason.STALE_TURN)
         if not seat_view.my_turn or seat_view.phase is not phase:
@@ -184,7 +196,7 @@ class HandController:
     ) -> None:
         """Flip one target of the doubling turn; nothing is sent to the table until Confirm."""
         seat_view = self._current_turn(table_id, interaction.user.id, turn, MatchPhase.DOUBLING)
-        names = [seat.name for seat in self.bot.service.view(table_id).seats]
+        names = [seat.name for seat in self._service.view(table_id).seats]
         ui = discord.ui.View(timeout=None)
         for item in doubling_items(table_id, turn, seat_view, names, chosen):
             ui.add_item(item)
@@ -247,7 +259,7 @@ class HandController:
             return
         self._shown[key] = shown
         try:
-            await _edit_original(self.bot, link, content=content, view=view)
+            await self._edit(link, content=content, view=view)
         except discord.HTTPException as error:
             log.info("hand message of %s could not be refreshed: %s", user_id, error)
             await self._forget(key)
@@ -255,7 +267,7 @@ class HandController:
     async def restore(self, table_id: int) -> None:
         """After a restart: the table's hand messages whose tokens are still valid."""
         try:
-            links = await self.bot.store.delivery.hand_links(table_id)
+            links = await self._delivery.hand_links(table_id)
         except StoreError:
             log.exception("table %s: the hand messages could not be restored", table_id)
             return
@@ -286,18 +298,21 @@ class HandController:
         self._shown.pop(key, None)
         self._languages.pop(key, None)
         try:
-            await self.bot.store.delivery.forget_hand(*key)
+            await self._delivery.forget_hand(*key)
         except StoreError:
             log.exception("the hand message of %s could not be forgotten", key[1])
 
-    async def close_table(self, table_id: int, reason: str | None, language: str) -> None:
-        """The table is gone: its open hand messages say so (the match is over, or the
-        table closed for ``reason``, a catalogue message) and lose their buttons; a
-        message of unknown language speaks the table's ``language``."""
+    async def close_table(
+        self, table_id: int, reason: str | None, language: str, place: int
+    ) -> None:
+        """The table is gone: its open hand messages say so (the match is over, its
+        standings in ``place``, its thread or channel; or the table closed for
+        ``reason``, a catalogue message) and lose their buttons; a message of unknown
+        language speaks the table's ``language``."""
         for key in [key for key in self._links if key[0] == table_id]:
             with i18n.using(self._languages.pop(key, language)):
                 if reason is None:
-                    text = _(MATCH_OVER)
+                    text = _(MATCH_OVER, place=place)
                 else:
                     text = _("The table is closed: {reason}.", reason=_(reason))
             link = self._links.pop(key)
@@ -308,11 +323,11 @@ class HandController:
             if time.time() >= link.expires_at:
                 continue
             try:
-                await _edit_original(self.bot, link, content=text, view=None)
+                await self._edit(link, content=text, view=None)
             except discord.HTTPException as error:
                 log.info("hand message of %s could not be closed: %s", key[1], error)
         try:
-            await self.bot.store.delivery.forget_hand(table_id)
+            await self._delivery.forget_hand(table_id)
         except StoreError:
             log.exception("table %s: its hand messages could not be forgotten", table_id)
 
@@ -329,23 +344,28 @@ class HandController:
         self._refreshing.clear()
 
 
-async def _edit_original(
-    bot: discord.Client, link: HandLink, *, content: str, view: discord.ui.View | None
-) -> None:
-    """Edit the message of the interaction behind ``link`` (``@original``), the request
-    ``Interaction.edit_original_response`` makes; discord.py offers no public call for a
-    stored token. It goes through the interaction's webhook, not the channel's bucket."""
-    webhook = discord.Webhook.partial(link.application_id, link.token, client=bot)
-    with handle_message_parameters(
-        content=content, view=view, previous_allowed_mentions=bot.allowed_mentions
-    ) as params:
-        await async_context.get().edit_original_interaction_response(
-            link.application_id,
-            link.token,
-            session=webhook.session,
-            proxy=bot.http.proxy,
-            proxy_auth=bot.http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
+class WebhookEdits:
+    """Edits the message of the interaction behind a :class:`~bot.store.HandLink`
+    (``@original``), the request ``Interaction.edit_original_response`` makes;
+    discord.py offers no public call for a stored token. It goes through the
+    interaction's webhook, not the channel's bucket."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    async def __call__(self, link: HandLink, *, content: str, view: discord.ui.View | None) -> None:
+        client = self._client
+        webhook = discord.Webhook.partial(link.application_id, link.token, client=client)
+        with handle_message_parameters(
+            content=content, view=view, previous_allowed_mentions=client.allowed_mentions
+        ) as params:
+            await async_context.get().edit_original_interaction_response(
+                link.application_id,
+                link.token,
+                session=webhook.session,
+                proxy=client.http.proxy,
+                proxy_auth=client.http.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )

@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import discord
 
 from bot import i18n
 from bot.i18n import N_, _
 from bot.store import TablePlace, TableSettings, TableStatus
-from bot.tables import LEVELS, Refusal, TableReason, TableService, TableView
+from bot.store.tables import TableStore
+from bot.tables import LEVELS, Refusal, TableReason, TableService
 from bot.tables.lobby import Left
 
 from .components import lobby_view
 from .embeds import compass, level_name, lobby_embed
-from .presenter import THREAD
+from .places import Places
 from .replies import display_name, is_admin
 from .rules_options import chosen_rules
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
+from .table_message import TABLE_MESSAGE
+from .threads import THREAD, THREAD_WANTED
 
 Interaction = discord.Interaction[Any]
 
@@ -49,55 +50,57 @@ LEFT_WORDS = {
 }
 
 
-def channel_id(interaction: Interaction) -> int:
-    """The channel whose table the interaction is about: its own channel, or, from the
-    thread a table plays in, the channel the table was opened in."""
-    if interaction.channel_id is None or interaction.guild_id is None:
-        raise Refusal(_("Bonken is played in a server's text channel"))
-    return interaction.client.presenter.table_channel(interaction.channel_id)
-
-
 def can_thread(interaction: Interaction) -> bool:
     """A table opened here may play in a thread of its own: the channel can have threads
     (a thread cannot) and the bot may open and post in them."""
-    channel_type = getattr(interaction.channel, "type", None)
+    channel = interaction.channel
+    channel_type = None if channel is None else channel.type
     allowed = interaction.app_permissions
     return channel_type in THREADED and all(getattr(allowed, p) for p in THREAD_NEEDED)
 
 
+class LobbyMessages(Protocol):
+    """What the channel's presenter is told of a new table: which message is its lobby
+    (posted as a command's answer, so the presenter did not post it itself)."""
+
+    def adopt_message(self, table_id: int, message_id: int) -> None: ...
+
+
 class LobbyController:
-    def __init__(self, bot: BonkenBot) -> None:
-        self.bot = bot
-
-    @property
-    def service(self) -> TableService:
-        return self.bot.service
-
-    def table_here(self, interaction: Interaction) -> TableView:
-        view = self.service.table_in_channel(channel_id(interaction))
-        if view is None:
-            raise Refusal("there is no Bonken table in this channel", TableReason.NO_TABLE)
-        return view
+    def __init__(
+        self,
+        service: TableService,
+        tables: TableStore,
+        presenter: LobbyMessages,
+        places: Places,
+    ) -> None:
+        """``tables``: the server's defaults for new tables; ``presenter``: told of the
+        lobby message a table opens with; ``places``: which table an interaction is about."""
+        self.service = service
+        self.tables = tables
+        self.presenter = presenter
+        self.places = places
 
     async def open(
         self,
         interaction: Interaction,
         turn_seconds: int | None,
         level: str | None,
-        rules: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None),
+        rules: Mapping[str, str | None] | None = None,
         images: bool | None = None,
         language: str | None = None,
     ) -> None:
-        """Open a table; ``rules`` is (variant, heart_lead, first_lead, domino_doubling) as
-        chosen, each None for the server's default; its channel posts speak ``language``,
+        """Open a table; ``rules`` is the rules options as chosen (the variant and house
+        rules by name, each left out or None for the server's default; see
+        :func:`~.rules_options.chosen_rules`); its channel posts speak ``language``,
         else the server's setting, else the server's preferred locale (a table keeps the
         language it opened with)."""
-        channel = channel_id(interaction)
+        channel = self.places.channel_of(interaction)
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
             names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
             raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
-        guild = await self.bot.store.tables.guild_settings(interaction.guild_id or 0)
+        guild = await self.tables.guild_settings(interaction.guild_id or 0)
         defaults = guild.table_defaults
         if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
             raise Refusal(turn_time_refusal())
@@ -107,50 +110,57 @@ class LobbyController:
             raise Refusal(language_refusal())
         chosen = language or guild.language or i18n.language_of(interaction.guild_locale)
         settings = TableSettings(
-            turn_seconds or defaults.turn_seconds,
-            level or defaults.computer_level,
-            chosen_rules(defaults.rules, *rules),
-            defaults.images if images is None else images,
-            chosen,
+            turn_seconds=turn_seconds or defaults.turn_seconds,
+            computer_level=level or defaults.computer_level,
+            rules=chosen_rules(defaults.rules, rules or {}),
+            images=defaults.images if images is None else images,
+            language=chosen,
         )
         assert interaction.guild_id is not None  # channel_id() refused a direct message
+        threaded = guild.place is TablePlace.THREAD and can_thread(interaction)
         view = await self.service.open_table(
-            interaction.guild_id, channel, interaction.user.id, display_name(interaction), settings
+            interaction.guild_id,
+            channel,
+            interaction.user.id,
+            display_name(interaction),
+            settings,
+            messages={THREAD: THREAD_WANTED} if threaded else None,
         )
-        if guild.place is TablePlace.THREAD and can_thread(interaction):
-            await self.bot.presenter.play_in_thread(view.table_id)
         with i18n.using(view.settings.language):  # a channel post: the table's language
             embed, buttons = lobby_embed(view), lobby_view(view.table_id)
         await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
-        await self.service.remember_message(view.table_id, "table", message.id)
-        self.bot.presenter.adopt_message(channel, view.table_id, message.id)
+        await self.service.remember_message(view.table_id, TABLE_MESSAGE, message.id)
+        self.presenter.adopt_message(view.table_id, message.id)
 
     async def join(self, interaction: Interaction) -> None:
         view = await self.service.join(
-            channel_id(interaction), interaction.user.id, display_name(interaction)
+            self.places.channel_of(interaction), interaction.user.id, display_name(interaction)
         )
         seat = next(i for i, s in enumerate(view.seats) if s.user_id == interaction.user.id)
         await _confirm(interaction, _("You sit {seat}.", seat=compass(seat)))
 
     async def leave(self, interaction: Interaction) -> None:
-        left = await self.service.leave(channel_id(interaction), interaction.user.id)
+        left = await self.service.leave(self.places.channel_of(interaction), interaction.user.id)
         await _confirm(interaction, _(LEFT_WORDS[left]))
 
     async def add_computer(self, interaction: Interaction, level: str | None) -> None:
         await self.service.add_computer(
-            channel_id(interaction), interaction.user.id, level, is_admin=is_admin(interaction)
+            self.places.channel_of(interaction),
+            interaction.user.id,
+            level,
+            is_admin=is_admin(interaction),
         )
         await _confirm(interaction, _("A computer player sits down."))
 
     async def start(self, interaction: Interaction) -> None:
         view = await self.service.start(
-            channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
+            self.places.channel_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
         if THREAD in view.messages:
             words = _(
-                "The match starts in its thread, under the table message: press "
-                "**Show my hand** to see your cards."
+                "The match starts in a thread opened on the lobby message: press "
+                "**Show my hand** under the table message there to see your cards."
             )
         else:
             words = _("The match starts: press **Show my hand** to see your cards.")
@@ -158,7 +168,10 @@ class LobbyController:
 
     async def kick(self, interaction: Interaction, seat: int) -> None:
         view = await self.service.kick(
-            channel_id(interaction), interaction.user.id, seat, is_admin=is_admin(interaction)
+            self.places.channel_of(interaction),
+            interaction.user.id,
+            seat,
+            is_admin=is_admin(interaction),
         )
         if view.status is TableStatus.CANCELLED:  # that was the last person in the match
             words = _(
@@ -177,13 +190,13 @@ class LobbyController:
 
     async def cancel(self, interaction: Interaction) -> None:
         await self.service.cancel(
-            channel_id(interaction), interaction.user.id, is_admin=is_admin(interaction)
+            self.places.channel_of(interaction), interaction.user.id, is_admin=is_admin(interaction)
         )
         await _confirm(interaction, _("The table is cancelled."))
 
     async def button(self, interaction: Interaction, table_id: int, op: str) -> None:
         """A lobby button: only for the table that is open in this channel now."""
-        view = self.service.table_in_channel(channel_id(interaction))
+        view = self.service.table_in_channel(self.places.channel_of(interaction))
         if view is None or view.table_id != table_id:
             raise Refusal("this table is closed", TableReason.TABLE_CLOSED)
         actions = {

@@ -15,6 +15,7 @@ import io
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,8 +23,8 @@ import discord
 from bot import i18n
 from bot.engine import from_record
 from bot.render.chart import ChartData, chart_png
+from bot.render.deal_image import deal_png
 from bot.render.scene import scene_of, seat_name
-from bot.render.table_image import table_png
 from bot.tables import TableView
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ async def table_picture(view: TableView, *, over: bool = False) -> discord.File 
     if not view.settings.images:
         return None
     scene = scene_of(view, over=over)
-    return await _drawn(lambda: table_png(scene), TABLE_FILE, f"table {view.table_id}")
+    return await _drawn(lambda: deal_png(scene), TABLE_FILE, f"table {view.table_id}")
 
 
 async def chart_picture(view: TableView, data: ChartData) -> discord.File | None:
@@ -57,6 +58,34 @@ async def chart_picture(view: TableView, data: ChartData) -> discord.File | None
     if not view.settings.images or not data.scores:
         return None
     return await _drawn(lambda: chart_png(data), CHART_FILE, f"the chart of table {view.table_id}")
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    """The deal's picture (the table, or Domino's rows); ``over``: as the deal ended."""
+
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class ChartPicture:
+    """The score chart of these deals, in an embed of its own titled ``title``."""
+
+    data: ChartData
+    title: str
+
+
+Picture = TablePicture | ChartPicture
+"""A picture a post shows in its embed (:mod:`bot.ui.posts`), drawn when it is sent."""
+
+
+async def drawn(picture: Picture, view: TableView) -> discord.File | None:
+    """``picture`` of the table ``view``, or None (text only, or drawing failed)."""
+    match picture:
+        case TablePicture(over=over):
+            return await table_picture(view, over=over)
+        case ChartPicture(data=data):
+            return await chart_picture(view, data)
 
 
 def show(embed: discord.Embed, file: discord.File | None) -> discord.Embed:

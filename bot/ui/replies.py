@@ -1,12 +1,12 @@
 """Answering interactions: refusals are ephemeral and polite, surprises are logged.
 
-Every command and component handler runs its work through :func:`guarded`, so a
+Every command and component handler runs its work through a :class:`Guard`, so a
 :class:`~bot.tables.Refusal` becomes an ephemeral reply to the person who caused it and
 an unexpected error becomes a logged traceback plus an apology, never Discord's
 "This interaction failed". :func:`worded` adds Discord's words (a command, a permission)
 to the refusals whose reason needs them; the table service never speaks Discord.
 Everything said to the person who caused the interaction is in their language
-(``interaction.locale``): :func:`guarded` speaks it while the work runs.
+(``interaction.locale``): the guard speaks it while the work runs.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import discord
 from bot import i18n
 from bot.i18n import N_, _
 from bot.render.reasons import refusal_text
+from bot.store.tables import TableStore
 from bot.tables import Refusal, TableReason, TableView
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ def worded(refusal: Refusal, view: TableView | None = None) -> str:
     """The refusal as this front end says it, in the current language: by its reason,
     with Discord's words where it has its own (``view``: the table it is about)."""
     if refusal.reason is TableReason.NO_TABLE:
-        return _("there is no Bonken table in this channel; open one with /bonken new")
+        return _("there is no Bonken table here; open one with /bonken new")
     if refusal.reason is TableReason.NOT_HOST:
         return _(
             "only the host or a member with Manage Server can {subject}",
@@ -56,47 +57,41 @@ def worded(refusal: Refusal, view: TableView | None = None) -> str:
     return refusal_text(refusal, view)
 
 
-def table_of(interaction: discord.Interaction[Any]) -> TableView | None:
-    """The table of the interaction's channel (or thread), if there is one: a refusal
-    names its players and the suit led."""
-    client: Any = interaction.client
-    try:
-        channel = client.presenter.table_channel(interaction.channel_id or 0)
-        view: TableView | None = client.service.table_in_channel(channel)
-    except AttributeError:  # a client without tables
-        return None
-    return view
+class Guard:
+    """Runs an interaction's work in the user's language: a refusal becomes an ephemeral
+    reply, worded with the table it is about (its players' names, the suit led), and an
+    unexpected error a logged traceback and an apology."""
 
+    def __init__(self, table_at: Callable[[discord.Interaction[Any]], TableView | None]) -> None:
+        """``table_at``: the table an interaction is about, if any."""
+        self._table_at = table_at
 
-async def guarded(
-    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
-) -> None:
-    """Run ``work`` in the user's language; turn a refusal into an ephemeral reply and an
-    error into an apology."""
-    with i18n.using(interaction.locale):
-        await _guarded(interaction, work)
+    async def __call__(
+        self, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+    ) -> None:
+        with i18n.using(interaction.locale):
+            await self._guarded(interaction, work)
 
-
-async def _guarded(
-    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
-) -> None:
-    try:
-        await work()
-    except Refusal as refusal:  # plain words, which may quote a name someone chose
-        text = literal(worded(refusal, table_of(interaction)))
-        await say_privately(interaction, f"⚠️ {text}")
-    except Exception:
-        log.exception(
-            "interaction failed: user=%s guild=%s channel=%s data=%s",
-            interaction.user.id,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.data,
-        )
+    async def _guarded(
+        self, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]]
+    ) -> None:
         try:
-            await say_privately(interaction, _(APOLOGY))
-        except discord.HTTPException:
-            log.warning("could not send the apology for interaction %s", interaction.id)
+            await work()
+        except Refusal as refusal:  # plain words, which may quote a name someone chose
+            text = literal(worded(refusal, self._table_at(interaction)))
+            await say_privately(interaction, f"⚠️ {text}")
+        except Exception:
+            log.exception(
+                "interaction failed: user=%s guild=%s channel=%s data=%s",
+                interaction.user.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.data,
+            )
+            try:
+                await say_privately(interaction, _(APOLOGY))
+            except discord.HTTPException:
+                log.warning("could not send the apology for interaction %s", interaction.id)
 
 
 async def apologise(interaction: discord.Interaction[Any], error: Exception) -> None:
@@ -119,11 +114,10 @@ async def apologise(interaction: discord.Interaction[Any], error: Exception) -> 
         log.warning("could not apologise for interaction %s", interaction.id)
 
 
-async def server_language(interaction: discord.Interaction[Any]) -> str:
+async def server_language(tables: TableStore, interaction: discord.Interaction[Any]) -> str:
     """The language the bot posts in for this server's channels: the server's setting
     (``/bonken-admin settings language``), else the server's preferred locale."""
-    client: Any = interaction.client
-    settings = await client.store.tables.guild_settings(interaction.guild_id or 0)
+    settings = await tables.guild_settings(interaction.guild_id or 0)
     return settings.language or i18n.language_of(interaction.guild_locale)
 
 

@@ -11,7 +11,7 @@ the server's language (the caller sets it); refusals speak the asker's.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -28,14 +28,14 @@ from bot.store import (
     Rating,
     Season,
     SeasonStanding,
-    Store,
 )
+from bot.store.seasons import SeasonStore
+from bot.store.standings import StandingsStore
+from bot.store.tables import TableStore
 from bot.tables import Refusal
 
-from .replies import guarded, literal, server_language
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
+from .front import front_of
+from .replies import literal, server_language
 
 Interaction = discord.Interaction[Any]
 
@@ -56,44 +56,75 @@ POINTS_NOTE = N_("points in standard points (a twelve match counts half)")
 # -- finding a season ------------------------------------------------------------------
 
 
-async def resolve_season(store: Store, guild_id: int | None, name: str | None) -> Season:
+async def resolve_season(seasons: SeasonStore, guild_id: int | None, name: str | None) -> Season:
     """The season named ``name`` in the guild; without a name the active season, or the
     newest one if the guild has none active."""
     if guild_id is None:
         raise Refusal(_("seasons belong to a server; use this command in one"))
     if name is not None and name.strip():
-        season = await store.seasons.season_named(guild_id, name)
+        season = await seasons.season_named(guild_id, name)
         if season is None:
             raise Refusal(
                 _("there is no season named {name} in this server", name=repr(name.strip()))
             )
         return season
-    season = await store.seasons.active_season(guild_id)
+    season = await seasons.active_season(guild_id)
     if season is not None:
         return season
-    seasons = await store.seasons.seasons(guild_id)
-    if not seasons:
+    every = await seasons.seasons(guild_id)
+    if not every:
         raise Refusal(_("no Bonken match has been finished in this server yet"))
-    return seasons[0]
+    return every[0]
 
 
 # -- leaderboard -----------------------------------------------------------------------
 
 
 async def fetch_page(
-    store: Store, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
+    standings: StandingsStore, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
 ) -> LeaderboardPage:
     """The page at ``offset`` (the last page if the board is shorter than that)."""
     offset = max(0, offset - offset % PAGE_SIZE)
-    page = await store.standings.leaderboard(
+    page = await standings.leaderboard(
         season_id, sort, offset=offset, limit=PAGE_SIZE, viewer=viewer
     )
     if not page.rows and page.players:
         last = (page.players - 1) // PAGE_SIZE * PAGE_SIZE
-        page = await store.standings.leaderboard(
+        page = await standings.leaderboard(
             season_id, sort, offset=last, limit=PAGE_SIZE, viewer=viewer
         )
     return page
+
+
+class Boards:
+    """The server's standings as its channels see them: its seasons, the leaderboard's
+    pages, a player's statistics, and the server's language they are posted in."""
+
+    def __init__(self, seasons: SeasonStore, standings: StandingsStore, tables: TableStore) -> None:
+        self._seasons = seasons
+        self._standings = standings
+        self._tables = tables
+
+    async def season(self, guild_id: int | None, name: str | None) -> Season:
+        """:func:`resolve_season` in this store."""
+        return await resolve_season(self._seasons, guild_id, name)
+
+    async def seasons_of(self, guild_id: int) -> list[Season]:
+        """The server's seasons, newest first."""
+        return await self._seasons.seasons(guild_id)
+
+    async def page(
+        self, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
+    ) -> LeaderboardPage:
+        """:func:`fetch_page` in this store."""
+        return await fetch_page(self._standings, season_id, sort, offset, viewer)
+
+    async def stats(self, season_id: int, user_id: int) -> PlayerStats | None:
+        return await self._standings.player_stats(season_id, user_id)
+
+    async def language(self, interaction: Interaction) -> str:
+        """The language a board is posted in: the server's (see :func:`server_language`)."""
+        return await server_language(self._tables, interaction)
 
 
 def rating_text(rating: Rating | None) -> str:
@@ -203,14 +234,14 @@ class LeaderboardButton(
         )
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda: self.turn_page(interaction))
+        front = front_of(interaction)
+        await front.guard(interaction, lambda: self.turn_page(interaction, front.boards))
 
-    async def turn_page(self, interaction: Interaction) -> None:
+    async def turn_page(self, interaction: Interaction, boards: Boards) -> None:
         if interaction.guild_id != self.guild_id:
             raise Refusal(_("this leaderboard belongs to another server"))
-        bot: BonkenBot = interaction.client  # type: ignore[assignment]
-        page = await fetch_page(bot.store, self.season_id, self.sort, self.offset, self.viewer)
-        with i18n.using(await server_language(interaction)):  # the board is the channel's
+        page = await boards.page(self.season_id, self.sort, self.offset, self.viewer)
+        with i18n.using(await boards.language(interaction)):  # the board is the channel's
             embed = leaderboard_embed(page, self.viewer)
             buttons = leaderboard_view(self.guild_id, page, self.viewer)
         await interaction.response.edit_message(

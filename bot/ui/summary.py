@@ -3,17 +3,14 @@
 A match posts some 150 messages; in a thread they leave the channel alone, and the lobby
 message that opened the table stays behind as the match's summary: the seats, which deal
 is played, the totals, and at the end the final standings with the score chart. It is
-edited only when a deal starts or ends, paced like the table message, so quick deals
-share one edit.
+edited only when a deal starts or ends, paced like the table message
+(:class:`~bot.ui.pacing.EditPacer`), so quick deals share one edit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import discord
 from discord.utils import MISSING
@@ -25,30 +22,14 @@ from bot.render.chart import ChartData
 from bot.render.rules import rules_line
 from bot.tables import TableView
 
-from .embeds import GREEN, GREY, compass, level_name, plain_name, seat_labels
+from .embeds import GREEN, GREY, compass, level_name, seat_labels
+from .pacing import EditPacer
 from .pictures import chart_picture, show
-
-if TYPE_CHECKING:
-    from bot.app import BonkenBot
 
 log = logging.getLogger(__name__)
 
-THREAD_NAME_LIMIT = 100
-"""Discord's longest thread name."""
-QUIET = discord.AllowedMentions.none()
-
 Standings = tuple[tuple[int, ...], tuple[int, ...]]
 """(totals, ranks) of a finished match."""
-
-
-def thread_name(view: TableView) -> str:
-    """ "Bonken · Ann, Bob, Cas, Dirk", cut to Discord's limit (plain text: a thread name
-    shows no Markdown, so nothing is escaped)."""
-    names = ", ".join(plain_name(seat) or compass(i) for i, seat in enumerate(view.seats))
-    name = f"Bonken · {names}"
-    if len(name) > THREAD_NAME_LIMIT:
-        name = name[: THREAD_NAME_LIMIT - 1].rstrip() + "…"
-    return name
 
 
 def summary_embed(
@@ -102,26 +83,22 @@ class SummaryMessage:
 
     def __init__(
         self,
-        bot: BonkenBot,
-        channel_id: int,
+        channel: discord.PartialMessageable,
         message_id: int,
         thread_id: int,
-        interval: Callable[[], float],
+        pacer: EditPacer,
     ) -> None:
-        """``interval``: the seconds between two edits (read at each edit, so tests may
-        scale the presenter's pacing)."""
-        self.bot = bot
-        self.channel_id = channel_id
+        """``channel``: where the lobby message is, the table's channel."""
+        self._channel = channel
         self.message_id = message_id
         self.thread_id = thread_id
-        self._interval = interval
+        self._pacer = pacer
         self._view: TableView | None = None
         self._standings: Standings | None = None
         self._closed: str | None = None
         self._chart: ChartData | None = None
         self._dirty = asyncio.Event()
         self._lock = asyncio.Lock()
-        self._last_edit = 0.0
         self._task = asyncio.create_task(self._loop())
 
     def show(
@@ -152,9 +129,7 @@ class SummaryMessage:
                     await self._edit()
 
     async def _edit(self) -> None:
-        wait = self._last_edit + self._interval() - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
+        await self._pacer.wait_turn()
         self._dirty.clear()
         if self._view is None:
             return
@@ -165,17 +140,16 @@ class SummaryMessage:
         picture = None
         if self._standings is not None and self._chart is not None:
             picture = await chart_picture(self._view, self._chart)
-        channel = self.bot.get_partial_messageable(self.channel_id)
         try:
-            await channel.get_partial_message(self.message_id).edit(
+            await self._channel.get_partial_message(self.message_id).edit(
                 embed=show(embed, picture),
                 view=None,
                 attachments=MISSING if picture is None else [picture],
             )
         except discord.HTTPException as error:
-            log.warning("channel %s: editing the summary failed: %s", self.channel_id, error)
+            log.warning("channel %s: editing the summary failed: %s", self._channel.id, error)
         finally:
-            self._last_edit = time.monotonic()
+            self._pacer.edited()
 
     async def flush(self) -> None:
         """Send the pending edit now (the match ended, or shutdown)."""

@@ -5,12 +5,12 @@ at sync discord.py asks this translator for each of them in every locale Discord
 and Discord shows a Dutch client ``/bonken nieuw`` with Dutch descriptions. Names take a
 context of their own (``command``, ``option``), so "start" the command and "start" in a
 sentence can be translated apart; contract and level choices are the words the messages
-use for them. :func:`extract_commands` feeds the same texts to ``pybabel extract``.
+use for them. :func:`cogs.texts.extract_commands` gives ``pybabel extract`` the
+same texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -64,39 +64,3 @@ class CatalogueTranslator(app_commands.Translator):
         with i18n.using(lang):
             text = translate(string.message, message_context(context.location, context.data))
         return None if text == string.message else text
-
-
-def _command_texts() -> Iterator[tuple[str | None, str]]:
-    """(context, English text) of every name, description, option and choice."""
-    from cogs.admin import BonkenAdmin
-    from cogs.bonken import Bonken
-
-    for cog in (Bonken(None), BonkenAdmin(None)):  # type: ignore[arg-type]
-        group = cog.__cog_app_commands_group__
-        assert group is not None
-        yield COMMAND, group.name
-        yield None, group.description
-        for command in group.walk_commands():
-            yield COMMAND, command.name
-            yield None, command.description
-            for parameter in getattr(command, "parameters", ()):
-                yield OPTION, parameter.name
-                yield None, parameter.description
-                for choice in parameter.choices:
-                    yield message_context(Where.choice_name, choice), choice.name
-
-
-def extract_commands(
-    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extractor (mapped to ``cogs/bonken.py`` in ``babel.cfg``): the commands'
-    texts, each once."""
-    seen: set[tuple[str | None, str]] = set()
-    for line, (context, text) in enumerate(_command_texts(), start=1):
-        if (context, text) in seen or not text:
-            continue
-        seen.add((context, text))
-        if context is None:
-            yield line, "_", text, []
-        else:
-            yield line, "pgettext", (context, text), []

@@ -10,7 +10,10 @@ command sync); only the network is replaced:
   rate limiter that reads ``X-RateLimit-*`` headers and retries a 429. The fake answers
   like Discord does (a message object for a post, a callback response for an interaction
   answer) and enforces Discord's per-channel "5 per 5 seconds" buckets, so a 429 is
-  recorded if the bot ever outruns them.
+  recorded if the bot ever outruns them. A post with ``enforce_nonce`` whose nonce the bot
+  used in that channel in the last :data:`NONCE_WINDOW` seconds is answered with the
+  message already there, as Discord does. The bot's ``http_trace`` hears each answer as
+  it would from aiohttp.
 * Users act by feeding ``INTERACTION_CREATE`` payloads to the gateway parser
   (``ConnectionState.parse_interaction_create``), exactly where a gateway event would
   enter: the command tree and the dynamic items take it from there.
@@ -42,10 +45,11 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -53,9 +57,13 @@ import discord
 import emoji
 from discord.http import Route
 from multidict import CIMultiDict
+from yarl import URL
 
 from bot.app import BonkenBot
+from bot.parts import Parts
 from bot.settings import Settings
+from bot.ui.pacing import Pacing
+from tests.sqlite_template import fresh_sqlite
 
 TOKEN = "MTAxNDk.harness-token.must-never-be-logged"
 APP_ID = 1_100_000_000_000_000_001
@@ -89,7 +97,14 @@ RATE_LIMIT = 5
 RATE_WINDOW = 5.0
 ACK_DEADLINE = 3.0
 """Discord drops an interaction that is not answered within 3 seconds."""
+NONCE_WINDOW = 300.0
+"""Seconds Discord remembers a message's nonce for ``enforce_nonce`` ("a few minutes")."""
+IDLE_STEP = 0.002
+"""Seconds :meth:`Harness.idle` waits between two looks while the bot is still busy."""
+IDLE_LIMIT = 30.0
+"""Seconds after which :meth:`Harness.idle` gives up: the bot never went quiet."""
 
+T = TypeVar("T")
 _ids = itertools.count(1_400_000_000_000_000_000)
 
 
@@ -221,28 +236,49 @@ class _Response:
 class _Pending:
     """What ``session.request(...)`` returns: used as ``async with``."""
 
-    def __init__(self, fake: FakeDiscord, method: str, url: str, kwargs: dict[str, Any]) -> None:
-        self.fake, self.method, self.url, self.kwargs = fake, method, url, kwargs
+    def __init__(self, session: FakeSession, method: str, url: str, kwargs: dict[str, Any]):
+        self.session, self.method, self.url, self.kwargs = session, method, url, kwargs
 
     async def __aenter__(self) -> _Response:
-        await asyncio.sleep(0)  # a request is never instantaneous: let others run
-        if "/channels/" in self.url:
-            await asyncio.sleep(self.fake.channel_delay)
-        return self.fake.handle(self.method, self.url, self.kwargs)
+        fake = self.session.fake
+        fake.in_flight += 1
+        try:
+            await asyncio.sleep(0)  # a request is never instantaneous: let others run
+            if "/channels/" in self.url:
+                await asyncio.sleep(fake.channel_delay)
+            if fake.request_delay is not None:
+                await asyncio.sleep(fake.request_delay(self.method, urlsplit(self.url).path))
+            response = fake.handle(self.method, self.url, self.kwargs)
+            trace = self.session.trace
+            if trace is not None:  # as aiohttp tells a trace the answer has come
+                ended = aiohttp.TraceRequestEndParams(
+                    self.method,
+                    URL(self.url),
+                    CIMultiDict(),
+                    response,  # type: ignore[arg-type]
+                )
+                await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+            return response
+        finally:
+            fake.in_flight -= 1
 
     async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 class FakeSession:
-    """The ``aiohttp.ClientSession`` discord.py sends every request through."""
+    """The ``aiohttp.ClientSession`` discord.py sends every request through; ``trace``
+    is the bot's ``http_trace``, if any."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, trace: aiohttp.TraceConfig | None = None) -> None:
         self.fake = fake
+        self.trace = trace
+        if trace is not None:
+            trace.freeze()
         self.closed = False
 
     def request(self, method: str, url: str, **kwargs: Any) -> _Pending:
-        return _Pending(self.fake, method, url, kwargs)
+        return _Pending(self, method, url, kwargs)
 
     async def close(self) -> None:
         self.closed = True
@@ -277,8 +313,22 @@ class FakeDiscord:
         that message's id, as in Discord)."""
         self.thread_refused: set[int] = set()
         """Channels where starting a thread fails with 403 Missing Permissions."""
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        """(channel, nonce) of the bot's posts -> (when, the message posted)."""
+        self.deduplicated: list[Call] = []
+        """Posts answered with the message their nonce named already."""
+        self._changed = asyncio.Event()
+        """Set by every request (see :meth:`wait_for`)."""
+        self.last_in_window: Callable[[Call], float] | None = None
+        """Seconds (real, if any) until the bucket a request uses refills, for a request
+        that is to use it up: discord.py then waits that long before returning it."""
+        self.request_delay: Callable[[str, str], float] | None = None
+        """Seconds a request (method, path) takes to be answered, if any."""
         self.guild_locale = "en-US"
         """The guild's preferred locale, sent as every interaction's ``guild_locale``."""
+        self.in_flight = 0
+        """Requests the bot has begun and Discord not yet answered, a wait for a rate
+        limit's reset included."""
 
     # -- what was sent --------------------------------------------------------------------
 
@@ -328,14 +378,28 @@ class FakeDiscord:
         call = Call(
             time.monotonic(), method, path, body, files, authorization=headers.get("Authorization")
         )
+        return self.answer(call)
+
+    def answer(self, call: Call) -> _Response:
+        """Discord's answer to a request (its body decoded), as it goes on record."""
         self.calls.append(call)
         limited = self._rate_limit(call)
         if limited is not None:
             call.status = 429
+            self._changed.set()
             return limited
         status, answer = self._route(call)
         call.status = status
+        self._changed.set()
         return _Response(status, _public(answer), call.rate_headers)
+
+    async def wait_for(self, found: Callable[[], T | None], timeout: float = 30.0) -> T:
+        """Wait until ``found()`` gives something (looked at again after every request)."""
+        async with asyncio.timeout(timeout):
+            while not (result := found()):
+                self._changed.clear()
+                await self._changed.wait()
+        return result
 
     def _rate_limit(self, call: Call) -> _Response | None:
         """Discord's per-channel buckets for posting and for editing messages."""
@@ -348,6 +412,9 @@ class FakeDiscord:
         now = time.monotonic()
         if now >= bucket.reset_at:
             bucket.reset_at, bucket.used = now + window, 0
+        if self.last_in_window is not None and (seconds := self.last_in_window(call)):
+            # This request uses the bucket up, and it refills only ``seconds`` from now.
+            bucket.used, bucket.reset_at = RATE_LIMIT - 1, now + seconds
         bucket.used += 1
         after = max(bucket.reset_at - now, 0.0)
         headers = {
@@ -396,7 +463,14 @@ class FakeDiscord:
                 if thread["thread_metadata"]["locked"]:
                     return 403, {"message": "Missing Permissions", "code": 50013}
                 thread["thread_metadata"]["archived"] = False  # a post unarchives it
-            return 200, self._create(int(match[1]), body, call.files)
+            if (twin := self._posted_as(int(match[1]), body)) is not None:
+                self.deduplicated.append(call)
+                return 200, twin
+            message = self._create(int(match[1]), body, call.files)
+            if body.get("enforce_nonce") and body.get("nonce") is not None:
+                key = (int(match[1]), str(body["nonce"]))
+                self.nonces[key] = (time.monotonic(), int(message["id"]))
+            return 200, message
         if match := re.fullmatch(r"/channels/(\d+)/messages/(\d+)/threads", path):
             return self._start_thread(int(match[1]), int(match[2]), body)
         if (match := re.fullmatch(r"/channels/(\d+)", path)) and m == "PATCH":
@@ -414,6 +488,16 @@ class FakeDiscord:
         if match := re.fullmatch(r"/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?", path):
             return self._webhook(call, match[2], match[4])
         return 404, {"message": f"fake Discord does not know {m} {path}", "code": 0}
+
+    def _posted_as(self, channel_id: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Discord's ``enforce_nonce``: the bot's message posted in this channel with this
+        nonce in the last few minutes, if it is still there."""
+        if not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        when, message_id = self.nonces.get((channel_id, str(body["nonce"])), (0.0, 0))
+        if time.monotonic() - when > NONCE_WINDOW:
+            return None
+        return self.messages.get(message_id)
 
     def _start_thread(
         self, channel_id: int, message_id: int, body: dict[str, Any]
@@ -516,6 +600,8 @@ class FakeDiscord:
             message["application_id"] = str(APP_ID)
             message["webhook_id"] = str(APP_ID)
         self._apply(message, body or {}, files)
+        if (body or {}).get("nonce") is not None:
+            message["nonce"] = str(body["nonce"])
         self.messages[int(message["id"])] = message
         if owner is not None and message["flags"] & EPHEMERAL:
             self.owner[int(message["id"])] = owner
@@ -776,6 +862,13 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
     ]
 
 
+TEST_PACING = Pacing(restart_quiet=0.05)
+"""Discord's edit pacing, and a restored channel's quiet of one rate-limit window at the
+tests' time scale (5 s × 0.01) instead of Discord's 5 s."""
+FAST_PACING = replace(TEST_PACING, edit_interval=0.02)
+"""Edits 100× faster too, as the fake Discord's clocks (``time_scale=0.01``)."""
+
+
 class Harness:
     """The bot with a fake Discord, and people acting in one guild channel."""
 
@@ -787,23 +880,27 @@ class Harness:
         time_scale: float = 0.01,
         fake: FakeDiscord | None = None,
         dev_guild_id: int | None = None,
+        pacing: Pacing = TEST_PACING,
     ) -> None:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
-        keeps the commands synced then, as Discord does)."""
+        keeps the commands synced then, as Discord does); ``pacing``: the presenter's."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
+        database = tmp_path / "bonken.sqlite3"
+        if not database.exists():  # a restart keeps the last run's
+            fresh_sqlite(database)
         self.settings = Settings(
             token=TOKEN,
-            database_path=tmp_path / "bonken.sqlite3",
+            database_path=database,
             dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
         )
-        self.bot = BonkenBot(self.settings)
+        self.bot = BonkenBot(self.settings, pacing)
         self.users: dict[str, User] = {}
 
     async def start(self) -> Harness:
         http = self.bot.http
-        session = FakeSession(self.fake)
+        session = FakeSession(self.fake, http.http_trace)
 
         async def static_login(token: str) -> Any:  # HTTPClient.static_login, minus aiohttp
             http._HTTPClient__session = session  # type: ignore[attr-defined]
@@ -812,12 +909,27 @@ class Harness:
             http.token = token
             return await http.request(Route("GET", "/users/@me"))
 
+        send = http.request
+
+        async def request(route: Route, **kwargs: Any) -> Any:  # counted while under way
+            self.fake.in_flight += 1
+            try:
+                return await send(route, **kwargs)
+            finally:
+                self.fake.in_flight -= 1
+
         http.static_login = static_login  # type: ignore[method-assign]
+        http.request = request  # type: ignore[method-assign]
         await self.bot.login(TOKEN)  # the real login: user, application, setup_hook, sync
         return self
 
     async def stop(self) -> None:
         await self.bot.close()
+
+    @property
+    def parts(self) -> Parts:
+        """The bot's parts (its store, service, presenter, controllers), as it built them."""
+        return self.bot.parts
 
     def user(self, name: str, *, admin: bool = False, locale: str = "en-US") -> User:
         """The guild member ``name`` (made on first use, speaking ``locale``)."""
@@ -958,26 +1070,46 @@ class Harness:
 
     # -- waiting and looking --------------------------------------------------------------
 
-    async def idle(self, quiet: float = 0.025) -> None:
-        """Wait until the computers have moved, every event is presented and the bot
-        has sent nothing for ``quiet`` seconds (the coalesced edit has gone out)."""
-        for _ in range(400):
+    async def idle(self, quiet: float = 0.0) -> None:
+        """Wait until the computers have moved, every event is presented and nothing the
+        bot sends is still under way (see :meth:`_busy`): the coalesced edit has gone
+        out. ``quiet``: and the bot has then sent nothing for that many seconds more."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IDLE_LIMIT
+        while loop.time() < deadline:
             count = len(self.fake.calls)
-            await self.bot.service.settle()
-            await self.bot.presenter.idle()
-            await asyncio.sleep(quiet)
-            if len(self.fake.calls) == count and not self._editing():
+            await self.parts.service.settle()
+            await self.parts.presenter.idle()
+            if quiet:
+                await asyncio.sleep(quiet)
+            if len(self.fake.calls) == count and not self._busy():
                 return
+            await asyncio.sleep(IDLE_STEP)
         raise AssertionError("the bot never went quiet")
+
+    def _busy(self) -> bool:
+        """A request is under way, a table or summary edit is due or being made, a hand
+        is being refreshed, or a computer is to move."""
+        return (
+            self.fake.in_flight > 0
+            or self._editing()
+            or bool(self.bot.hands._refreshing)
+            or any(
+                t.driver is not None and not t.driver.done()
+                for t in self.parts.service.registry.all()
+            )
+        )
 
     def _editing(self) -> bool:
         return any(
-            feed.dirty.is_set() or (feed.summary is not None and feed.summary.pending)
-            for feed in self.bot.presenter._feeds.values()
+            feed.table.stale.is_set()
+            or feed.table.lock.locked()
+            or (feed.summary is not None and (feed.summary.pending or feed.summary._lock.locked()))
+            for feed in self.parts.presenter._feeds.values()
         )
 
     def table(self):  # type: ignore[no-untyped-def]
-        return self.bot.service.table_in_channel(CHANNEL_ID)
+        return self.parts.service.table_in_channel(CHANNEL_ID)
 
     def hand_message(self, interaction: Interaction) -> dict[str, Any]:
         """The (ephemeral) message an interaction's answer created or updated, as now."""
@@ -1006,7 +1138,7 @@ async def running(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def
 
 def seat_state(h: Harness, user: User):  # type: ignore[no-untyped-def]
     """(SeatView, turn) of ``user``: what the engine says, to check the UI against."""
-    return h.bot.service.hand(h.table().table_id, user.id)
+    return h.parts.service.hand(h.table().table_id, user.id)
 
 
 async def show_hand(h: Harness, user: User) -> Interaction:

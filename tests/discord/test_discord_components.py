@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import emoji
+import pytest
 
 from bot.engine import Match, MatchPhase, seat_view
 from bot.store import LeaderboardPage, LeaderboardSort, Season
@@ -70,10 +71,19 @@ def _hand_views() -> list[discord.ui.View]:
 
 
 def _leaderboard_views() -> list[discord.ui.View]:
-    season = Season(1, 2, "Spring", datetime.now(UTC), None)
+    season = Season(
+        season_id=1, guild_id=2, name="Spring", started_at=datetime.now(UTC), ended_at=None
+    )
     views = []
     for offset in (0, 10, 20):
-        page = LeaderboardPage(season, LeaderboardSort.POINTS, offset, 25, (), None)
+        page = LeaderboardPage(
+            season=season,
+            sort=LeaderboardSort.POINTS,
+            offset=offset,
+            players=25,
+            rows=(),
+            viewer=None,
+        )
         view = leaderboard_view(2, page, 3)
         assert view is not None
         views.append(view)
@@ -101,7 +111,7 @@ async def test_the_show_hand_button_has_a_real_emoji():
 
 
 async def test_the_harness_refuses_an_invalid_emoji_as_discord_does():
-    from discord_harness import _invalid_emoji
+    from tests.discord.discord_harness import _invalid_emoji
 
     view = discord.ui.View()
     view.add_item(discord.ui.Button(label="x", emoji="🂠", custom_id="x"))
@@ -112,3 +122,17 @@ async def test_the_harness_refuses_an_invalid_emoji_as_discord_does():
     good = discord.ui.View()
     good.add_item(discord.ui.Button(label="x", emoji="🃏", custom_id="x"))
     assert _invalid_emoji({"type": 4, "data": {"components": good.to_components()}}) is None
+
+
+async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_client():
+    """A button discord.py rebuilt from a click sees the bot's ``Front`` (a typed
+    protocol), through the one accessor that checks the client is the Bonken bot."""
+    from types import SimpleNamespace
+
+    from bot.ui.front import Front, front_of
+
+    stranger = SimpleNamespace(client=discord.Client(intents=discord.Intents.none()))
+    with pytest.raises(TypeError, match="Client is not the Bonken bot"):
+        front_of(stranger)  # type: ignore[arg-type]
+    offered = {name for name in dir(Front) if not name.startswith("_")}
+    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch"}

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import logging
 
-from discord_harness import TOKEN, show_hand
-
 from bot.ui.replies import APOLOGY
+from tests.discord.discord_harness import TOKEN, show_hand
 
 
 def boom(*args, **kwargs):
@@ -20,7 +19,7 @@ async def test_a_command_that_fails_unexpectedly_apologises_and_logs_the_traceba
     h = harness
     ann = h.user("Ann")
     await h.slash(ann, "new")
-    monkeypatch.setattr(h.bot.service, "join", boom)
+    monkeypatch.setattr(h.parts.service, "join", boom)
     with caplog.at_level(logging.ERROR):
         failed = await h.slash(h.user("Bob"), "join")
     assert failed.ephemeral and failed.text == APOLOGY
@@ -38,7 +37,7 @@ async def test_a_button_that_fails_unexpectedly_apologises(harness, monkeypatch,
     await h.slash(ann, "new")
     await h.slash(ann, "start")
     await h.idle()
-    monkeypatch.setattr(h.bot.hands, "_render", boom)
+    monkeypatch.setattr(h.parts.hands, "_render", boom)
     with caplog.at_level(logging.ERROR):
         failed = await show_hand(h, ann)
     assert failed.ephemeral and failed.text == APOLOGY
@@ -68,13 +67,12 @@ async def test_an_error_outside_the_commands_guard_still_gets_an_apology(
     harness, monkeypatch, caplog
 ):
     """The cog's error handler is the last net: a bug before a command's own guard."""
-    import cogs.lobby
 
     async def unguarded(interaction, work):
         await work()
 
-    monkeypatch.setattr(cogs.lobby, "guarded", unguarded)
-    monkeypatch.setattr(harness.bot.service, "open_table", boom)
+    monkeypatch.setattr(harness.bot.get_cog("Bonken"), "guard", unguarded)
+    monkeypatch.setattr(harness.parts.service, "open_table", boom)
     with caplog.at_level(logging.ERROR):
         failed = await harness.slash(harness.user("Ann"), "new")
     assert failed.ephemeral and failed.text == APOLOGY
@@ -91,7 +89,7 @@ async def test_an_error_after_the_answer_apologises_in_a_followup(harness, monke
         await interaction.response.send_message("working on it", ephemeral=True)
         raise RuntimeError("late failure")
 
-    monkeypatch.setattr(h.bot.lobby, "open", answer_then_fail)
+    monkeypatch.setattr(h.parts.lobby, "open", answer_then_fail)
     failed = await h.slash(ann, "new")
     followups = [
         c for c in failed.answers if c.method == "POST" and c.path.startswith("/webhooks/")
@@ -101,7 +99,7 @@ async def test_an_error_after_the_answer_apologises_in_a_followup(harness, monke
 
 
 async def test_the_token_never_appears_in_the_logs(tmp_path, caplog):
-    from discord_harness import Harness
+    from tests.discord.discord_harness import Harness
 
     caplog.set_level(logging.DEBUG)
     h = await Harness(tmp_path).start()

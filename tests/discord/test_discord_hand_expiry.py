@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-
-from discord_harness import CHANNEL_ID, custom_ids, show_hand
+from dataclasses import replace
 
 import bot.ui.hands as hands
 from bot.tables import events as ev
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids, show_hand
 
 
 class FakeClock:
@@ -24,9 +24,13 @@ class FakeClock:
 
 
 async def _reminder(h, user) -> str:  # type: ignore[no-untyped-def]
-    """The turn ping the channel gets for ``user`` (as the turn timer publishes it)."""
+    """The turn ping the channel gets for ``user`` (as the turn timer publishes it), each
+    for a turn of its own (a turn's reminder is one post, whoever asks again)."""
     table = h.table()
-    await h.bot.presenter.publish(ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), table)
+    turn = table.turn + len(h.fake.channel_posts())
+    await h.parts.presenter.publish(
+        ev.Reminder(table.table_id, CHANNEL_ID, 0, user.id, 30.0), replace(table, turn=turn)
+    )
     await h.idle()
     return h.fake.channel_posts()[-1]["content"]
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import act_by_buttons, play_until, seat_state
-
 from bot.engine import CONTRACTS, MatchPhase
+from tests.discord.discord_harness import act_by_buttons, play_until, seat_state
 
 
 async def test_rules_overview_and_one_contract_are_private(harness):
@@ -32,7 +31,7 @@ async def test_scores_before_and_after_a_deal(harness):
     assert scores.ephemeral
     embed = scores.reply["embeds"][0]
     assert embed["title"] == "Scores so far (after doubling)"
-    contract = h.bot.service.scores(h.table().table_id)[0][1]
+    contract = h.parts.service.scores(h.table().table_id)[0][1]
     assert CONTRACTS[contract].name in embed["description"]
     assert "North: Ann" in embed["footer"]["text"]
 
@@ -41,7 +40,7 @@ async def test_record_of_the_match_so_far_is_a_private_file(harness):
     h = harness
     ann = h.user("Ann")
     nothing = await h.slash(ann, "record")
-    assert nothing.ephemeral and "no match has been played in this channel yet" in nothing.text
+    assert nothing.ephemeral and "no match has been played here yet" in nothing.text
     await h.slash(ann, "new")
     await h.slash(ann, "start")
     await h.idle()
@@ -54,4 +53,4 @@ async def test_record_of_the_match_so_far_is_a_private_file(harness):
     assert name == "bonken-match.json"
     document = json.loads(data)
     assert document["format"] == "bonken-record/1"
-    assert document == h.bot.service.record(h.table().table_id, ann.id)
+    assert document == h.parts.service.record(h.table().table_id, ann.id)

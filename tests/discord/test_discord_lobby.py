@@ -8,11 +8,11 @@ import copy
 import itertools
 
 import discord
-from discord_harness import EPHEMERAL, OTHER_CHANNEL_ID, P, custom_ids
 
 from bot.store import Computer, Human, TableStatus
+from tests.discord.discord_harness import EPHEMERAL, OTHER_CHANNEL_ID, P, custom_ids
 
-NO_TABLE = "there is no Bonken table in this channel; open one with /bonken new"
+NO_TABLE = "there is no Bonken table here; open one with /bonken new"
 NOT_HOST = "only the host or a member with Manage Server can"
 
 
@@ -23,7 +23,7 @@ async def open_table(h, host):
 
 
 def occupants(h):
-    return [seat.occupant for seat in h.bot.service.registry.table(h.table().table_id).seats]
+    return [seat.occupant for seat in h.parts.service.registry.table(h.table().table_id).seats]
 
 
 async def test_new_posts_a_public_lobby_message_with_its_buttons(harness):
@@ -271,7 +271,7 @@ async def test_every_lobby_command_without_a_table_says_how_to_open_one(harness)
 async def test_lobby_edits_are_coalesced_to_one_a_second(tmp_path):
     """Four joins and leaves within a moment: the lobby message is edited at most once a
     second (with Discord's real clock and the presenter's real pacing)."""
-    from discord_harness import Harness
+    from tests.discord.discord_harness import Harness
 
     h = await Harness(tmp_path, time_scale=1.0).start()
     try:

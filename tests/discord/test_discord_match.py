@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import EPHEMERAL, components, custom_ids, seat_state, show_hand
-
 from bot.engine import DEALS_PER_MATCH, Double, MatchPhase, from_record
 from bot.ui.hands import MATCH_OVER
+from tests.discord.discord_harness import (
+    CHANNEL_ID,
+    EPHEMERAL,
+    components,
+    custom_ids,
+    seat_state,
+    show_hand,
+)
 
 
 async def test_one_person_and_three_computers_play_a_match_to_the_final_standings(harness):
@@ -87,7 +93,7 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     lobby = h.fake.messages[int(h.hand_message(opened)["id"])]
     assert lobby["embeds"][0]["footer"]["text"] == "The match has started."
     # The hand message says the match is over; /bonken record still has the match.
-    assert hand["content"] == MATCH_OVER and custom_ids(hand) == []
+    assert hand["content"] == MATCH_OVER.format(place=CHANNEL_ID) and custom_ids(hand) == []
     # The seed predicts every deal: only the final post, after the match, carried it.
     seed = str(record["seed"])
     carrying = [c for c in h.fake.calls if seed in json.dumps(c.body) + repr(c.files)]

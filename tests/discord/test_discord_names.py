@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from discord.utils import escape_markdown, escape_mentions
-from discord_harness import Interaction, play_until
+
+from tests.discord.discord_harness import Interaction, play_until
 
 HOSTILE = "# [x](http://e.vil) @everyone"
 """A display name (at most 32 characters) that would be a heading, a masked link and a

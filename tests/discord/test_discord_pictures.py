@@ -8,18 +8,26 @@ import dataclasses
 import io
 import json
 import logging
+from dataclasses import replace
 
-from discord_harness import Harness, play_until
+import pytest
 from PIL import Image
 
 import bot.ui.pictures as pictures
-import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, Phase
 from bot.render import cards
 from bot.render.chart import SIZE as CHART_SIZE
 from bot.render.chart import chart_png
-from bot.render.table_image import SIZE, TRICK_CARDS
+from bot.render.frame import SIZE
+from bot.render.table_image import TRICK_CARDS
 from bot.ui.pictures import chart_of_record, chart_of_scores
+from tests.discord.discord_harness import (
+    TEST_PACING,
+    Harness,
+    play_until,
+)
+
+pytestmark = pytest.mark.real_pictures
 
 CARD_WHITE = (252, 251, 247)
 
@@ -69,11 +77,11 @@ async def test_the_deal_message_shows_the_table_and_its_edits_replace_the_pictur
     assert all([name for name, _ in c.files] == ["table.png"] for c in uploads)
 
 
-async def test_the_final_standings_carry_the_chart_of_the_match(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.01)
-    h = await Harness(tmp_path).start()
+async def test_the_final_standings_carry_the_chart_of_the_match(tmp_path):
+    pacing = replace(TEST_PACING, edit_interval=0.01)
+    h = await Harness(tmp_path, pacing=pacing).start()
     try:
-        service, host = h.bot.service, h.user("Host")
+        service, host = h.parts.service, h.user("Host")
         channel = 1_300_000_000_000_000_009
         view = await service.open_table(1, channel, host.id, "Host", host_seated=False)
         for _ in range(4):
@@ -121,8 +129,8 @@ async def test_scores_shows_the_chart_of_the_finished_deals(harness):
     assert png(chart).size == CHART_SIZE
     # The chart of the one finished deal (the deal in play is not on it yet).
     view = h.table()
-    data = chart_of_scores(view, h.bot.service.scores(view.table_id))
-    assert data.contracts == (h.bot.service.scores(view.table_id)[0][1],)
+    data = chart_of_scores(view, h.parts.service.scores(view.table_id))
+    assert data.contracts == (h.parts.service.scores(view.table_id)[0][1],)
     assert chart == chart_png(data)
 
 
@@ -132,7 +140,7 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_text_and_the_game_goes_
     def broken(scene):  # type: ignore[no-untyped-def]
         raise RuntimeError("no ink")
 
-    monkeypatch.setattr(pictures, "table_png", broken)
+    monkeypatch.setattr(pictures, "deal_png", broken)
     h = harness
     ann = h.user("Ann")
     await h.slash(ann, "new")

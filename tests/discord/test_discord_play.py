@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import copy
 
-from discord_harness import (
+from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play
+from tests.discord.discord_harness import (
     components,
     custom_ids,
     play_until,
     seat_state,
     show_hand,
 )
-
-from bot.engine import CONTRACTS, Choose, Double, MatchPhase, Play
 
 NOT_SEATED = "you are not seated at this table"
 
@@ -154,7 +153,7 @@ async def test_the_contract_menu_offers_what_the_engine_allows_and_trumps_leads_
     assert [o["value"] for o in trump_menu["options"]] == trumps
     chosen = await h.select(ann, trump_menu["custom_id"], [trumps[0]], message=hand)
     assert chosen.callback_type == 7
-    assert h.bot.service.record(tid, full=True)["deals"][-1]["contract"] == trumps[0]
+    assert h.parts.service.record(tid, full=True)["deals"][-1]["contract"] == trumps[0]
 
 
 async def test_a_negative_contract_from_the_menu(harness):
@@ -176,7 +175,7 @@ async def test_a_negative_contract_from_the_menu(harness):
     menu = next(c for c in components(hand) if c["custom_id"].startswith("bonken:choose:"))
     value = menu["options"][0]["value"]
     await h.select(ann, menu["custom_id"], [value], message=hand)
-    assert h.bot.service.record(tid, full=True)["deals"][-1]["contract"] == value
+    assert h.parts.service.record(tid, full=True)["deals"][-1]["contract"] == value
     assert seat_state(h, ann)[1] > turn
 
 
@@ -242,7 +241,7 @@ async def test_doubling_toggles_confirm_and_the_command_autocomplete(harness):
     assert on["label"].startswith("✓ ")
     confirmed = await h.click(ann, f"bonken:dblok:{tid}:{turn}:{code}", message=hand)
     assert confirmed.callback_type == 7
-    record = h.bot.service.record(tid, full=True)
+    record = h.parts.service.record(tid, full=True)
     assert record["deals"][-1]["doubling"][view.doubling_order.index(0)] == [target]
 
 
@@ -330,12 +329,12 @@ async def test_a_click_for_an_earlier_turn_is_refused_and_changes_nothing(harnes
     card = custom_ids(old, enabled_only=True)[0]
     await h.click(ann, card, message=copy.deepcopy(old))
     await h.idle()
-    record = h.bot.service.record(tid, full=True)
+    record = h.parts.service.record(tid, full=True)
     _, turn = seat_state(h, ann)
     stale = await h.click(ann, card, message=old)
     assert stale.ephemeral
     assert "that was for an earlier turn" in stale.text
-    assert h.bot.service.record(tid, full=True) == record
+    assert h.parts.service.record(tid, full=True) == record
     assert seat_state(h, ann)[1] == turn
 
 
@@ -409,7 +408,7 @@ async def test_the_last_person_leaving_the_match_is_told_it_is_cancelled(harness
     assert "a computer plays" not in left.text
     await h.idle()
     assert h.table() is None
-    info = await h.bot.store.matches.get_match(match_id)
+    info = await h.parts.store.matches.get_match(match_id)
     assert info.status.value == "cancelled"
     posts = h.posts_text()
     assert "every player left the match, so it is cancelled" in posts  # the channel too
@@ -432,7 +431,7 @@ async def test_back_after_timing_out_twice(harness):
     (ann,) = await start(h, "Ann")
     not_away = await h.slash(ann, "back")
     assert not_away.ephemeral and "you are playing your seat already" in not_away.text
-    service = h.bot.service
+    service = h.parts.service
     tid = h.table().table_id
     for _ in range(2):  # the turn timer runs out twice (what the timer task would do)
         await h.idle()

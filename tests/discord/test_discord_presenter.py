@@ -7,21 +7,28 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from dataclasses import replace
 
-from discord_harness import CHANNEL_ID, Harness, custom_ids, play_until, seat_state, show_hand
-
-import bot.ui.presenter as presenter
 from bot.engine import CONTRACTS, DEALS_PER_MATCH, MatchPhase, from_record
 from bot.render.text import domino_rows_text
+from tests.discord.discord_harness import (
+    CHANNEL_ID,
+    TEST_PACING,
+    Harness,
+    custom_ids,
+    play_until,
+    seat_state,
+    show_hand,
+)
 
 
 async def computers_only(h: Harness, channel: int = CHANNEL_ID) -> None:
     """An all-computer table opened through the service (slash commands seat the host)."""
     host = h.user("Host")
-    await h.bot.service.open_table(1, channel, host.id, "Host", host_seated=False)
+    await h.parts.service.open_table(1, channel, host.id, "Host", host_seated=False)
     for _ in range(4):
-        await h.bot.service.add_computer(channel, host.id)
-    await h.bot.service.start(channel, host.id)
+        await h.parts.service.add_computer(channel, host.id)
+    await h.parts.service.start(channel, host.id)
 
 
 def deal_messages(h: Harness) -> list[dict]:
@@ -81,19 +88,19 @@ async def test_each_closed_deal_message_shows_its_own_deal_as_it_ended(harness):
         ]
 
 
-async def test_table_message_edits_stay_spaced_after_a_rate_limit_wait(tmp_path, monkeypatch):
+async def test_table_message_edits_stay_spaced_after_a_rate_limit_wait(tmp_path):
     """Edits wanted every 10 ms, 5 allowed per 100 ms: discord.py waits for the bucket,
     and the edit after that wait must still keep its distance from the one before."""
     interval = 0.01
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", interval)
-    h = await Harness(tmp_path, pace=0.002, time_scale=0.02).start()
+    pacing = replace(TEST_PACING, edit_interval=interval)
+    h = await Harness(tmp_path, pacing=pacing, pace=0.002, time_scale=0.02).start()
     try:
         await computers_only(h)
         for _ in range(2000):
             if len(deal_messages(h)) >= 3:
                 break
             await asyncio.sleep(0.01)
-        await h.bot.service.cancel(CHANNEL_ID, h.user("Host").id)
+        await h.parts.service.cancel(CHANNEL_ID, h.user("Host").id)
         await h.idle()
         edits = [c.at for c in h.fake.calls if c.method == "PATCH" and c.path.startswith("/ch")]
         gaps = [b - a for a, b in itertools.pairwise(edits)]

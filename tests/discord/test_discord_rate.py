@@ -12,42 +12,52 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 
 import pytest
-from discord_harness import Call, Harness, User, components, custom_ids, seat_state, show_hand
 
-import bot.ui.presenter as presenter
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 from bot.ui.components import lobby_view
 from bot.ui.embeds import lobby_embed
+from bot.ui.threads import THREAD, THREAD_WANTED
+from tests.discord.discord_harness import (
+    TEST_PACING,
+    Call,
+    Harness,
+    User,
+    components,
+    custom_ids,
+    seat_state,
+    show_hand,
+)
 
 TIME_SCALE = 0.01
 BUDGET_PER_DEAL = 40
 
 
 @pytest.mark.parametrize("threaded", [False, True], ids=["in the channel", "in a thread"])
-async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(
-    tmp_path, monkeypatch, threaded
-):
+async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(tmp_path, threaded):
     """In a thread, the posts go to the thread's own buckets and the channel's lobby
     message becomes the summary, edited at deal starts and ends: counted here too."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 1.0 * TIME_SCALE)
-    monkeypatch.setattr(presenter, "ARCHIVE_AFTER", 0.0)
-    h = await Harness(tmp_path, pace=0.0, time_scale=TIME_SCALE).start()
+    pacing = replace(TEST_PACING, edit_interval=1.0 * TIME_SCALE, archive_after=0.0)
+    h = await Harness(tmp_path, pacing=pacing, pace=0.0, time_scale=TIME_SCALE).start()
     try:
         # Slash commands always seat the host; an all-computer table is opened through the
         # service, as the demo does, and presented by the bot like any other.
-        service = h.bot.service
+        service = h.parts.service
         host = h.user("Host")
         channel = 1_300_000_000_000_000_009
-        view = await service.open_table(1, channel, host.id, "Host", host_seated=False)
-        if threaded:  # what /bonken new does where the bot may open threads
-            await h.bot.presenter.play_in_thread(view.table_id)
+        # What /bonken new does where the bot may open threads: a thread is wanted.
+        wish = {THREAD: THREAD_WANTED} if threaded else None
+        view = await service.open_table(
+            1, channel, host.id, "Host", host_seated=False, messages=wish
+        )
+        if threaded:
             lobby = await h.bot.get_partial_messageable(channel).send(
                 embed=lobby_embed(view), view=lobby_view(view.table_id)
             )
             await service.remember_message(view.table_id, "table", lobby.id)
-            h.bot.presenter.adopt_message(channel, view.table_id, lobby.id)
+            h.parts.presenter.adopt_message(view.table_id, lobby.id)
         for _ in range(4):
             await service.add_computer(channel, host.id)
         await h.idle()
@@ -156,16 +166,14 @@ async def _act_on_hand(h: Harness, user: User, hand: dict) -> None:
     assert done.callback_type == 7 and not done.text.startswith("⚠️"), done.text
 
 
-async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(
-    tmp_path, monkeypatch
-):
+async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(tmp_path):
     """Two people play by their hand messages as soon as it is their turn. Per deal the
     bot posts only the deal's lines, edits the table message at most once an interval,
     refreshes a hand at most once per turn of its player, and never sends a hand what it
     already shows. (How many edits a deal gets depends on how long it lasts; the figures
     printed are for this machine's speed.)"""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 1.0 * TIME_SCALE)
-    h = await Harness(tmp_path, pace=0.0, time_scale=TIME_SCALE).start()
+    pacing = replace(TEST_PACING, edit_interval=1.0 * TIME_SCALE)
+    h = await Harness(tmp_path, pacing=pacing, pace=0.0, time_scale=TIME_SCALE).start()
     try:
         ann, bob = h.user("Ann"), h.user("Bob")
         await h.slash(ann, "new")
@@ -196,7 +204,7 @@ async def test_two_people_and_two_computers_refresh_hands_only_when_they_change(
             posts = sum(c.method == "POST" for c in own)
             edits = sum(c.method == "PATCH" for c in own)
             assert posts <= 16, [c.body.get("content") for c in own]
-            assert edits <= (own[-1].at - own[0].at) / presenter.EDIT_INTERVAL + 2
+            assert edits <= (own[-1].at - own[0].at) / pacing.edit_interval + 2
         for number, count in enumerate(refreshes, start=1):
             assert count <= turns[number], (number, refreshes, turns)
         # Never the same content twice in a row on one hand message.

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import json
 
-from discord_harness import play_until, seat_state
-
 from bot.engine import MatchPhase, from_record, to_record
+from tests.discord.discord_harness import play_until, seat_state
 
 
 def _file(interaction) -> dict:
@@ -21,7 +20,7 @@ def _file(interaction) -> dict:
 async def _full(h) -> dict:
     """The whole record as the store keeps it (every hand, the seed), as the engine
     writes it."""
-    stored = await h.bot.store.matches.load_record(h.table().match_id)
+    stored = await h.parts.store.matches.load_record(h.table().match_id)
     return to_record(from_record(stored), seed=stored["seed"])
 
 
@@ -75,7 +74,7 @@ async def test_a_match_that_stopped_keeps_its_last_deal_hidden(harness):
     await h.idle()
     assert h.table() is None
     document = _file(await h.slash(ann, "record"))
-    stored = await h.bot.store.matches.load_record(match_id)
+    stored = await h.parts.store.matches.load_record(match_id)
     assert "seed" not in document
     assert document["deals"][0] == to_record(from_record(stored))["deals"][0]
     assert document["deals"][1]["hands"] == [None] * 4

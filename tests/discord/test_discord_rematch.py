@@ -3,9 +3,8 @@ the finished table's computers and settings, and seats the old players who click
 
 from __future__ import annotations
 
-from discord_harness import custom_ids
-
 from bot.store import Computer, Human
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids
 
 
 async def _finished_table(h):  # type: ignore[no-untyped-def]
@@ -38,7 +37,7 @@ async def test_play_again_seats_the_players_who_click_it(harness):
     table = h.table()
     assert table.table_id != old and table.host_id == bob.id
     assert (table.settings.turn_seconds, table.settings.computer_level) == (45, "easy")
-    stored = await h.bot.store.tables.get_table(table.table_id)
+    stored = await h.parts.store.tables.get_table(table.table_id)
     assert stored.seats[:2] == (Human(bob.id), Computer("hard"))
     assert table.messages["table"] == opened.original_id  # the lobby message it posted
     assert custom_ids(h.hand_message(opened)) == [
@@ -49,7 +48,7 @@ async def test_play_again_seats_the_players_who_click_it(harness):
     assert joined.ephemeral and joined.text == "You sit South."
     again = await h.click(ann, button, message=standings)
     assert again.ephemeral and "already seated" in again.text
-    stored = await h.bot.store.tables.get_table(table.table_id)
+    stored = await h.parts.store.tables.get_table(table.table_id)
     assert stored.seats == (Human(bob.id), Computer("hard"), Human(ann.id), None)
     await h.idle()
     lobby = h.fake.messages[opened.original_id]["embeds"][0]["fields"][0]["value"]
@@ -63,5 +62,5 @@ async def test_play_again_is_refused_while_another_match_is_played_here(harness)
     await h.slash(bob, "start")
     button = f"bonken:again:{old}"
     refused = await h.click(ann, button, message=h.old_message(button))
-    assert refused.ephemeral and "a table is already open in this channel" in refused.text
+    assert refused.ephemeral and f"a table is already open in <#{CHANNEL_ID}>" in refused.text
     assert h.table().host_id == bob.id

@@ -7,9 +7,13 @@ import copy
 import logging
 import re
 import sqlite3
+from dataclasses import replace
 
-from discord_harness import (
+from bot.engine import MatchPhase, from_record
+from tests.discord.discord_harness import (
     CHANNEL_ID,
+    FAST_PACING,
+    TEST_PACING,
     Harness,
     User,
     act_by_buttons,
@@ -19,13 +23,9 @@ from discord_harness import (
     show_hand,
 )
 
-import bot.ui.presenter as presenter
-from bot.engine import MatchPhase, from_record
 
-
-async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path):
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         ann = first.user("Ann")
         await first.slash(ann, "new")
@@ -38,7 +38,8 @@ async def test_a_hand_button_from_before_a_restart_still_plays(tmp_path, monkeyp
     finally:
         await first.stop()
 
-    second = await Harness(tmp_path).start()  # the same database: the table is restored
+    # The same database: the table is restored.
+    second = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         second.users["Ann"] = ann
         assert seat_state(second, ann)[1] == turn
@@ -75,22 +76,21 @@ async def play_last_card_and_stop(h: Harness, ann: User) -> int:
     hand = h.hand_message(await show_hand(h, ann))
     h.fake.channel_delay = 0.05
     await h.click(ann, custom_ids(hand, enabled_only=True)[0], message=hand)
-    await h.bot.service.settle()  # the computers end the deal; the next one is dealt
+    await h.parts.service.settle()  # the computers end the deal; the next one is dealt
     assert seat_state(h, ann)[0].deal_number == deal + 1
     await h.stop()  # what SIGTERM and SIGINT do
     h.fake.channel_delay = 0.0
     return deal
 
 
-async def test_a_clean_shutdown_sends_what_was_still_queued(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = Harness(tmp_path)
+async def test_a_clean_shutdown_sends_what_was_still_queued(tmp_path):
+    first = Harness(tmp_path, pacing=FAST_PACING)
     await first.start()
     deal = await play_last_card_and_stop(first, first.user("Ann"))
     assert count(first, rf"^Deal {deal} \(.*\) scores:") == 1
     assert count(first, rf"Deal {deal + 1} of 11") == 1
 
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
     try:
         await second.idle()  # nothing was missing: nothing is posted twice
         assert count(second, rf"^Deal {deal} \(.*\) scores:") == 1
@@ -100,20 +100,19 @@ async def test_a_clean_shutdown_sends_what_was_still_queued(tmp_path, monkeypatc
         await second.stop()
 
 
-async def test_what_a_shutdown_could_not_send_is_posted_after_the_restart(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 0.0, raising=False)  # no time at all
-    first = Harness(tmp_path)
+async def test_what_a_shutdown_could_not_send_is_posted_after_the_restart(tmp_path):
+    pacing = replace(TEST_PACING, edit_interval=0.02, drain_seconds=0.0)  # no time at all
+    first = Harness(tmp_path, pacing=pacing)
     await first.start()
     ann = first.user("Ann")
     deal = await play_last_card_and_stop(first, ann)
     assert count(first, rf"Deal {deal + 1} of 11") == 0  # lost in the shutdown
 
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
-        played = from_record(second.bot.service.record(second.table().table_id, full=True)).deals[
+        played = from_record(second.parts.service.record(second.table().table_id, full=True)).deals[
             :deal
         ]
         for number in range(1, 14):  # each trick line once, none missing
@@ -134,12 +133,9 @@ async def test_what_a_shutdown_could_not_send_is_posted_after_the_restart(tmp_pa
         await second.stop()
 
 
-async def test_an_open_hand_lights_up_after_a_restart_and_the_channel_is_told(
-    tmp_path, monkeypatch, caplog
-):
+async def test_an_open_hand_lights_up_after_a_restart_and_the_channel_is_told(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     ann, bob = first.user("Ann"), first.user("Bob")
     await first.slash(ann, "new")
     await first.slash(bob, "join")
@@ -149,7 +145,7 @@ async def test_an_open_hand_lights_up_after_a_restart_and_the_channel_is_told(
     assert not seat_state(first, ann)[0].my_turn
     await first.stop()
 
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
     try:
         second.users.update(Ann=ann, Bob=bob)
         await second.idle()
@@ -171,9 +167,8 @@ async def test_an_open_hand_lights_up_after_a_restart_and_the_channel_is_told(
     assert not [line for line in lines if any(token in line for token in tokens)]
 
 
-async def test_an_expired_hand_token_is_dropped_and_never_used(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+async def test_an_expired_hand_token_is_dropped_and_never_used(tmp_path):
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     ann = first.user("Ann")
     await first.slash(ann, "new")
     await first.slash(ann, "start")
@@ -186,32 +181,31 @@ async def test_an_expired_hand_token_is_dropped_and_never_used(tmp_path, monkeyp
         conn.execute("UPDATE hand_links SET expires_at = expires_at - 15 * 60 * 1000")
 
     before = len(first.fake.calls)
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
         assert seat_state(second, ann)[0].my_turn  # her turn: a valid token would be used
         after = second.fake.calls[before:]
         assert [c for c in after if played.token in c.path or shown.token in c.path] == []
-        assert await second.bot.store.delivery.hand_links(second.table().table_id) == []
+        assert await second.parts.store.delivery.hand_links(second.table().table_id) == []
     finally:
         await second.stop()
 
 
-async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used(
-    tmp_path, monkeypatch
-):
+async def test_a_restarted_bot_waits_out_the_rate_limit_window_its_last_run_used(tmp_path):
     """The first run drains its queue into the channel's window on its way down; the new
     process cannot know, so it keeps the channel quiet for one window: no 429."""
     scale = 0.2  # a 1 s window: long enough that a restart falls inside it
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "RESTART_QUIET", 5.0 * scale)
-    first = Harness(tmp_path, time_scale=scale)
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=5.0 * scale)
+    # It plays at the usual scale: a deal in 1 s windows takes long.
+    first = Harness(tmp_path, pacing=pacing)
     await first.start()
     await play_last_card_and_stop(first, first.user("Ann"))
     # Its last posts used the whole window up, as a drain into a busy channel does.
+    first.fake.time_scale = scale
     first.fake.use_up_window(CHANNEL_ID)
-    second = await Harness(tmp_path, fake=first.fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
         await second.idle(quiet=0.3)
         assert count(second, r"^The bot restarted; the table is restored\.") == 1

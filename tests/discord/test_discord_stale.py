@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 
 import pytest
-from discord_harness import play_until, seat_state, show_hand
 
 from bot.engine import MatchPhase
 from bot.ui.components import STALE
+from tests.discord.discord_harness import play_until, seat_state, show_hand
 
 
 async def _started(h):

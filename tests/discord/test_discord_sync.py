@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 
 from discord import app_commands
-from discord_harness import APP_ID, GUILD_ID, Harness
 
 from bot.app import BonkenBot
+from tests.discord.discord_harness import APP_ID, GUILD_ID, Harness
 
 
 async def _run(tmp_path, **kwargs) -> Harness:

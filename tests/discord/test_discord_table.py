@@ -9,13 +9,12 @@ import dataclasses
 import re
 import time
 
-from discord_harness import CHANNEL_ID, custom_ids, play_until, seat_state, show_hand
-
 from bot.engine import DEALS_PER_MATCH, MatchPhase
 from bot.engine.cards import RANK_NAMES
 from bot.render.text import settlement_text
 from bot.tables import events as ev
 from bot.ui.embeds import deal_embed
+from tests.discord.discord_harness import CHANNEL_ID, custom_ids, play_until, seat_state, show_hand
 
 
 def _table_embed(h) -> dict:  # type: ignore[no-untyped-def]
@@ -125,8 +124,10 @@ async def test_no_choose_menu_is_left_on_the_hand_after_a_computer_chose_for_the
     hand = h.hand_message(await show_hand(h, ann))
     assert "Choose the contract" in hand["content"]
     _, turn = seat_state(h, ann)
-    monkeypatch.setattr(h.bot.service.turns, "pace", 5.0)  # the computers after her take their time
-    assert await h.bot.service.expire_turn(h.table().table_id, turn)  # Ann's time ran out
+    monkeypatch.setattr(
+        h.parts.service.turns, "pace", 5.0
+    )  # the computers after her take their time
+    assert await h.parts.service.expire_turn(h.table().table_id, turn)  # Ann's time ran out
     await asyncio.sleep(0.2)  # (not idle: that waits for the computers)
     assert "Choose the contract" not in hand["content"]
     assert not any(cid.startswith("bonken:choose:") for cid in custom_ids(hand))

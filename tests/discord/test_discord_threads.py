@@ -6,12 +6,19 @@ permissions, in a thread, or where the server chose so, the table plays in its c
 from __future__ import annotations
 
 import asyncio
+import json
+from dataclasses import replace
 
-from discord_harness import (
+import pytest
+
+from bot.engine import DEALS_PER_MATCH, MatchPhase
+from tests.discord.discord_harness import (
     CHANNEL_ID,
     EPHEMERAL,
+    FAST_PACING,
     GUILD_ID,
     PUBLIC_THREAD,
+    TEST_PACING,
     THREAD_PERMISSIONS,
     Harness,
     User,
@@ -20,10 +27,8 @@ from discord_harness import (
     play_until,
     seat_state,
     show_hand,
+    snowflake,
 )
-
-import bot.ui.presenter as presenter
-from bot.engine import DEALS_PER_MATCH, MatchPhase
 
 ARCHIVE_AFTER = 0.05
 
@@ -50,7 +55,7 @@ async def open_and_start(h: Harness, ann: User, *others: User) -> tuple[int, int
     for user in others:
         await h.slash(user, "join")
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text, started.text
+    assert "in a thread" in started.text, started.text
     await h.idle()
     thread = h.fake.thread_of(lobby_id)
     assert thread is not None, "no thread was opened on the lobby message"
@@ -92,8 +97,8 @@ async def play_out(h: Harness, ann: User) -> None:
     await h.idle()
 
 
-async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness, monkeypatch):
-    monkeypatch.setattr(presenter, "ARCHIVE_AFTER", ARCHIVE_AFTER)
+@pytest.mark.pacing(archive_after=ARCHIVE_AFTER)
+async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(harness):
     h = harness
     h.fake.app_permissions = THREAD_PERMISSIONS
     ann = h.user("Ann")
@@ -168,7 +173,7 @@ async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(har
     assert int(lobby["channel_id"]) == CHANNEL_ID
     assert lobby["embeds"][0]["title"] == "Bonken table"
     started = await h.slash(ann, "start")
-    assert "in its thread" in started.text, started.text
+    assert "in a thread" in started.text, started.text
 
 
 async def test_buttons_and_autocomplete_in_the_thread_find_its_table(harness):
@@ -234,15 +239,14 @@ async def test_a_table_opened_in_a_thread_plays_there(harness):
     started = await h.slash(ann, "start", channel_id=thread_id)
     assert "thread" not in started.text
     await h.idle()
-    table = h.bot.service.table_in_channel(thread_id)
+    table = h.parts.service.table_in_channel(thread_id)
     assert table is not None and "thread" not in table.messages
     assert len(h.fake.threads) == 1  # no thread in a thread
     assert titles(h.fake.channel_posts(thread_id))[0].startswith("Deal 1 of 11")
 
 
-async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    first = await Harness(tmp_path).start()
+async def test_a_restart_mid_match_finds_the_thread(tmp_path):
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         first.fake.app_permissions = THREAD_PERMISSIONS
         ann = first.user("Ann")
@@ -254,7 +258,7 @@ async def test_a_restart_mid_match_finds_the_thread(tmp_path, monkeypatch):
     fake = first.fake
     before = len(fake.calls)
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
@@ -309,19 +313,19 @@ async def test_only_manage_server_changes_the_settings(harness):
     ann = h.user("Ann")
     refused = await h.admin(ann, "settings", where="channel")
     assert refused.ephemeral and "Manage Server" in refused.text
-    settings = await h.bot.store.tables.guild_settings(GUILD_ID)
+    settings = await h.parts.store.tables.guild_settings(GUILD_ID)
     assert settings.place.value == "thread"
     bad = await h.admin(h.user("Admin", admin=True), "settings", where="forum")
     assert bad.ephemeral and "thread, channel" in bad.text, bad.text
 
 
-async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path, monkeypatch):
+async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path):
     """The match started, but the bot stopped before the thread was opened (the first
     deal's message not posted): after the restart the thread opens on the lobby message
     as it would have, and the lobby becomes the summary."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    monkeypatch.setattr(presenter, "DRAIN_SECONDS", 0.0)  # no time to send anything
-    first = await Harness(tmp_path).start()
+    # No time to send anything at the stop.
+    pacing = replace(TEST_PACING, edit_interval=0.02, drain_seconds=0.0)
+    first = await Harness(tmp_path, pacing=pacing).start()
     fake = first.fake
     fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
@@ -335,7 +339,7 @@ async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path
     fake.channel_delay = 0.0
     assert fake.threads == {}
 
-    second = await Harness(tmp_path, fake=fake).start()
+    second = await Harness(tmp_path, pacing=pacing, fake=fake).start()
     try:
         second.users["Ann"] = ann
         await second.idle()
@@ -347,5 +351,54 @@ async def test_a_restart_before_the_thread_opened_opens_it_on_the_lobby(tmp_path
         summary = fake.messages[lobby_id]
         assert summary["embeds"][0]["title"] == "Bonken · deal 1 of 11"
         assert custom_ids(summary) == []  # the lobby's buttons are gone
+    finally:
+        await second.stop()
+
+
+def record_file(interaction) -> dict:  # type: ignore[no-untyped-def]
+    (call,) = [c for c in interaction.answers if c.files]
+    ((name, data),) = call.files
+    assert name == "bonken-match.json"
+    return json.loads(data)
+
+
+async def test_the_record_is_found_in_the_match_s_thread_and_in_its_channel(tmp_path):
+    """During the match the record says where the full one will be (the thread); after
+    it, ``/bonken record`` in the thread (open a while yet) and in the lobby's channel
+    both give the finished match's full record, also with a rematch's lobby open and
+    after a restart (which forgets the thread was a table's)."""
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
+    try:
+        h = first
+        h.fake.app_permissions = THREAD_PERMISSIONS
+        ann = h.user("Ann")
+        _lobby_id, thread_id = await open_and_start(h, ann)
+        table_id = h.table().table_id
+        during = await h.slash(ann, "record", channel_id=thread_id)
+        assert f"posted in <#{thread_id}> when the match ends" in during.text, during.text
+        await play_out(h, ann)
+        assert h.fake.threads[thread_id]["thread_metadata"]["archived"] is False
+        # Ann's hand message says where the standings are: the thread.
+        over = [m for m in h.fake.messages.values() if m["content"].startswith("This match")]
+        assert [m["content"] for m in over] == [
+            f"This match is over; the final standings are in <#{thread_id}>."
+        ]
+        final = public_in(h, thread_id)[-1]
+        full = json.loads(final["attachments"][0]["data"])
+        assert "seed" in full
+        for where in (thread_id, CHANNEL_ID):
+            asked = await h.slash(ann, "record", channel_id=where)
+            assert asked.ephemeral and record_file(asked) == full, asked.text
+        await h.click(ann, f"bonken:again:{table_id}", message=final)  # a rematch's lobby
+        assert h.table() is not None
+        assert record_file(await h.slash(ann, "record")) == full
+    finally:
+        await first.stop()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
+    try:
+        second.users["Ann"] = ann
+        assert record_file(await second.slash(ann, "record", channel_id=thread_id)) == full
+        nowhere = await second.slash(ann, "record", channel_id=snowflake())
+        assert "no match has been played here yet" in nowhere.text
     finally:
         await second.stop()

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from itertools import product
+from itertools import combinations, product
 from typing import Any
+
+import pytest
 
 from bot.engine import (
     CARDS,
@@ -26,13 +28,60 @@ from bot.engine import (
     deal_hands,
     rules_for,
 )
-from bot.engine.rules import HOUSE_RULES, VARIANTS
+from bot.engine.house_rules import HOUSE_RULES, HouseRule
+from bot.engine.rules import VARIANTS
 
-#: Every variant with every combination of house rules (2 x 2 x 3 x 2 = 24 rule sets).
+
+def pairwise(factors: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Rows of one value per factor in which every two values of two factors meet at least
+    once, the rows of every first value first: a greedy covering array, a few rows where
+    the full product has hundreds, still catching any two rules that interact."""
+    pairs = list(combinations(range(len(factors)), 2))
+    needed = {(i, a, j, b) for i, j in pairs for a in factors[i] for b in factors[j]}
+
+    def covers(row: tuple[str, ...]) -> set[tuple[int, str, int, str]]:
+        return {(i, row[i], j, row[j]) for i, j in pairs}
+
+    rows = [(first, *(values[0] for values in factors[1:])) for first in factors[0]]
+    needed -= set().union(*map(covers, rows))
+    candidates = list(product(*factors))
+    while needed:
+        best = max(candidates, key=lambda row: len(covers(row) & needed))
+        rows.append(best)
+        needed -= covers(best)
+    return rows
+
+
+#: Every variant with its default house rules, then enough rule sets that every value of
+#: every house rule meets every variant and every value of every other house rule.
 ALL_RULES: tuple[Rules, ...] = tuple(
     rules_for(variant, dict(zip(HOUSE_RULES, values, strict=True)))
-    for variant in VARIANTS
-    for values in product(*HOUSE_RULES.values())
+    for variant, *values in pairwise(
+        [tuple(VARIANTS), *(rule.value_names for rule in HOUSE_RULES.values())]
+    )
+)
+
+
+def _shaped(rule: HouseRule, rules: Rules) -> list[str]:
+    """The contracts ``rule`` shapes in ``rules`` (a trick contract and Domino for a rule
+    of the whole game)."""
+    if rule.shapes is None:
+        return ["queens", "domino"]
+    return [contract.id for contract in rules.contracts if rule.shapes(contract)]
+
+
+#: Each value of each house rule other than its default, alone in the standard game, with
+#: each contract it shapes: the agreement tests' close look at every rule.
+EACH_HOUSE_RULE = pytest.mark.parametrize(
+    ("rules", "contract_id"),
+    [
+        (rules, contract_id)
+        for rule in HOUSE_RULES.values()
+        for value in rule.value_names[1:]
+        for rules in [rules_for("standard", {rule.name: value})]
+        for contract_id in _shaped(rule, rules)
+    ],
+    ids=lambda value: value if isinstance(value, str) else rules_id(value),
 )
 
 

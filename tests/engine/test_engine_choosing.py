@@ -1,14 +1,14 @@
-"""RULES.md, "Choosing the contract": played contracts, the trump quota, no deadlock."""
+"""docs/rules.md, "Choosing the contract": played contracts, the trump quota, no deadlock."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from engine_helpers import play_deal, random_partial, snapshot
 
 from bot.engine import NEGATIVE_IDS, TRUMP_IDS, Choose, IllegalAction, Match
 from bot.engine.rules import STANDARD
+from tests.engine.engine_helpers import play_deal, random_partial, snapshot
 
 # first_dealer 0: the choosers of deals 1-11 are seats 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0.
 # Seat 0 ends up with trump-spades, kingofhearts and the last negative, lasttrick.
@@ -120,7 +120,7 @@ def test_only_the_chooser_may_choose():
 
 
 def _quota(chosen_by: dict[str, int], seat: int, choices: list[int]) -> set[str]:
-    """The quota exactly as RULES.md words it, to compare the engine against."""
+    """The quota exactly as docs/rules.md words it, to compare the engine against."""
     mine = [cid for cid, by in chosen_by.items() if by == seat]
     has_trump = any(cid in TRUMP_IDS for cid in mine)
     negatives = sum(1 for cid in mine if cid in NEGATIVE_IDS)

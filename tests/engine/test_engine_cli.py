@@ -8,9 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from engine_helpers import LAYOUT_L, SCRIPT_L, hands_from, play, start
 
 from bot.engine import from_record, to_record
+from tests.engine.engine_helpers import LAYOUT_L, SCRIPT_L, hands_from, play, start
 
 
 def _run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""RULES.md, "Contracts": the table, scoring, totals and early ends, on hand-built deals.
+"""docs/rules.md, "Contracts": the table, scoring, totals and early ends, on hand-built deals.
 
 Layout L and its script (see ``engine_helpers``) are worked out by hand: seat 1 takes
 tricks 1-7, seat 3 tricks 8-13, and the comments there list which scoring cards each
@@ -8,7 +8,9 @@ trick holds. Every expected score below follows from those comments alone.
 from __future__ import annotations
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, IllegalAction, Phase, Play, Suit
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     SCRIPT_L_TRUMP_HEARTS,
@@ -20,8 +22,6 @@ from engine_helpers import (
     play,
     start,
 )
-
-from bot.engine import CONTRACTS, NEGATIVE_IDS, TRUMP_IDS, IllegalAction, Phase, Play, Suit
 
 EXPECTED_TOTALS = {
     "ducking": -65,

@@ -1,9 +1,11 @@
-"""RULES.md, "Domino": eights and neighbours, automatic passes, skipping, the three-out end."""
+"""docs/rules.md, "Domino": eights and neighbours, automatic passes, skipping, the three-out end."""
 
 from __future__ import annotations
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import PASS, IllegalAction, Phase, Play, Suit
+from tests.engine.engine_helpers import (
     SKIP_HANDS,
     SKIP_PLAYS,
     cards,
@@ -13,8 +15,6 @@ from engine_helpers import (
     snapshot,
     start,
 )
-
-from bot.engine import PASS, IllegalAction, Phase, Play, Suit
 
 UP_THEN_DOWN = ["8", "9", "T", "J", "Q", "K", "A", "7", "6", "5", "4", "3", "2"]
 

@@ -1,4 +1,4 @@
-"""RULES.md, "Doubling": one turn each in doubling order, redoubles, the chooser, settlement.
+"""docs/rules.md, "Doubling": one turn each in doubling order, redoubles, the chooser, settlement.
 
 The scored deals are the hand-built ones of ``test_engine_contracts``; with dealer 0 the
 doubling order is seats 3, 0, 1, 2 and seat 2 is the chooser.
@@ -9,7 +9,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import CONTRACTS, PASS, Double, IllegalAction, Phase, settle
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     SCRIPT_L_TRUMP_HEARTS,
@@ -19,8 +21,6 @@ from engine_helpers import (
     snapshot,
     start,
 )
-
-from bot.engine import CONTRACTS, PASS, Double, IllegalAction, Phase, settle
 
 
 def _doubling(contract: str = "ducking", dealer: int = 0):

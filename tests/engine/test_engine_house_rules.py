@@ -1,24 +1,26 @@
-"""RULES.md, section "House rules": one test per rule sentence, named after it, and
+"""docs/rules.md, section "House rules": one test per rule sentence, named after it, and
 hypothesis properties per variant. The expected numbers and seats are written here from
 the rules text, independently of the engine's tables."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from engine_helpers import ALL_RULES, cards, full_suits, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import (
     CARDS,
+    HOUSE_RULES,
     PASS,
     STANDARD,
     TWELVE,
     Card,
     Choose,
     Double,
+    HouseRule,
     IllegalAction,
     Match,
     Play,
@@ -32,6 +34,7 @@ from bot.engine import (
     to_record,
 )
 from bot.engine.simulate import random_match
+from tests.engine.engine_helpers import ALL_RULES, cards, full_suits, rules_id
 
 BROKEN = rules_for("standard", {"heart_lead": "broken"})
 TWELVE_NEGATIVES = {
@@ -510,6 +513,230 @@ def test_domino_doubling_any_lets_anyone_double_in_domino() -> None:
     assert match.to_act == 0 and len(match.legal_actions()) == 8
 
 
+# -- House rules: domino_aces ------------------------------------------------------------------
+
+EITHER = rules_for("standard", {"domino_aces": "either"})
+#: Every seat holds a whole suit (seat 0 clubs, 1 diamonds, 2 hearts, 3 spades) and plays
+#: only its own row; standard, dealer 0: seat 1 plays first, then 2, 3, 0.
+DOWN_TO_THE_2 = {seat: f"8{s} 7{s} 6{s} 5{s} 4{s} 3{s} 2{s}" for seat, s in enumerate("CDHS")}
+UP_TO_THE_KING = {seat: f"8{s} 9{s} T{s} J{s} Q{s} K{s} 7{s}" for seat, s in enumerate("CDHS")}
+LOW_ACE_FIRST = {**UP_TO_THE_KING, 1: "8D 7D 6D 5D 4D 3D 2D AD"}
+"""Seat 1 lays the first ace next to its 2 (the others' rows run from 7 to the king)."""
+
+
+def _domino_rows(rules: Rules, plays: dict[int, str]) -> Match:
+    """A Domino deal on whole suits, each seat laying its ``plays`` in turn, stopped when
+    the seat to act has nothing left to lay (so it is that seat's turn)."""
+    match = _match(rules, full_suits(), "domino")
+    queues = {seat: cards(text) for seat, text in plays.items()}
+    while match.to_act is not None and queues[match.to_act]:
+        match.apply(Play(queues[match.to_act].pop(0)))
+    return match
+
+
+def _legal(match: Match) -> set[str]:
+    return {action.card.code for action in match.legal_actions() if isinstance(action, Play)}
+
+
+def test_domino_aces_is_a_rule_of_domino_only() -> None:
+    for rules in ALL_RULES:
+        either = rules.house_rule("domino_aces") == "either"
+        shaped = {c.id for c in rules.contracts if c.domino_aces.value != "high"}
+        assert shaped == ({"domino"} if either else set())
+
+
+def test_domino_aces_high_an_ace_connects_only_to_the_king_of_its_suit() -> None:
+    match = _domino_rows(STANDARD, DOWN_TO_THE_2)
+    assert match.to_act == 1 and _legal(match) == {"9D"}  # not the A♦ next to the 2♦
+    up = _domino_rows(STANDARD, UP_TO_THE_KING)
+    assert up.to_act == 1 and _legal(up) == {"AD", "6D"}
+
+
+def test_domino_aces_either_until_the_first_ace_an_ace_connects_to_the_king_or_to_the_2() -> None:
+    low = _domino_rows(EITHER, DOWN_TO_THE_2)
+    assert low.to_act == 1 and _legal(low) == {"9D", "AD"}
+    up = _domino_rows(EITHER, UP_TO_THE_KING)
+    assert up.to_act == 1 and _legal(up) == {"AD", "6D"}
+
+
+def test_domino_aces_either_played_next_to_a_king_every_ace_connects_only_to_its_king() -> None:
+    plays = {**DOWN_TO_THE_2, 1: "8D 9D TD JD QD KD 7D AD"}
+    match = _domino_rows(EITHER, plays)  # seat 1 lays the A♦ next to its K♦: high
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (7, 14)
+    assert match.to_act == 2 and _legal(match) == {"9H"}  # not the A♥ next to the 2♥
+
+
+def test_domino_aces_either_next_to_a_2_every_ace_connects_only_to_its_2() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)  # seat 1 lays the A♦ next to its 2♦: low
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (1, 8)
+    assert match.to_act == 2 and _legal(match) == {"6H"}  # the K♥ takes no ace now
+    plays = {**LOW_ACE_FIRST, 2: LOW_ACE_FIRST[2] + " 6H", 3: DOWN_TO_THE_2[3]}
+    match = _domino_rows(EITHER, plays)
+    assert match.to_act == 3 and _legal(match) == {"AS", "9S"}  # an ace next to its 2
+
+
+def test_domino_aces_either_after_a_low_ace_a_king_connects_only_to_its_queen() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("AH")))
+    assert refused.value.reason is Reason.DOMINO_NOT_CONNECTED
+    assert "the A♥ does not connect" in str(refused.value)
+
+
+def test_domino_aces_either_an_ace_that_could_go_either_way_goes_high() -> None:
+    both_ends = {seat: DOWN_TO_THE_2[seat] + UP_TO_THE_KING[seat][2:-3] for seat in range(4)}
+    match = _domino_rows(EITHER, both_ends)
+    assert match.to_act == 1 and _legal(match) == {"AD"}
+    match.apply(Play(Card.parse("AD")))
+    deal = match.deal
+    assert deal is not None and deal.domino_rows()[Suit.DIAMONDS] == (2, 14)
+
+
+def test_domino_aces_either_a_record_replays_a_low_ace_and_high_refuses_it() -> None:
+    match = _domino_rows(EITHER, LOW_ACE_FIRST)
+    record = to_record(match)
+    assert record["house_rules"] == {"domino_aces": "either"}
+    replayed = from_record(record)
+    assert replayed.rules is EITHER and replayed.deal is not None
+    assert replayed.deal.domino_rows() == match.deal.domino_rows()
+    with pytest.raises(RecordError) as refused:
+        from_record({**record, "house_rules": {}})
+    assert refused.value.deal == 1 and "card AD" in str(refused.value)
+    assert "the A♦ does not connect" in str(refused.value)
+
+
+# -- House rules: must_trump -------------------------------------------------------------------
+
+#: Standard, dealer 0: seat 1 leads. Seats 2 and 3 are void in hearts and hold spades; seat 2
+#: holds no clubs either; seat 0 holds no spades.
+TRUMP_HANDS = [
+    cards("2H 3H 4H 5H 6H 7H 8H 2C 3C 4C 5C 6C 7C"),
+    cards("AH KH QH JH TH 9H AS 3S 8C 9C TC JC QC"),
+    cards("2S 5S 9S KS 2D 3D 4D 5D 6D 7D 8D 9D TD"),
+    cards("4S 6S 7S 8S TS JS QS JD QD KD AD KC AC"),
+]
+MUST_TRUMP = rules_for("standard", {"must_trump": "yes"})
+OVERTRUMP = rules_for("standard", {"must_trump": "overtrump"})
+SUIT_TRUMPS = {"trump-clubs", "trump-diamonds", "trump-hearts", "trump-spades"}
+
+
+def _trumps(rules: Rules, contract: str, *plays: str) -> Match:
+    return _after(_match(rules, TRUMP_HANDS, contract), *plays)
+
+
+def _codes(hand: list[Card]) -> set[str]:
+    return {card.code for card in hand}
+
+
+def _refused_for(match: Match, code: str) -> Reason | None:
+    try:
+        match.check(Play(Card.parse(code)))
+    except IllegalAction as error:
+        return error.reason
+    return None
+
+
+def test_must_trump_is_a_rule_of_the_four_suit_trump_contracts_only() -> None:
+    for rules in ALL_RULES:
+        obliged = rules.house_rule("must_trump") != "no"
+        shaped = {c.id for c in rules.contracts if c.must_trump.value != "no"}
+        assert shaped == (SUIT_TRUMPS if obliged else set())
+    for contract in ("trump-notrump", "queens", "ducking"):  # not in No Trump, nor negatives
+        match = _trumps(OVERTRUMP, contract, "AH")
+        assert _refused_for(match, "2D") is None and match.to_act == 2
+
+
+def test_must_trump_no_trumping_is_allowed_never_required() -> None:
+    match = _trumps(STANDARD, "trump-spades", "AH")
+    assert _legal(match) == _codes(TRUMP_HANDS[2])  # void in hearts: anything, trump or not
+    _after(match, "2D")
+    assert _legal(match) == _codes(TRUMP_HANDS[3])
+
+
+@pytest.mark.parametrize("rules", [MUST_TRUMP, OVERTRUMP], ids=rules_id)
+def test_must_trump_yes_a_player_who_cannot_follow_and_holds_a_trump_must_play_a_trump(
+    rules: Rules,
+) -> None:
+    match = _trumps(rules, "trump-spades", "AH")
+    assert _legal(match) == {"2S", "5S", "9S", "KS"}
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("2D")))
+    assert refused.value.reason is Reason.MUST_TRUMP
+    assert str(refused.value) == "you cannot follow suit, so you must play a trump: you hold one"
+
+
+def test_must_trump_yes_a_player_who_cannot_follow_and_holds_no_trump_plays_anything() -> None:
+    match = _trumps(MUST_TRUMP, "trump-clubs", "AH")  # seat 2 holds no club
+    assert _legal(match) == _codes(TRUMP_HANDS[2])
+
+
+def test_must_trump_yes_a_trump_need_not_beat_the_trump_in_the_trick() -> None:
+    match = _trumps(MUST_TRUMP, "trump-spades", "AH 9S")
+    assert _legal(match) == {"4S", "6S", "7S", "8S", "TS", "JS", "QS"}  # 4♠ under the 9♠
+    led = _trumps(MUST_TRUMP, "trump-spades", "3S")
+    assert _legal(led) == {"2S", "5S", "9S", "KS"}
+
+
+def test_must_trump_overtrump_trumping_in_a_player_must_beat_the_highest_trump_in_the_trick() -> (
+    None
+):
+    match = _trumps(OVERTRUMP, "trump-spades", "AH 9S")
+    assert _legal(match) == {"TS", "JS", "QS"}
+    with pytest.raises(IllegalAction) as refused:
+        match.apply(Play(Card.parse("4S")))
+    assert refused.value.reason is Reason.MUST_OVERTRUMP
+    assert "higher than the highest one in the trick" in str(refused.value)
+    assert _refused_for(match, "JD") is Reason.MUST_OVERTRUMP  # a discard neither
+    _after(match, "QS")
+    assert _legal(match) == {"2H", "3H", "4H", "5H", "6H", "7H", "8H"}  # following: any heart
+
+
+def test_must_trump_overtrump_following_a_trump_lead_a_player_must_beat_the_highest_trump() -> None:
+    match = _trumps(OVERTRUMP, "trump-spades", "3S")
+    assert _legal(match) == {"5S", "9S", "KS"}
+    assert _refused_for(match, "2S") is Reason.MUST_OVERTRUMP
+
+
+def test_must_trump_overtrump_without_a_higher_trump_any_trump() -> None:
+    led = _trumps(OVERTRUMP, "trump-spades", "AS")
+    assert _legal(led) == {"2S", "5S", "9S", "KS"}  # nothing beats the A♠
+    ruffed = _trumps(OVERTRUMP, "trump-spades", "AH KS")
+    assert _legal(ruffed) == {"4S", "6S", "7S", "8S", "TS", "JS", "QS"}  # still a trump
+    assert _refused_for(ruffed, "JD") is Reason.MUST_TRUMP
+
+
+@pytest.mark.parametrize("rules", [MUST_TRUMP, OVERTRUMP], ids=rules_id)
+def test_must_trump_a_record_carries_it_and_replays_by_it(rules: Rules) -> None:
+    match = _trumps(rules, "trump-spades", "AH 9S QS 2H")
+    record = to_record(match)
+    assert record["house_rules"] == {"must_trump": rules.house_rule("must_trump")}
+    assert from_record(record).rules is rules
+    discarding = to_record(_trumps(STANDARD, "trump-spades", "AH 2D"))
+    assert from_record(discarding).rules is STANDARD
+    with pytest.raises(RecordError) as refused:
+        from_record({**discarding, "house_rules": dict(rules.house_rules)})
+    assert refused.value.deal == 1 and "card 2D (play 2, seat 2)" in str(refused.value)
+
+
+# -- the rule book ---------------------------------------------------------------------------
+
+RULE_BOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+@pytest.mark.parametrize("rule", HOUSE_RULES.values(), ids=lambda rule: rule.name)
+def test_the_rule_book_describes_every_house_rule_with_its_values_default_first(
+    rule: HouseRule,
+) -> None:
+    sections = RULE_BOOK.read_text(encoding="utf-8").split("\n#### ")
+    section = next(s for s in sections if s.startswith(f"`{rule.name}`\n"))
+    first = section.split("\n\n", 2)[1]  # the paragraph that names the values
+    places = [first.find(f"`{value}`") for value in rule.value_names]
+    assert -1 not in places and places == sorted(places)
+    assert first.startswith(f"`{rule.default}` (default)")
+
+
 # -- the record ------------------------------------------------------------------------------
 
 
@@ -538,7 +765,8 @@ def test_empty_or_missing_house_rules_and_a_missing_variant_are_the_standard_gam
         ({"variant": "Twelve"}, "unknown variant 'Twelve'; known: standard, twelve"),
         (
             {"house_rules": {"Heart_lead": "broken"}},
-            "unknown house rule 'Heart_lead'; known: domino_doubling, first_lead, heart_lead",
+            "unknown house rule 'Heart_lead'; known: domino_aces, domino_doubling, first_lead, "
+            "heart_lead, must_trump",
         ),
         (
             {"house_rules": {"heart_lead": "Broken"}},
@@ -604,7 +832,7 @@ def test_every_complete_match_totals_0_and_every_deal_adds_to_its_contract_total
 
 
 def _written_total(rules: Rules, contract: str) -> int:
-    """The contract totals as RULES.md writes them, per variant."""
+    """The contract totals as docs/rules.md writes them, per variant."""
     if contract in TRUMPS:
         return 130 if rules.variant == "standard" else 260
     if rules.variant == "standard":

@@ -7,7 +7,6 @@ import pickle
 import random
 
 import pytest
-from engine_helpers import LAYOUT_L, SCRIPT_L, full_suits, hands_from, play, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +24,7 @@ from bot.engine import (
     public_view,
     seat_view,
 )
+from tests.engine.engine_helpers import LAYOUT_L, SCRIPT_L, full_suits, hands_from, play, start
 
 
 def _diffed(match: Match, action: Choose | Double | Play) -> Outcome:

@@ -1,6 +1,6 @@
 """Property tests over many seeded random matches (every action a random legal one).
 
-Each deal is re-checked by code written here from RULES.md, independently of the engine:
+Each deal is re-checked by code written here from docs/rules.md, independently of the engine:
 who plays, follow suit, the heart-lead rule, who takes each trick, what it scores, when
 the deal ends, Domino turns and passes. Then records must replay to the same state.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 
-from engine_helpers import random_partial, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from bot.engine import (
     from_record,
     to_record,
 )
+from tests.engine.engine_helpers import random_partial, snapshot
 
 TOTALS = {
     "ducking": -65,

@@ -1,4 +1,4 @@
-"""RULES.md, "Match record": the bonken-record/1 format, read by replaying, with its errors."""
+"""docs/rules.md, "Match record": the bonken-record/1 format, read by replaying, with its errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ import random
 import re
 
 import pytest
-from engine_helpers import (
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import MatchPhase, Phase, RecordError, from_record, to_record
+from bot.engine.record import loads
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     SKIP_HANDS,
@@ -19,11 +24,6 @@ from engine_helpers import (
     random_partial,
     start,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from bot.engine import MatchPhase, Phase, RecordError, from_record, to_record
-from bot.engine.record import loads
 
 SCRIPT_CODES = " ".join(SCRIPT_L).split()
 
@@ -91,7 +91,7 @@ def test_record_with_no_deals_is_a_valid_match_not_yet_dealt():
 
 
 def test_a_record_without_a_deals_key_is_refused():
-    # RULES.md lets only doubling, plays, contract, first_dealer and the writer's extras be
+    # docs/rules.md lets only doubling, plays, contract, first_dealer and the writer's extras be
     # left out; a record that forgot its deals is not a match not yet dealt.
     record = {"format": "bonken-record/1", "players": ["A", "B", "C", "D"]}
     error = _error(record)

@@ -1,11 +1,14 @@
-"""RULES.md, "Table and deal": seats, the deck, dealer rotation and the roles in a deal."""
+"""docs/rules.md, "Table and deal": seats, the deck, dealer rotation and the roles in a deal."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import CARDS, PASS, Card, Choose, IllegalAction, Match, Suit, deal_hands
+from bot.engine.rules import STANDARD
+from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
     finish_deal,
@@ -15,9 +18,6 @@ from engine_helpers import (
     random_partial,
     start,
 )
-
-from bot.engine import CARDS, PASS, Card, Choose, IllegalAction, Match, Suit, deal_hands
-from bot.engine.rules import STANDARD
 
 
 def test_deck_is_52_cards_ranked_2_low_to_ace_high():

@@ -1,4 +1,4 @@
-"""RULES.md, "Trick play": leading, following, trumping, who takes the trick.
+"""docs/rules.md, "Trick play": leading, following, trumping, who takes the trick.
 
 Refused actions must raise ``IllegalAction`` with a message a player understands and
 leave the match exactly as it was.
@@ -7,9 +7,17 @@ leave the match exactly as it was.
 from __future__ import annotations
 
 import pytest
-from engine_helpers import LAYOUT_L, cards, full_suits, hands_from, play, snapshot, start
 
 from bot.engine import CARDS, PASS, Choose, Double, IllegalAction, Match, Play, Suit
+from tests.engine.engine_helpers import (
+    LAYOUT_L,
+    cards,
+    full_suits,
+    hands_from,
+    play,
+    snapshot,
+    start,
+)
 
 # Layout L shifted one seat to the left, so that seat 1 (the first leader when seat 0
 # deals) holds high clubs and low hearts.

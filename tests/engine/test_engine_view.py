@@ -6,9 +6,17 @@ import dataclasses
 import random
 
 import pytest
-from engine_helpers import LAYOUT_L, SCRIPT_L, SKIP_HANDS, hands_from, play, random_partial, start
 
 from bot.engine import PASS, Card, Match, MatchPhase, Suit, public_view, seat_view
+from tests.engine.engine_helpers import (
+    LAYOUT_L,
+    SCRIPT_L,
+    SKIP_HANDS,
+    hands_from,
+    play,
+    random_partial,
+    start,
+)
 
 
 def _cards_in(value) -> set[Card]:

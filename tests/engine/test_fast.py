@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import ALL_RULES, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +13,14 @@ from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
 from bot.engine.fast import TraceEntry, position_from_deal, random_playout
-from bot.engine.rules import Rules
+from bot.engine.rules import Rules, rules_for
+from tests.engine.engine_helpers import (
+    ALL_RULES,
+    EACH_HOUSE_RULE,
+    dealt_for_play,
+    mask_codes,
+    rules_id,
+)
 
 
 def _replay(deal: Deal, trace: list[TraceEntry]) -> None:
@@ -46,6 +52,20 @@ def test_fast_playout_agrees_with_the_public_api(contract_id: str, seed: int) ->
 def test_fast_playout_agrees_under_every_variant_and_house_rule(
     rules: Rules, contract_id: str, seed: int, moves: int
 ) -> None:
+    _agrees_after_random_moves(rules, contract_id, seed, moves)
+
+
+@EACH_HOUSE_RULE
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 40))
+def test_fast_playout_agrees_under_each_value_of_each_house_rule(
+    rules: Rules, contract_id: str, seed: int, moves: int
+) -> None:
+    _agrees_after_random_moves(rules, contract_id, seed, moves)
+
+
+def _agrees_after_random_moves(rules: Rules, contract_id: str, seed: int, moves: int) -> None:
+    """Random public moves, then a traced fast playout replayed through the public API."""
     deal = dealt_for_play(contract_id, seed, rules)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -58,6 +78,22 @@ def test_fast_playout_agrees_under_every_variant_and_house_rule(
     scores = random_playout(position_from_deal(deal), rng, trace)
     _replay(deal, trace)
     assert scores == deal.base
+
+
+def test_fast_playouts_lay_aces_low_and_high_under_domino_aces_either() -> None:
+    """The agreement above meets both ways an ace goes: over 40 deals played out at
+    random, aces went low in some and high in others, move for move as the engine."""
+    rules = rules_for("standard", {"domino_aces": "either"})
+    ways = set()
+    for seed in range(40):
+        deal = dealt_for_play("domino", seed, rules)
+        trace: list[TraceEntry] = []
+        scores = random_playout(position_from_deal(deal), random.Random(seed), trace)
+        _replay(deal, trace)
+        assert scores == deal.base
+        rows = deal.domino_rows().values()
+        ways |= {"low" for low, _ in rows if low == 1} | {"high" for _, high in rows if high == 14}
+    assert ways == {"low", "high"}
 
 
 def test_position_copy_leaves_the_original_untouched() -> None:

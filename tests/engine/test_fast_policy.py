@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import ALL_RULES, dealt_for_play, mask_codes, rules_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,11 +29,18 @@ from bot.engine.fast import (
 from bot.engine.match import Match
 from bot.engine.rules import Rules
 from bot.engine.view import seat_view
+from tests.engine.engine_helpers import (
+    ALL_RULES,
+    EACH_HOUSE_RULE,
+    dealt_for_play,
+    mask_codes,
+    rules_id,
+)
 
 
 def _state(pos: FastPosition) -> tuple[object, ...]:
     fields = (pos.hands, pos.to_act, pos.trick, pos.tricks_done, pos.base, pos.points_left)
-    domino = (pos.domino_low, pos.domino_high, pos.domino_out)
+    domino = (pos.domino_low, pos.domino_high, pos.domino_out, pos.domino_aces)
     return (*fields, *domino, pos.played, pos.voids)
 
 
@@ -114,6 +120,39 @@ def test_policy_playout_agrees_under_every_variant_and_house_rule(
         deal.apply(Play(CARDS[card]))
     assert deal.phase is Phase.DONE
     assert scores == deal.base
+
+
+@EACH_HOUSE_RULE
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 45))
+def test_positions_and_policy_playouts_agree_under_each_value_of_each_house_rule(
+    rules: Rules, contract_id: str, seed: int, moves: int
+) -> None:
+    rng = random.Random(seed)
+    match = Match(rules=rules)
+    match.deal_random(rng)
+    match.apply(Choose(contract_id))
+    deal = match.deal
+    assert deal is not None and deal.contract is not None
+    dealt = dealt_position(deal.contract, deal.first_leader, _masks(match))
+    for _ in range(4):
+        match.apply(PASS)
+    assert _state(dealt) == _state(position_from_deal(deal))
+    for _ in range(moves):
+        if deal.is_done:
+            return
+        match.apply(rng.choice(match.legal_actions()))
+    if deal.is_done:
+        return
+    from_view = position_from_view(seat_view(match, match.to_act), _masks(match))
+    assert _state(from_view) == _state(position_from_deal(deal))
+    trace: list[TraceEntry] = []
+    scores = policy_playout(from_view, _random_policy(rng), trace)
+    for seat, legal, card in trace:
+        assert deal.to_act == seat
+        assert mask_codes(legal) == sorted(c.code for c in deal.legal_cards())
+        deal.apply(Play(CARDS[card]))
+    assert deal.is_done and scores == deal.base
 
 
 def _masks(match: Match) -> list[int]:

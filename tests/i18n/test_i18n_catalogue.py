@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = i18n.LOCALES / "bonken.pot"
 EXTRACT = ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_", "-k", "NP_:1c,2"]
 EXTRACT += ["--no-location"]
-"""``pybabel extract`` as README's "Languages / Talen" runs it."""
+"""``pybabel extract`` as ``docs/translating.md`` runs it."""
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 

@@ -8,6 +8,7 @@ REST base and gateway address to the fake, then runs ``bot`` as ``python -m bot`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -54,6 +55,7 @@ class FakeDiscord:
         self.calls: list[str] = []
         self.close_codes: list[int | None] = []
         self.identified = asyncio.Event()
+        self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.url = ""
 
@@ -74,6 +76,7 @@ class FakeDiscord:
 
     async def __aexit__(self, *exc: object) -> None:
         assert self._runner is not None
+        self._closing.set()
         await self._runner.cleanup()
 
     def _authorized(self, request: web.Request) -> bool:
@@ -105,7 +108,10 @@ class FakeDiscord:
         self._authorized(request)
         commands = await request.json()
         self.syncing.set()
-        await asyncio.sleep(self.sync_delay)
+        # The fake's own shutdown waits for its handlers: a sync still "under way" when
+        # the test is done ends then, not sync_delay later.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._closing.wait(), self.sync_delay)
         return _json(
             [
                 {**command, "id": str(2000 + n), "application_id": BOT_ID, "version": "1"}

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from fake_discord import ROOT
-
 from bot.shards import Shards
+from tests.ops.fake_discord import ROOT
 
 COMMAND = re.compile(r'"--shards", "([^"]+)", "--shard-count", "(\d+)"')
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from fake_discord import ROOT
+from tests.ops.fake_discord import ROOT
 
 
 def test_the_demo_into_a_pipe_closed_early_ends_quietly_with_exit_0(tmp_path):

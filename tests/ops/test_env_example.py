@@ -4,9 +4,8 @@ database where each of them keeps it: ``data/`` here, the ``/data`` volume in Do
 
 from __future__ import annotations
 
-from fake_discord import ROOT
-
 from bot.settings import DEFAULT_DATABASE, Settings, read_dotenv
+from tests.ops.fake_discord import ROOT
 
 EXAMPLE = ROOT / ".env.example"
 

@@ -10,18 +10,24 @@ import asyncio
 import socket
 
 import pytest
-from fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 from bot.__main__ import why_it_stopped
 from bot.settings import DEFAULT_DATABASE, Settings
+from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 TIMEOUT = 30
 
 
+_held: list[socket.socket] = []
+
+
 def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port of 127.0.0.1 that refuses every connection: bound by this process and never
+    listening, so no other process (another test worker) can take it meanwhile."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _held.append(sock)
+    return sock.getsockname()[1]
 
 
 async def _run(rest_url: str, gateway_url: str, env: dict[str, str], cwd) -> tuple[int, str]:

@@ -3,13 +3,12 @@ the contract's size the player asks for (normal 10%, hard 5%)."""
 
 from __future__ import annotations
 
-from players_helpers import hands_with
-
 from bot.engine.actions import Choose, Double
 from bot.engine.match import Match
 from bot.engine.view import SeatView, seat_view
 from bot.players.bidding import doubling_turn
 from bot.players.hard import DOUBLE_MARGIN
+from tests.players.players_helpers import hands_with
 
 
 def _doubling_turn() -> SeatView:

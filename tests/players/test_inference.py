@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from players_helpers import hands_with, position
 
 from bot.engine.actions import Choose, Double
 from bot.engine.cards import CARDS, Card
@@ -21,6 +20,7 @@ from bot.players.hard import HardPlayer
 from bot.players.inference import FLOOR, Inference, Model
 from bot.players.normal import NormalPlayer
 from bot.players.sampling import Sampler
+from tests.players.players_helpers import hands_with, position
 
 #: Only the cards count: a card the normal player would not have played rules a guess out.
 CARDS_ONLY = Model(choice_temperature=1e9, double_temperature=1e9, card_slip=0.0)

@@ -7,11 +7,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players_helpers import random_position
 
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
 from bot.players import player_for
+from tests.players.players_helpers import random_position
 
 BUDGETS = {"easy": 0.0, "normal": 0.0, "hard": 0.02}
 EXAMPLES = {"easy": 60, "normal": 60, "hard": 25}

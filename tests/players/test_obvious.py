@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from players_helpers import hands_with, position
 
 from bot.engine.actions import Action, Choose, Double, Play
 from bot.engine.cards import Card
@@ -14,6 +13,7 @@ from bot.engine.view import SeatView, seat_view
 from bot.players.base import Player
 from bot.players.hard import HardPlayer
 from bot.players.normal import NormalPlayer
+from tests.players.players_helpers import hands_with, position
 
 PLAYERS: dict[str, Player] = {"normal": NormalPlayer(), "hard": HardPlayer(wall_clock=False)}
 

@@ -7,12 +7,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from players_helpers import random_position
 
 from bot.engine.actions import Action
 from bot.engine.view import SeatView, seat_view
 from bot.players import pool as pool_module
 from bot.players.pool import PlayerPool
+from tests.players.players_helpers import random_position
 
 
 def _view() -> SeatView:

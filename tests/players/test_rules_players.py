@@ -6,12 +6,14 @@ import dataclasses
 
 import pytest
 
-from bot.engine import CONTRACTS, TWELVE, Contract, Rules, rules_for
+from bot.engine import CONTRACTS, STANDARD, TWELVE, Contract, Rules, rules_for
 from bot.engine.cards import CARDS, Card, Suit, deal_hands
 from bot.engine.contracts import Kind
+from bot.engine.fast import FastPosition, dealt_position, hand_masks, legal_masks
 from bot.players import player_for
 from bot.players.arena import match_deals
 from bot.players.hand import expected_base
+from bot.players.policy import normal_card
 from bot.players.table import decision_rng, play_deals
 
 SPADES = Contract(
@@ -72,9 +74,23 @@ def test_every_level_plays_a_whole_match_of_other_rules(level: str, budget: floa
 HOUSE = rules_for(
     "twelve", {"heart_lead": "broken", "first_lead": "left", "domino_doubling": "ace_or_two"}
 )
+DOMINO_ACES = rules_for("standard", {"domino_aces": "either"})
+MUST_TRUMP = rules_for("standard", {"must_trump": "yes"})
+OVERTRUMP = rules_for("twelve", {"must_trump": "overtrump", "domino_aces": "either"})
 
 
-@pytest.mark.parametrize("rules", [TWELVE, HOUSE, rules_for("standard", {"first_lead": "dealer"})])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        TWELVE,
+        HOUSE,
+        rules_for("standard", {"first_lead": "dealer"}),
+        DOMINO_ACES,
+        MUST_TRUMP,
+        OVERTRUMP,
+    ],
+    ids=lambda rules: "+".join([rules.variant, *(f"{n}={v}" for n, v in rules.house_rules)]),
+)
 @pytest.mark.parametrize(("level", "budget"), [("easy", 0.0), ("normal", 0.0), ("hard", 0.003)])
 def test_every_level_plays_every_variant_and_house_rule_legally(
     rules: Rules, level: str, budget: float
@@ -96,3 +112,25 @@ def test_the_normal_estimate_reads_seventhirteenth_as_the_two_tricks_it_scores()
         # The same points on two tricks instead of one: the same risk per trick.
         assert expected_base(hand, seventhirteenth) == pytest.approx(expected_base(hand, lasttrick))
         assert -100 < expected_base(hand, seventhirteenth) < 0
+
+
+def _domino_position(rules: Rules) -> FastPosition:
+    """Domino, seat 0 to lay: clubs lie from 4 to 8 and it holds the 3, 2 and ace below;
+    diamonds hold only the 8 and it holds the 9, 10 and jack above. Every other card is
+    with the others."""
+    mine = [Card.parse(code) for code in ["3C", "2C", "AC", "9D", "TD", "JD"]]
+    laid = [Card.parse(code) for code in ["4C", "5C", "6C", "7C", "8C", "8D"]]
+    rest = [card for card in CARDS if card not in mine and card not in laid]
+    hands = hand_masks([mine, rest[:13], rest[13:26], rest[26:]])
+    pos = dealt_position(rules.by_id["domino"], 0, hands)
+    pos.domino_low, pos.domino_high = [2, 6, -1, -1], [6, 6, -1, -1]
+    pos.to_act = 0
+    return pos
+
+
+def test_the_normal_player_counts_an_ace_behind_its_2_where_aces_may_go_low() -> None:
+    """With aces high only the jack-high diamonds have more cards behind them; where the
+    first ace may go next to its 2, the 3♣ has the 2♣ and the A♣ behind it."""
+    for rules, card in ((STANDARD, "9D"), (DOMINO_ACES, "3C")):
+        pos = _domino_position(rules)
+        assert CARDS[normal_card(pos, 0, legal_masks(pos))].code == card

@@ -7,7 +7,6 @@ import pickle
 import random
 
 import pytest
-from players_helpers import random_position
 
 from bot.engine.view import SeatView, seat_view
 from bot.players import LEVELS
@@ -15,6 +14,7 @@ from bot.players.arena import main as arena_main
 from bot.players.arena import report, run_arena
 from bot.players.hard import HardPlayer
 from bot.players.pool import PlayerPool, decide_sync
+from tests.players.players_helpers import random_position
 
 
 def _views() -> list[SeatView]:

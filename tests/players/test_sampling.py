@@ -7,11 +7,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from players_helpers import random_position
 
+from bot.engine import PASS, Card, Choose, Match, Play, Rules, Suit, rules_for
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
 from bot.players.sampling import Sampler
+from tests.players.players_helpers import hands_with, random_position
 
 
 @pytest.mark.parametrize("contract", ["domino", "hearts", "trump-clubs"])
@@ -49,3 +50,33 @@ def test_every_contract_has_a_view_to_sample() -> None:
         match = random_position(1, contract, deals_before=0, moves=20)
         assert match.to_act is not None
         Sampler(seat_view(match, match.to_act)).sample(random.Random(1))
+
+
+def test_under_must_trump_no_guess_gives_a_trump_to_a_seat_that_discarded_instead() -> None:
+    """Clubs are trump; seat 2, void in hearts, discards on the A♥: under ``must_trump``
+    it holds no club, and the hard player's guesses know it (under the standard rule a
+    discard says nothing about clubs)."""
+    hands = hands_with(
+        {
+            1: ["AH", "KH", "QH", "JH", "TH", "9H", "AS", "3S", "8C", "9C", "TC", "JC", "QC"],
+            2: ["2S", "5S", "9S", "KS", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD"],
+        },
+        fill=[0, 3],
+    )
+    for must_trump, clubs_possible in (("yes", False), ("no", True)):
+        rules = rules_for("standard", {"must_trump": must_trump})
+        view = seat_view(_played(rules, hands, ["AH", "2D"]), 3)
+        sampler = Sampler(view)
+        guesses = [sampler.sample(random.Random(seed)) for seed in range(30)]
+        assert any(masks[2 * 4 + Suit.CLUBS] for masks in guesses) == clubs_possible
+
+
+def _played(rules: Rules, hands: list[list[Card]], plays: list[str]) -> Match:
+    match = Match(rules=rules)
+    match.start_deal(hands)
+    match.apply(Choose("trump-clubs"))
+    for _ in range(4):
+        match.apply(PASS)
+    for code in plays:
+        match.apply(Play(Card.parse(code)))
+    return match

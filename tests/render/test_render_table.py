@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from render_helpers import decode, pixels, play
-
 from bot.engine import Phase
-from bot.render import cards, table_image
+from bot.render import cards
 from bot.render.draw import CARD, FELT_LIGHT, GOLD, RED, clean
+from bot.render.frame import HEADING, SIZE
 from bot.render.scene import scene_of
-from bot.render.table_image import PLATE_SIZE, PLATES, SIZE, TRICK_CARDS, table_png
+from bot.render.table_image import PLATE_SIZE, PLATES, TRICK_CARDS, table_png
+from tests.render.render_helpers import decode, pixels, play
 
 LIMIT = 150_000
 
@@ -80,7 +80,7 @@ def test_the_last_trick_is_shown_with_its_four_cards():
     view = mid_trick(3, 0)
     image = decode(table_png(scene_of(view)))
     w, h = cards.SMALL
-    top = table_image.HEADING + 44 + h // 2
+    top = HEADING + 44 + h // 2
     faces = [
         share(region(image, (20 + w // 2 + i * (w + 6), top), cards.SMALL), CARD) for i in range(4)
     ]
@@ -93,9 +93,9 @@ def test_the_png_is_small_and_an_unchanged_table_is_not_drawn_again():
     scene = scene_of(mid_trick(5, 3))
     first = table_png(scene)
     assert first.startswith(b"\x89PNG") and len(first) <= LIMIT
-    hits = table_image._table_png.cache_info().hits
+    hits = table_png.cache_info().hits
     assert table_png(dataclasses.replace(scene)) is first  # an equal scene: the cached bytes
-    assert table_image._table_png.cache_info().hits == hits + 1
+    assert table_png.cache_info().hits == hits + 1
     assert table_png(dataclasses.replace(scene, to_act=None)) != first
 
 

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-# The command tests drive the real bot through the stand-in Discord of tests/discord.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "discord"))
-from standings_helpers import Tables, make_tables
-
 from bot.store import Store, open_store
+from tests.standings.standings_helpers import Tables, make_tables
 
 
 @pytest.fixture

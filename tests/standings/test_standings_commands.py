@@ -14,14 +14,21 @@ from typing import Any
 
 import discord
 import pytest
-from discord_harness import CHANNEL_ID, GUILD_ID, Harness, Interaction, User, custom_ids
-from standings_helpers import actions_taken
 
-import bot.ui.presenter as presenter
 from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Computer, Human, SeatResult, Store
 from bot.store.bulk import add_finished_matches
+from tests.discord.discord_harness import (
+    CHANNEL_ID,
+    FAST_PACING,
+    GUILD_ID,
+    Harness,
+    Interaction,
+    User,
+    custom_ids,
+)
+from tests.standings.standings_helpers import actions_taken
 
 NO_MENTIONS = {"parse": []}
 
@@ -31,8 +38,7 @@ async def h(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Ha
     """The real bot behind the stand-in Discord (the pattern of tests/discord/conftest.py);
     afterwards, Discord must have refused nothing as malformed (such as an invalid emoji
     on the page buttons)."""
-    monkeypatch.setattr(presenter, "EDIT_INTERVAL", 0.02)
-    harness = await Harness(tmp_path).start()
+    harness = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         yield harness
     finally:
@@ -118,7 +124,7 @@ def ranked(lines: list[str]) -> list[tuple[int, int]]:
 async def crafted_season(h: Harness, players: int = 25) -> list[User]:
     """``players`` people, player i with i+1 matches and 10*i points (so P0 is last),
     each match shared with a computer seat; returned best first."""
-    store = h.bot.store
+    store = h.parts.store
     users = [h.user(f"P{i}") for i in range(players)]
     table = await store.tables.create_table(GUILD_ID, CHANNEL_ID + 99, users[0].id)
     season = await store.seasons.start_season(GUILD_ID, "Crafted")
@@ -126,12 +132,24 @@ async def crafted_season(h: Harness, players: int = 25) -> list[User]:
     for i, user in enumerate(users):
         for m in range(i + 1):
             points = 10 * i if m == 0 else 0
+            seats = (
+                (user.name, Human(user.id), points, 1 if m == 0 else 2),
+                ("North", Computer("easy"), 10_000, 1),
+                ("East", Computer("easy"), -5, 3),
+                ("South", Computer("easy"), -5, 3),
+            )
             matches.append(
                 [
-                    SeatResult(0, user.name, Human(user.id), points, 1 if m == 0 else 2, (), 0),
-                    SeatResult(1, "North", Computer("easy"), 10_000, 1, (), 0),
-                    SeatResult(2, "East", Computer("easy"), -5, 3, (), 0),
-                    SeatResult(3, "South", Computer("easy"), -5, 3, (), 0),
+                    SeatResult(
+                        seat=seat,
+                        name=name,
+                        occupant=occupant,
+                        points=scored,
+                        rank=rank,
+                        deal_points=(),
+                        takeovers=0,
+                    )
+                    for seat, (name, occupant, scored, rank) in enumerate(seats)
                 ]
             )
     await add_finished_matches(store.db, table.table_id, season.season_id, matches)
@@ -228,7 +246,7 @@ async def test_previous_and_next_page_through_by_editing_the_message(h) -> None:
 
 async def test_page_buttons_work_after_a_restart_from_their_custom_id_alone(h) -> None:
     users = await crafted_season(h)
-    season = await h.bot.store.seasons.season_named(GUILD_ID, "Crafted")
+    season = await h.parts.store.seasons.season_named(GUILD_ID, "Crafted")
     assert season is not None
     custom_id = f"bonken:lb:{GUILD_ID}:{season.season_id}:points:10:{users[0].id}:next"
     message = {
@@ -249,7 +267,7 @@ async def test_page_buttons_work_after_a_restart_from_their_custom_id_alone(h) -
 )
 async def test_each_sort_ranks_by_its_column_and_bolds_it(h, sort: str, column: str) -> None:
     users = await crafted_season(h, players=12)
-    await stored_match(h.bot.store, tuple(u.id for u in users[:4]), seed=5)
+    await stored_match(h.parts.store, tuple(u.id for u in users[:4]), seed=5)
     answer = await h.slash(users[0], "leaderboard", sort=sort)
     assert "by " in embed(answer)["title"]
     lines = board_lines(embed(answer))
@@ -311,10 +329,10 @@ async def test_a_server_without_matches_is_told_so_privately(h) -> None:
 
 async def test_stats_show_the_callers_season_figures(h) -> None:
     ann, bob, cid, dee = (h.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
-    match = await stored_match(h.bot.store, (ann.id, bob.id, cid.id, dee.id), seed=11)
-    season = await h.bot.store.seasons.active_season(GUILD_ID)
+    match = await stored_match(h.parts.store, (ann.id, bob.id, cid.id, dee.id), seed=11)
+    season = await h.parts.store.seasons.active_season(GUILD_ID)
     assert season is not None
-    stats = await h.bot.store.standings.player_stats(season.season_id, ann.id)
+    stats = await h.parts.store.standings.player_stats(season.season_id, ann.id)
     assert stats is not None and stats.rating is not None
 
     answer = await stats_of(h, ann)
@@ -341,7 +359,7 @@ async def test_stats_show_the_callers_season_figures(h) -> None:
 
 async def test_stats_of_another_player(h) -> None:
     ann, bob, cid, dee = (h.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
-    await stored_match(h.bot.store, (ann.id, bob.id, cid.id, dee.id), seed=12)
+    await stored_match(h.parts.store, (ann.id, bob.id, cid.id, dee.id), seed=12)
     answer = await stats_of(h, ann, bob)
     shown = embed(answer)
     assert "Bob" in shown["title"] and shown["description"] == f"<@{bob.id}>"
@@ -349,7 +367,7 @@ async def test_stats_of_another_player(h) -> None:
 
 async def test_stats_of_someone_without_matches_answer_privately(h) -> None:
     ann, bob, cid, dee = (h.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
-    await stored_match(h.bot.store, (ann.id, bob.id, cid.id, dee.id), seed=13)
+    await stored_match(h.parts.store, (ann.id, bob.id, cid.id, dee.id), seed=13)
     eve = h.user("Eve")
     mine = await stats_of(h, eve)
     assert mine.ephemeral and "You have not finished a match in Season 1 yet." in mine.text
@@ -363,7 +381,7 @@ async def test_a_match_played_at_a_table_counts_with_takeovers_and_a_rating(h) -
     ann = h.user("Ann")
     await h.slash(ann, "new")
     await h.slash(ann, "start")
-    service = h.bot.service
+    service = h.parts.service
     while (view := service.table_in_channel(CHANNEL_ID)) is not None:
         await service.settle()
         view = service.table_in_channel(CHANNEL_ID)
@@ -410,7 +428,7 @@ async def test_starting_or_ending_a_season_needs_manage_server(h) -> None:
     ):
         assert answer.ephemeral
         assert "only members with the Manage Server permission can" in answer.text
-    assert await h.bot.store.seasons.seasons(GUILD_ID) == []
+    assert await h.parts.store.seasons.seasons(GUILD_ID) == []
 
 
 async def test_season_end_archives_the_standings_and_they_stay_queryable_by_name(h) -> None:
@@ -418,7 +436,7 @@ async def test_season_end_archives_the_standings_and_they_stay_queryable_by_name
     ann, bob, cid, dee = (h.user(n) for n in ("Ann", "Bob", "Cid", "Dee"))
     started = await season_command(h, admin, "start", name="Spring")
     assert not started.ephemeral and "Season **Spring** has started" in started.text
-    await stored_match(h.bot.store, (ann.id, bob.id, cid.id, dee.id), seed=21)
+    await stored_match(h.parts.store, (ann.id, bob.id, cid.id, dee.id), seed=21)
     before = board_lines(embed(await h.slash(ann, "leaderboard")))
 
     ended = await season_command(h, admin, "end")
@@ -431,7 +449,7 @@ async def test_season_end_archives_the_standings_and_they_stay_queryable_by_name
     assert again.ephemeral and "there is no active season to end" in again.text
 
     # A later match goes to a new default season; Spring keeps its final standings.
-    await stored_match(h.bot.store, (ann.id, bob.id, cid.id, dee.id), seed=22, channel=7)
+    await stored_match(h.parts.store, (ann.id, bob.id, cid.id, dee.id), seed=22, channel=7)
     current = await h.slash(ann, "leaderboard")
     assert "Season 2" in embed(current)["title"]
     archived = await h.slash(ann, "leaderboard", season="Spring")
@@ -446,5 +464,5 @@ async def test_a_new_season_archives_the_active_one_and_names_are_unique(h) -> N
     assert "**Spring** is archived" in summer.text
     duplicate = await season_command(h, admin, "start", name="Spring")
     assert duplicate.ephemeral and "there is already a season named 'Spring'" in duplicate.text
-    names = [s.name for s in await h.bot.store.seasons.seasons(GUILD_ID)]
+    names = [s.name for s in await h.parts.store.seasons.seasons(GUILD_ID)]
     assert names == ["Summer", "Spring"]

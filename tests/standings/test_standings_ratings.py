@@ -5,30 +5,33 @@ from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
-from standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
 from bot.ratings import OpenSkillRater
 from bot.store import LeaderboardSort, RatedPlayer, Rating, Store
 from bot.ui.standings import leaderboard_embed, rating_text, stats_embed
+from tests.standings.standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
-DEFAULT = Rating(25.0, 25.0 / 3)
+DEFAULT = Rating(mu=25.0, sigma=25.0 / 3)
 
 
 def test_new_players_start_at_the_model_default() -> None:
     rater = OpenSkillRater()
     assert rater.default == DEFAULT
-    assert rater([RatedPlayer(ANN, 1, None)]) == {ANN: DEFAULT}
+    assert rater([RatedPlayer(user_id=ANN, rank=1, previous=None)]) == {ANN: DEFAULT}
 
 
 def test_a_lone_human_keeps_their_rating() -> None:
     """Computers are not rated, so a ranking of one human says nothing."""
-    before = Rating(31.0, 4.0)
-    assert OpenSkillRater()([RatedPlayer(ANN, 3, before)]) == {ANN: before}
+    before = Rating(mu=31.0, sigma=4.0)
+    assert OpenSkillRater()([RatedPlayer(user_id=ANN, rank=3, previous=before)]) == {ANN: before}
 
 
 def test_the_better_ranked_player_gains_and_the_worse_loses() -> None:
     ratings = OpenSkillRater()(
-        [RatedPlayer(user, rank, None) for user, rank in ((ANN, 1), (BOB, 2), (CAS, 3), (DIRK, 4))]
+        [
+            RatedPlayer(user_id=user, rank=rank, previous=None)
+            for user, rank in ((ANN, 1), (BOB, 2), (CAS, 3), (DIRK, 4))
+        ]
     )
     mus = [ratings[user].mu for user in (ANN, BOB, CAS, DIRK)]
     assert mus == sorted(mus, reverse=True)
@@ -38,14 +41,21 @@ def test_the_better_ranked_player_gains_and_the_worse_loses() -> None:
 
 def test_equal_ranks_share_the_same_new_rating() -> None:
     ratings = OpenSkillRater()(
-        [RatedPlayer(ANN, 1, None), RatedPlayer(BOB, 1, None), RatedPlayer(CAS, 3, None)]
+        [
+            RatedPlayer(user_id=ANN, rank=1, previous=None),
+            RatedPlayer(user_id=BOB, rank=1, previous=None),
+            RatedPlayer(user_id=CAS, rank=3, previous=None),
+        ]
     )
     assert ratings[ANN] == ratings[BOB]
     assert ratings[ANN].mu > ratings[CAS].mu
 
 
 def test_the_order_players_are_listed_in_does_not_matter() -> None:
-    players = [RatedPlayer(ANN, 2, Rating(27, 5)), RatedPlayer(BOB, 1, None)]
+    players = [
+        RatedPlayer(user_id=ANN, rank=2, previous=Rating(mu=27, sigma=5)),
+        RatedPlayer(user_id=BOB, rank=1, previous=None),
+    ]
     rater = OpenSkillRater()
     assert rater(players) == rater(players[::-1])
 
@@ -54,16 +64,26 @@ def test_it_is_openskills_plackett_luce_update() -> None:
     model = PlackettLuce()
     ann, bob = model.rating(mu=30, sigma=4), model.rating()
     [[new_ann], [new_bob]] = model.rate([[ann], [bob]], ranks=[2, 1])
-    ratings = OpenSkillRater()([RatedPlayer(ANN, 2, Rating(30, 4)), RatedPlayer(BOB, 1, None)])
+    ratings = OpenSkillRater()(
+        [
+            RatedPlayer(user_id=ANN, rank=2, previous=Rating(mu=30, sigma=4)),
+            RatedPlayer(user_id=BOB, rank=1, previous=None),
+        ]
+    )
     assert ratings == {
-        ANN: Rating(new_ann.mu, new_ann.sigma),
-        BOB: Rating(new_bob.mu, new_bob.sigma),
+        ANN: Rating(mu=new_ann.mu, sigma=new_ann.sigma),
+        BOB: Rating(mu=new_bob.mu, sigma=new_bob.sigma),
     }
 
 
 def test_a_player_listed_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="twice"):
-        OpenSkillRater()([RatedPlayer(ANN, 1, None), RatedPlayer(ANN, 2, None)])
+        OpenSkillRater()(
+            [
+                RatedPlayer(user_id=ANN, rank=1, previous=None),
+                RatedPlayer(user_id=ANN, rank=2, previous=None),
+            ]
+        )
 
 
 async def test_ratings_are_updated_after_each_finished_match(tables: Tables, store: Store) -> None:
@@ -80,7 +100,10 @@ async def test_ratings_are_updated_after_each_finished_match(tables: Tables, sto
         ranks = dict(zip((ANN, BOB, CAS), ended.ranks, strict=False))
         previous = history[-2] if len(history) > 1 else dict.fromkeys(ranks, DEFAULT)
         expected = OpenSkillRater()(
-            [RatedPlayer(user, rank, previous[user]) for user, rank in ranks.items()]
+            [
+                RatedPlayer(user_id=user, rank=rank, previous=previous[user])
+                for user, rank in ranks.items()
+            ]
         )
         for user in ranks:
             assert ratings[user] == expected[user]
@@ -138,5 +161,7 @@ async def test_ratings_start_afresh_in_a_new_season(tables: Tables, store: Store
     page = await store.standings.leaderboard(season_id)
     ratings = {row.user_id: row.rating for row in page.rows}
     ranks = dict(zip((ANN, BOB), ended.ranks, strict=False))
-    expected = OpenSkillRater()([RatedPlayer(u, r, None) for u, r in ranks.items()])
+    expected = OpenSkillRater()(
+        [RatedPlayer(user_id=u, rank=r, previous=None) for u, r in ranks.items()]
+    )
     assert ratings == expected

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import random
 
-from standings_helpers import ANN, BOB, CAS, CHANNEL, DIRK, GUILD, Tables, actions_taken
-
 from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Computer, Human, LeaderboardSort, MatchStatus, Store
+from tests.standings.standings_helpers import (
+    ANN,
+    BOB,
+    CAS,
+    CHANNEL,
+    DIRK,
+    GUILD,
+    Tables,
+    actions_taken,
+)
 
 
 async def test_a_finished_match_adds_each_humans_points_and_rank_to_the_active_season(

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from standings_helpers import ANN, BOB, CAS, GUILD, Tables
-
 from bot.store import LeaderboardSort, Store
 from bot.ui.standings import resolve_season
+from tests.standings.standings_helpers import ANN, BOB, CAS, GUILD, Tables
 
 
 async def test_ending_a_season_archives_its_standings_and_they_stay_queryable_by_name(
@@ -50,8 +49,8 @@ async def test_seasons_belong_to_their_guild(tables: Tables, store: Store) -> No
     await store.seasons.start_season(GUILD, "Spring")
     await store.seasons.start_season(GUILD + 1, "Spring")
     await tables.play((ANN,), guild=GUILD + 1)
-    mine = await resolve_season(store, GUILD, "Spring")
-    theirs = await resolve_season(store, GUILD + 1, "Spring")
+    mine = await resolve_season(store.seasons, GUILD, "Spring")
+    theirs = await resolve_season(store.seasons, GUILD + 1, "Spring")
     assert mine.season_id != theirs.season_id
     assert (await store.standings.leaderboard(mine.season_id)).players == 0
     assert (await store.standings.leaderboard(theirs.season_id)).players == 1
@@ -60,8 +59,8 @@ async def test_seasons_belong_to_their_guild(tables: Tables, store: Store) -> No
 async def test_without_a_name_the_active_season_then_the_newest_is_meant(store: Store) -> None:
     await store.seasons.start_season(GUILD, "Spring")
     summer = await store.seasons.start_season(GUILD, "Summer")
-    assert (await resolve_season(store, GUILD, None)).name == "Summer"
+    assert (await resolve_season(store.seasons, GUILD, None)).name == "Summer"
     await store.seasons.end_season(GUILD)
-    found = await resolve_season(store, GUILD, None)
+    found = await resolve_season(store.seasons, GUILD, None)
     assert found.season_id == summer.season_id and not found.active
-    assert (await resolve_season(store, GUILD, "  Spring ")).name == "Spring"
+    assert (await resolve_season(store.seasons, GUILD, "  Spring ")).name == "Spring"

@@ -3,11 +3,10 @@ are standard points (a twelve match counts half), and stats show each variant as
 
 from __future__ import annotations
 
-from standings_helpers import ANN, BOB, GUILD, Tables
-
 from bot.engine import STANDARD, TWELVE, rules_for
 from bot.store import LeaderboardSort, Store
 from bot.store.results import standard_scale
+from tests.standings.standings_helpers import ANN, BOB, GUILD, Tables
 
 
 def test_a_twelve_point_is_half_a_standard_point() -> None:

@@ -1,9 +1,10 @@
 """The crash test's child: plays matches at full speed and reports each acknowledged write.
 
-``python store_crash_child.py DATABASE SEED``. Several tables play concurrently on one
-store, resuming whatever the database holds (as the bot does after a restart). A line
-is written to stdout only after the store call returned, so every line is a promise the
-parent can check after killing this process at a random moment:
+``python -m tests.store.store_crash_child DATABASE SEED`` (from the repository root).
+Several tables play concurrently on one store, resuming whatever the database holds (as
+the bot does after a restart). A line is written to stdout only after the store call
+returned, so every line is a promise the parent can check after killing this process
+at a random moment:
 
     ready             the store is open
     M match           a match was created
@@ -21,8 +22,6 @@ import random
 import sys
 from collections.abc import Sequence
 
-from store_helpers import actions_taken
-
 from bot.engine import Match, from_record
 from bot.store import (
     Computer,
@@ -34,6 +33,7 @@ from bot.store import (
     TableStatus,
     open_store,
 )
+from tests.store.store_helpers import actions_taken
 
 NAMES = ("Ann", "Bob", "Cas", "Dirk")
 CHANNELS = (1, 2, 3, 4, 5)
@@ -44,7 +44,7 @@ def say(line: str) -> None:
 
 
 def rater(players: Sequence[RatedPlayer]) -> dict[int, Rating]:
-    return {p.user_id: Rating(25.0 - p.rank, 8.0) for p in players}
+    return {p.user_id: Rating(mu=25.0 - p.rank, sigma=8.0) for p in players}
 
 
 async def table_loop(store: Store, channel: int, rng: random.Random) -> None:

@@ -87,14 +87,14 @@ NO_LIMIT = 2**32 - 2
 async def fill_disk(store: Store) -> None:
     """Make the disk full for this connection, for real: the file may not grow any more,
     so the next write that needs a new page fails with SQLite's own SQLITE_FULL."""
-    ((pages,),) = await store.db.write_one("PRAGMA page_count")
-    await store.db.write_one(f"PRAGMA max_page_count = {pages}")
+    (row,) = await store.db.write_one("PRAGMA page_count")
+    await store.db.write_one(f"PRAGMA max_page_count = {row['page_count']}")
 
 
 async def free_disk(store: Store) -> None:
     """Room again: the file may grow as far as SQLite lets it."""
-    ((limit,),) = await store.db.write_one(f"PRAGMA max_page_count = {NO_LIMIT}")
-    assert limit > 1_000_000
+    (row,) = await store.db.write_one(f"PRAGMA max_page_count = {NO_LIMIT}")
+    assert row["max_page_count"] > 1_000_000
 
 
 class Liveness:

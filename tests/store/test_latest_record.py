@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from bot.engine import Choose, deal_hands, from_record
-from bot.store import Human, open_store
+from bot.store import Human, TableStatus, open_store
 
 HANDS_SEED = 5
 
@@ -24,3 +24,31 @@ async def test_latest_record_in_channel_is_the_newest_match_there(tmp_path: Path
         assert record["players"] == ["A", "B", "C", "D"]
         assert from_record(record).deals[0].contract.id == "queens"
         assert await store.matches.latest_record_in_channel(11) is None
+
+
+async def test_the_thread_a_match_played_in_finds_its_record(database) -> None:
+    """A front end keeps a table's thread as one of its messages: asked with that role,
+    the thread finds the newest match played in it, the channel finds its tables'
+    newest, and another thread of the channel finds nothing."""
+    async with await open_store(database) as store:
+        older = await _match_at(store, channel=10, thread=20, names=["A", "B", "C", "D"])
+        newer = await _match_at(store, channel=10, thread=30, names=["E", "F", "G", "H"])
+        assert older != newer
+        in_thread = await store.matches.latest_record_in_channel(20, thread_role="thread")
+        assert in_thread is not None and in_thread["players"] == ["A", "B", "C", "D"]
+        in_channel = await store.matches.latest_record_in_channel(10, thread_role="thread")
+        assert in_channel is not None and in_channel["players"] == ["E", "F", "G", "H"]
+        assert await store.matches.latest_record_in_channel(20) is None  # (no role asked)
+        assert await store.matches.latest_record_in_channel(40, thread_role="thread") is None
+
+
+async def _match_at(store, *, channel: int, thread: int, names: list[str]) -> int:  # type: ignore[no-untyped-def]
+    """A match (stopped) at a new table of ``channel`` that played in ``thread``."""
+    table = await store.tables.create_table(1, channel, 100)
+    seats = {s: Human(100 + s) for s in range(4)}
+    await store.tables.update_table(table.table_id, seats=seats, messages={"thread": thread})
+    match = await store.matches.create_match(table.table_id, names)
+    await store.matches.cancel_match(match.match_id)
+    # (A channel holds one open table at a time.)
+    await store.tables.update_table(table.table_id, status=TableStatus.CANCELLED)
+    return match.match_id

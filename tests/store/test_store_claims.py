@@ -11,19 +11,19 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, Liveness, other_process, play, seated_table
 
 from bot.engine import Match, Play
 from bot.store import ClaimLost, Conflict, Store, TableStatus, open_store
 from bot.store.claims import CLAIM
 from bot.store.migrations import migrate
+from tests.store.store_helpers import NAMES, Liveness, other_process, play, seated_table
 
 
 async def driven(store: Store, match_id: int) -> list[int | None]:
     rows = await store.db.write_one(
         "SELECT driver FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
     )
-    return [driver for (driver,) in rows]
+    return [row["driver"] for row in rows]
 
 
 async def test_a_new_table_is_claimed_by_the_process_that_opens_it(store: Store) -> None:

@@ -13,12 +13,12 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import finished_match
 
 from bot.engine import from_record
 from bot.store import open_store
 from bot.store.__main__ import main
 from bot.store.migrations import LATEST, migrate, schema_version
+from tests.store.store_helpers import finished_match
 
 ROOT = Path(__file__).resolve().parents[2]
 

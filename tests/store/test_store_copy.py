@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, finished_match, play, seated_table
 
 from bot.engine import from_record
 from bot.ratings import OpenSkillRater
@@ -24,6 +23,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.__main__ import main
+from tests.store.store_helpers import NAMES, finished_match, play, seated_table
 
 
 async def _busy_file(path: Path) -> None:
@@ -31,7 +31,10 @@ async def _busy_file(path: Path) -> None:
     match in play, a lobby, server settings, facts and delivery rows."""
     async with await open_store(path) as store:
         await store.tables.set_guild_settings(
-            1, GuildSettings(TableSettings(45, "hard"), language="nl")
+            1,
+            GuildSettings(
+                table_defaults=TableSettings(turn_seconds=45, computer_level="hard"), language="nl"
+            ),
         )
         for seed in range(3):
             await finished_match(store, seed, channel_id=10 + seed)
@@ -47,7 +50,15 @@ async def _busy_file(path: Path) -> None:
         playing = await store.matches.create_match(table.table_id, NAMES)
         await play(store, playing.match_id, random.Random(9), deals=2)
         await store.delivery.set_posted(table.table_id, 2, 5)
-        await store.delivery.keep_hand(HandLink(table.table_id, 1, 99, "tok", time.time() + 600))
+        await store.delivery.keep_hand(
+            HandLink(
+                table_id=table.table_id,
+                user_id=1,
+                application_id=99,
+                token="tok",
+                expires_at=time.time() + 600,
+            )
+        )
         await store.tables.create_table(1, 30, host_id=4)
         await store.facts.put("commands", "abc")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from bot.engine import from_record
 from bot.store import MatchStatus, NotFound, open_store
 
-CHILD = Path(__file__).with_name("store_crash_child.py")
+CHILD = "tests.store.store_crash_child"
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 25
 
@@ -60,7 +60,7 @@ class Acknowledged:
 
 def run_and_kill(path: Path, seed: int, rng: random.Random, wait_until_ready: bool) -> bytes:
     child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(path), str(seed)],
+        [sys.executable, "-m", CHILD, str(path), str(seed)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,

@@ -5,9 +5,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from test_store_migrations import _schema_1_file
+import pytest
 
-from bot.store import SCORE_STEP, HandLink, Store, open_store
+from bot.store import ConstraintFailed, HandLink, Store, open_store
+from bot.ui.lines import SCORE_STEP
+from tests.store.test_store_migrations import _schema_1_file
+
+
+def link(table_id: int, user_id: int, token: str, expires_at: float) -> HandLink:
+    """A hand message's link, from one application (its id matters to no test here)."""
+    return HandLink(
+        table_id=table_id, user_id=user_id, application_id=7, token=token, expires_at=expires_at
+    )
 
 
 async def test_the_last_line_posted_is_kept_per_table(store: Store) -> None:
@@ -21,22 +30,37 @@ async def test_the_last_line_posted_is_kept_per_table(store: Store) -> None:
     assert await store.delivery.last_posted(two.table_id) == (2, 5)
 
 
+async def test_any_step_the_presenter_numbers_is_kept_but_no_negative_one(store: Store) -> None:
+    """How many lines a deal has, and in which order, is the presenter's business: the
+    store keeps a step past the score line's too. A negative deal or step is no place in
+    any order, and is refused with nothing changed."""
+    table = await store.tables.create_table(1, 10, 100)
+    await store.delivery.set_posted(table.table_id, 2, SCORE_STEP + 10)
+    assert await store.delivery.last_posted(table.table_id) == (2, SCORE_STEP + 10)
+    for deal, step in ((-1, 0), (3, -1)):
+        with pytest.raises(ConstraintFailed) as refused:
+            await store.delivery.set_posted(table.table_id, deal, step)
+        assert refused.value.kind == "check"
+    assert await store.delivery.last_posted(table.table_id) == (2, SCORE_STEP + 10)
+
+
 async def test_hand_links_are_kept_replaced_and_never_returned_expired(store: Store) -> None:
     table = await store.tables.create_table(1, 10, 100)
     tid, now = table.table_id, time.time()
-    await store.delivery.keep_hand(HandLink(tid, 100, 7, "old-token", now + 600))
-    await store.delivery.keep_hand(HandLink(tid, 100, 7, "new-token", now + 840))
-    await store.delivery.keep_hand(HandLink(tid, 101, 7, "expired-token", now - 1))
+    await store.delivery.keep_hand(link(tid, 100, "old-token", now + 600))
+    await store.delivery.keep_hand(link(tid, 100, "new-token", now + 840))
+    await store.delivery.keep_hand(link(tid, 101, "expired-token", now - 1))
     other = await store.tables.create_table(1, 11, 100)
-    await store.delivery.keep_hand(HandLink(other.table_id, 102, 7, "expired", now - 1))
-    await store.delivery.keep_hand(HandLink(other.table_id, 103, 7, "live", now + 60))
+    await store.delivery.keep_hand(link(other.table_id, 102, "expired", now - 1))
+    await store.delivery.keep_hand(link(other.table_id, 103, "live", now + 60))
     async with store.db.reading() as session:  # expired ones go at the next keep, too
         assert await session.scalar("SELECT user_id FROM hand_links ORDER BY 1") == 100
         assert await session.scalar("SELECT count(*) FROM hand_links") == 2
-    (link,) = await store.delivery.hand_links(tid)
-    assert (link.user_id, link.token) == (100, "new-token")
-    assert abs(link.expires_at - (now + 840)) < 0.01
-    assert "new-token" not in repr(link)  # a credential never reaches a log line
+    (kept,) = await store.delivery.hand_links(tid)
+    assert (kept.table_id, kept.user_id, kept.application_id) == (tid, 100, 7)
+    assert kept.token == "new-token"
+    assert abs(kept.expires_at - (now + 840)) < 0.01
+    assert "new-token" not in repr(kept)  # a credential never reaches a log line
     await store.delivery.forget_hand(tid, 100)
     assert await store.delivery.hand_links(tid) == []
 
@@ -46,11 +70,11 @@ async def test_forgetting_a_tables_hands_forgets_only_that_table(store: Store) -
     two = await store.tables.create_table(1, 11, 100)
     later = time.time() + 600
     for table in (one, two):
-        await store.delivery.keep_hand(HandLink(table.table_id, 100, 7, "t", later))
-        await store.delivery.keep_hand(HandLink(table.table_id, 101, 7, "u", later))
+        await store.delivery.keep_hand(link(table.table_id, 100, "t", later))
+        await store.delivery.keep_hand(link(table.table_id, 101, "u", later))
     await store.delivery.forget_hand(one.table_id)
     assert await store.delivery.hand_links(one.table_id) == []
-    assert [link.user_id for link in await store.delivery.hand_links(two.table_id)] == [100, 101]
+    assert [kept.user_id for kept in await store.delivery.hand_links(two.table_id)] == [100, 101]
 
 
 async def test_a_table_in_play_at_the_upgrade_counts_as_fully_shown(tmp_path: Path) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from store_helpers import NAMES, actions_taken, fill_disk, free_disk, seated_table
 
 from bot.engine import Match
 from bot.store import AlreadyStored, StorageFailed, Store
+from tests.store.store_helpers import NAMES, actions_taken, fill_disk, free_disk, seated_table
 
 # A full disk is made with SQLite's max_page_count; PostgreSQL has no such switch.
 pytestmark = pytest.mark.sqlite_only

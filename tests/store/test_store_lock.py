@@ -22,7 +22,7 @@ from bot.engine import from_record
 from bot.store import DatabaseRefused, open_store
 from bot.store.__main__ import main
 
-CHILD = Path(__file__).with_name("store_crash_child.py")
+CHILD = "tests.store.store_crash_child"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -31,7 +31,7 @@ def running_bot(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[bytes]]
     """Another process with the store open, writing until the test ends."""
     path = tmp_path / "bonken.sqlite3"
     child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(path), "5"],
+        [sys.executable, "-m", CHILD, str(path), "5"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,

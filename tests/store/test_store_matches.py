@@ -6,7 +6,6 @@ import asyncio
 import random
 
 import pytest
-from store_helpers import NAMES, actions_taken, play, seated_table
 
 from bot.engine import PASS, Card, Choose, Match, Play, from_record, to_record
 from bot.store import (
@@ -19,6 +18,7 @@ from bot.store import (
     NotFound,
     Store,
 )
+from tests.store.store_helpers import NAMES, actions_taken, play, seated_table
 
 
 async def _new_match(

@@ -12,13 +12,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, play
 
 from bot.engine import STANDARD, Match, from_record, to_record
-from bot.store import MatchStatus, TableStatus, open_store
+from bot.store import ConstraintFailed, MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
 from bot.store.codec import encode_action, encode_hands
 from bot.store.migrations import LATEST, Migration, migrate, schema_version
+from tests.store.store_helpers import NAMES, play
 
 V1_TABLES = (
     "guild_settings",
@@ -37,6 +37,7 @@ def _schema_1_file(path: Path) -> Match:
     match = Match(NAMES)
     rng = random.Random(11)
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA synchronous=OFF")  # a test's file: no fsync for each row
         assert migrate(conn, target=1) == [1]
         conn.execute("INSERT INTO guild_settings VALUES (1, 90, 'easy')")
         conn.execute("INSERT INTO tables VALUES (7, 1, 10, 100, 'playing', 90, 'easy', 5, 6)")
@@ -191,3 +192,41 @@ def test_a_rebuilding_migration_restores_foreign_keys_even_when_it_fails(
         assert schema_version(conn) == LATEST
         assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
         assert conn.execute("SELECT count(*) FROM matches").fetchone() == (1,)
+
+
+TABLE_IN_PLAY = (
+    "INSERT INTO tables (table_id, guild_id, channel_id, host_id, status, turn_seconds, "
+    "computer_level, created_at, updated_at) VALUES (7, 1, 10, 100, 'playing', 60, 'easy', 5, 6)"
+)
+"""Table 7 in play, in the columns every schema has."""
+
+
+async def takes_any_step_but_keeps_its_rows(database: Path | str) -> None:
+    """After migration 13: the last line kept at schema 12 is still there, a step past 14
+    is kept, and a negative one is refused (the database given holds :data:`TABLE_IN_PLAY`
+    with its last line at deal 3, step 14)."""
+    async with await open_store(database) as store:
+        assert await store.delivery.last_posted(7) == (3, 14)
+        await store.delivery.set_posted(7, 3, 15)
+        assert await store.delivery.last_posted(7) == (3, 15)
+        with pytest.raises(ConstraintFailed) as refused:
+            await store.delivery.set_posted(7, 4, -1)
+        assert refused.value.kind == "check"
+        assert await store.delivery.last_posted(7) == (3, 15)
+        assert await store.integrity_problems() == []
+
+
+async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        migrate(conn, target=12)
+        conn.execute(TABLE_IN_PLAY)
+        conn.execute("INSERT INTO channel_posted (table_id, deal, step) VALUES (7, 3, 14)")
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+            conn.execute("UPDATE channel_posted SET step = 15")
+        assert migrate(conn, target=13) == [13]
+        # The rebuilt table still refers to its table.
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            conn.execute("INSERT INTO channel_posted (table_id, deal, step) VALUES (8, 0, 0)")
+    await takes_any_step_but_keeps_its_rows(path)

@@ -16,13 +16,15 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from postgres_server import PostgresServer
-from store_helpers import NAMES, finished_match, seated_table
 
 from bot.engine import Match, from_record
 from bot.store import ClaimLost, DatabaseRefused, StorageFailed, Store, open_store
 from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
+from bot.store.postgres import migrate
+from tests.postgres_server import PostgresServer
+from tests.store.store_helpers import NAMES, finished_match, seated_table
+from tests.store.test_store_migrations import TABLE_IN_PLAY, takes_any_step_but_keeps_its_rows
 
 
 async def _sql(url: str, *statements: str) -> list[asyncpg.Record]:
@@ -53,6 +55,22 @@ async def test_bot_processes_starting_together_migrate_once(postgres_empty: str)
             await store.close()
     rows = await _sql(postgres_empty, "SELECT version FROM schema_version ORDER BY version")
     assert [row["version"] for row in rows] == list(range(1, LATEST + 1))
+
+
+async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(
+    postgres_empty: str,
+) -> None:
+    conn = await asyncpg.connect(postgres_empty)
+    try:
+        await migrate(conn, target=12)
+        await conn.execute(TABLE_IN_PLAY)
+        await conn.execute("INSERT INTO channel_posted (table_id, deal, step) VALUES (7, 3, 14)")
+        with pytest.raises(asyncpg.CheckViolationError):
+            await conn.execute("UPDATE channel_posted SET step = 15")
+        assert await migrate(conn, target=13) == [13]
+    finally:
+        await conn.close()
+    await takes_any_step_but_keeps_its_rows(postgres_empty)
 
 
 async def test_a_newer_schema_is_refused_untouched(postgres_url: str) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from store_helpers import NAMES, seated_table
 
 from bot.engine import deal_hands, rules_for
 from bot.store import Store
+from tests.store.store_helpers import NAMES, seated_table
 
 TWELVE_BROKEN = rules_for("twelve", {"heart_lead": "broken"})
 

@@ -7,7 +7,6 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from store_helpers import NAMES, seated_table
 
 from bot.store import (
     Computer,
@@ -22,6 +21,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.migrations import migrate
+from tests.store.store_helpers import NAMES, seated_table
 
 
 async def test_a_new_table_is_in_the_lobby_with_four_empty_seats(store: Store) -> None:
@@ -35,19 +35,28 @@ async def test_a_new_table_is_in_the_lobby_with_four_empty_seats(store: Store) -
 
 async def test_a_new_table_takes_the_guild_defaults_unless_told_otherwise(store: Store) -> None:
     assert (await store.tables.guild_settings(1)) == GuildSettings()
-    await store.tables.set_guild_settings(1, GuildSettings(TableSettings(45, "easy")))
-    assert (await store.tables.guild_settings(1)).table_defaults == TableSettings(45, "easy")
+    await store.tables.set_guild_settings(
+        1, GuildSettings(table_defaults=TableSettings(turn_seconds=45, computer_level="easy"))
+    )
+    assert (await store.tables.guild_settings(1)).table_defaults == TableSettings(
+        turn_seconds=45, computer_level="easy"
+    )
     default = await store.tables.create_table(1, 10, 100)
-    chosen = await store.tables.create_table(1, 11, 100, TableSettings(120, "normal"))
+    chosen = await store.tables.create_table(
+        1, 11, 100, TableSettings(turn_seconds=120, computer_level="normal")
+    )
     other_guild = await store.tables.create_table(2, 12, 100)
-    assert default.settings == TableSettings(45, "easy")
-    assert chosen.settings == TableSettings(120, "normal")
+    assert default.settings == TableSettings(turn_seconds=45, computer_level="easy")
+    assert chosen.settings == TableSettings(turn_seconds=120, computer_level="normal")
     assert other_guild.settings == TableSettings()
 
 
 async def test_a_guild_chooses_where_its_tables_play(store: Store) -> None:
     assert (await store.tables.guild_settings(1)).place is TablePlace.THREAD
-    settings = GuildSettings(TableSettings(90, "hard"), TablePlace.CHANNEL)
+    settings = GuildSettings(
+        table_defaults=TableSettings(turn_seconds=90, computer_level="hard"),
+        place=TablePlace.CHANNEL,
+    )
     await store.tables.set_guild_settings(1, settings)
     assert await store.tables.guild_settings(1) == settings
     assert (await store.tables.guild_settings(2)).place is TablePlace.THREAD
@@ -55,7 +64,7 @@ async def test_a_guild_chooses_where_its_tables_play(store: Store) -> None:
 
 def test_a_turn_time_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
-        TableSettings(0, "easy")
+        TableSettings(turn_seconds=0, computer_level="easy")
 
 
 async def test_seats_hold_a_user_or_a_computer_level(store: Store) -> None:
@@ -82,12 +91,12 @@ async def test_status_host_settings_and_messages_change_together(store: Store) -
         table.table_id,
         status=TableStatus.PLAYING,
         host_id=200,
-        settings=TableSettings(30, "easy"),
+        settings=TableSettings(turn_seconds=30, computer_level="easy"),
         messages={"lobby": 1, "deal": 2},
     )
     assert changed.status is TableStatus.PLAYING
     assert changed.host_id == 200
-    assert changed.settings == TableSettings(30, "easy")
+    assert changed.settings == TableSettings(turn_seconds=30, computer_level="easy")
     assert changed.messages == {"lobby": 1, "deal": 2}
     changed = await store.tables.update_table(table.table_id, messages={"lobby": None, "deal": 3})
     assert changed.messages == {"deal": 3}
@@ -139,14 +148,17 @@ async def test_an_unknown_table_is_not_found(store: Store) -> None:
 async def test_a_guild_and_each_table_choose_pictures_or_text(store: Store) -> None:
     """Pictures are on unless the server turned them off; a table keeps its own choice."""
     assert (await store.tables.guild_settings(1)).table_defaults.images is True
-    off = GuildSettings(TableSettings(60, "normal", images=False))
+    off = GuildSettings(
+        table_defaults=TableSettings(turn_seconds=60, computer_level="normal", images=False)
+    )
     await store.tables.set_guild_settings(1, off)
     assert await store.tables.guild_settings(1) == off
     assert (await store.tables.create_table(1, 10, 100)).settings.images is False
     table = await store.tables.create_table(2, 11, 100)
     assert table.settings.images is True
     await store.tables.update_table(
-        table.table_id, settings=TableSettings(60, "normal", images=False)
+        table.table_id,
+        settings=TableSettings(turn_seconds=60, computer_level="normal", images=False),
     )
     assert (await store.tables.get_table(table.table_id)).settings.images is False
 

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-# The full-disk tests make the disk full the way the store's own tests do.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "store"))
-from tables_helpers import Harness, make_harness
-
 from bot.store import Store, open_store
+from tests.tables.tables_helpers import Harness, make_harness
 
 
 @pytest.fixture

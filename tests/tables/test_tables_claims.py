@@ -8,12 +8,12 @@ own owner id); which owners are alive is the test's say.
 from __future__ import annotations
 
 import pytest
-from store_helpers import Liveness, other_process
-from tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, make_harness
 
 from bot.store import Store
 from bot.tables import Refusal, TableReason
 from bot.tables import events as ev
+from tests.store.store_helpers import Liveness, other_process
+from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, make_harness
 
 
 def second_process(store: Store, owner: int, liveness: Liveness, **options: object) -> Harness:

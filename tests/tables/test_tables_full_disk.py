@@ -8,13 +8,23 @@ import logging
 from typing import Any
 
 import pytest
-from store_helpers import fill_disk, free_disk
-from tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, name, same_position, wait_for
 
 from bot.engine import from_record
 from bot.store import MatchStatus, StoreError
 from bot.tables import Refusal
 from bot.tables import events as ev
+from tests.store.store_helpers import fill_disk, free_disk
+from tests.tables.tables_helpers import (
+    ANN,
+    BOB,
+    CAS,
+    CHANNEL,
+    HOST,
+    Harness,
+    name,
+    same_position,
+    wait_for,
+)
 
 # A full disk is made with SQLite's max_page_count; PostgreSQL has no such switch.
 pytestmark = pytest.mark.sqlite_only

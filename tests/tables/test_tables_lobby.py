@@ -6,13 +6,13 @@ import asyncio
 import time
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, name, wait_for
 
 from bot.engine import PASS
 from bot.store import Computer, Human, TableSettings, TableStatus
 from bot.tables import Refusal
 from bot.tables import events as ev
 from bot.tables.lobby import Left
+from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, name, wait_for
 
 
 async def stored_status(h: Harness, table_id: int) -> TableStatus:
@@ -78,7 +78,9 @@ async def test_many_channels_and_guilds_play_at_once(h: Harness) -> None:
 
 async def test_bad_computer_level_in_settings_is_refused(h: Harness) -> None:
     with pytest.raises(Refusal, match="easy, normal, hard"):
-        await h.service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(60, "godlike"))
+        await h.service.open_table(
+            GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=60, computer_level="godlike")
+        )
     assert h.service.table_in_channel(CHANNEL) is None
 
 
@@ -166,7 +168,9 @@ async def test_host_adds_computers_of_each_level(h: Harness) -> None:
 
 
 async def test_add_computer_defaults_to_the_table_level(h: Harness) -> None:
-    await h.service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(60, "easy"))
+    await h.service.open_table(
+        GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=60, computer_level="easy")
+    )
     view = await h.service.add_computer(CHANNEL, HOST)
     assert view.seats[1].level == "easy"
 
@@ -253,7 +257,9 @@ async def test_cancel_during_the_match_cancels_the_stored_match(h: Harness) -> N
 
 
 async def test_start_fills_empty_seats_with_computers(h: Harness) -> None:
-    await h.service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(60, "easy"))
+    await h.service.open_table(
+        GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=60, computer_level="easy")
+    )
     await h.service.join(CHANNEL, ANN, "Ann")
     view = await h.service.start(CHANNEL, HOST)
     assert view.status is TableStatus.PLAYING
@@ -323,7 +329,7 @@ async def test_lobby_activity_restarts_the_idle_clock(harness) -> None:  # type:
 
 async def test_a_started_table_never_closes_for_idleness(harness) -> None:  # type: ignore[no-untyped-def]
     h: Harness = harness(time_scale=IDLE_SCALE)
-    await h.service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(3600))
+    await h.service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=3600))
     await h.service.start(CHANNEL, HOST)
     await asyncio.sleep(IDLE * 2)
     view = h.service.table_in_channel(CHANNEL)

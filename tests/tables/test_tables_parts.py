@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, Recorder, name
 
 from bot.engine import CARDS, Action, Choose, Double, Match, Phase, Reason, seat_view
 from bot.engine import Play as PlayCard
@@ -24,6 +23,7 @@ from bot.tables.closing import Closing
 from bot.tables.context import Context
 from bot.tables.play import Next, Play
 from bot.tables.table import Seat, Table, table_from_record
+from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, Recorder, name
 
 TABLES = Path(__file__).resolve().parents[2] / "bot" / "tables"
 

@@ -9,7 +9,6 @@ import random
 from typing import Any
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, Recorder, wait_for
 
 from bot.engine import (
     CARDS,
@@ -29,6 +28,17 @@ from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
+from tests.tables.tables_helpers import (
+    ANN,
+    BOB,
+    CAS,
+    CHANNEL,
+    GUILD,
+    HOST,
+    Harness,
+    Recorder,
+    wait_for,
+)
 
 FOUR = (HOST, ANN, BOB, CAS)
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
@@ -128,7 +138,7 @@ async def test_each_computer_plays_at_its_own_level(store: Any) -> None:
         return await random_decider(level, view, seed)
 
     service = TableService(store, Recorder(), decide=decide, pace=0, rng=random.Random(1))
-    settings = TableSettings(60, "normal")
+    settings = TableSettings(turn_seconds=60, computer_level="normal")
     await service.open_table(GUILD, CHANNEL, HOST, "Host", settings, host_seated=False)
     for level in ("easy", "hard", "easy"):
         await service.add_computer(CHANNEL, HOST, level)
@@ -409,7 +419,7 @@ async def test_a_failed_write_at_expiry_announces_nothing_and_tries_again(store:
         flaky, events, pace=0, time_scale=1.0, rng=random.Random(2)
     )
     try:
-        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(60))
+        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableSettings(turn_seconds=60))
         view = await service.start(CHANNEL, HOST)
         await service.settle()
         turn = service.view(view.table_id).turn

@@ -7,12 +7,20 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tables_helpers import ANN, BOB, CHANNEL, GUILD, HOST, Harness, make_harness, wait_for
-
 from bot.engine import Match, deal_hands, from_record
 from bot.store import Computer, Human, Store, TableSettings, TableStatus, open_store
 from bot.tables import TableView
 from bot.tables import events as ev
+from tests.tables.tables_helpers import (
+    ANN,
+    BOB,
+    CHANNEL,
+    GUILD,
+    HOST,
+    Harness,
+    make_harness,
+    wait_for,
+)
 
 
 class Restartable:
@@ -101,7 +109,7 @@ async def test_a_lobby_is_restored(tmp_path: Path) -> None:
     h = await node.start()
     try:
         view = await h.open_with_humans(
-            (HOST, ANN), start=False, settings=TableSettings(45, "easy")
+            (HOST, ANN), start=False, settings=TableSettings(turn_seconds=45, computer_level="easy")
         )
         await h.service.add_computer(CHANNEL, HOST, "hard")
         await h.service.leave(CHANNEL, HOST)  # Ann hosts now
@@ -112,7 +120,7 @@ async def test_a_lobby_is_restored(tmp_path: Path) -> None:
         assert [s.user_id for s in again.seats] == [None, ANN, None, None]
         assert again.seats[2].level == "hard"
         assert again.seats[1].name == "user101"  # the name Ann joined with, not a mention
-        assert again.settings == TableSettings(45, "easy")
+        assert again.settings == TableSettings(turn_seconds=45, computer_level="easy")
         await h.service.join(CHANNEL, BOB, "Bob")
         started = await h.service.start(CHANNEL, ANN)
         assert [s.user_id for s in started.seats[:2]] == [BOB, ANN]

@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tables_helpers import ANN, CHANNEL, HOST, make_harness, name
-
 from bot.engine import Action, RecordError, SeatView
 from bot.store import Store, StoreError, TableSettings
 from bot.tables import Refusal
 from bot.tables import events as ev
+from tests.tables.tables_helpers import ANN, CHANNEL, HOST, make_harness, name
 
 
 async def test_one_table_that_cannot_be_restored_does_not_stop_the_others(
@@ -88,7 +87,9 @@ async def test_a_player_acting_while_the_timeout_computer_thinks_keeps_the_move(
 
     h = make_harness(store, decide=slow_decider)
     try:
-        view = await h.service.open_table(1, CHANNEL, HOST, name(HOST), TableSettings(60, "easy"))
+        view = await h.service.open_table(
+            1, CHANNEL, HOST, name(HOST), TableSettings(turn_seconds=60, computer_level="easy")
+        )
         for _ in range(3):
             await h.service.add_computer(CHANNEL, HOST, "easy")
         thinking.set()  # let the computers of the first turns play at once

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tables_helpers import ANN, CHANNEL, GUILD, HOST, name
-from test_tables_recovery import Restartable
 
 from bot.engine import STANDARD, from_record, rules_for
 from bot.store import GuildSettings, TableSettings
 from bot.tables import events as ev
+from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, name
+from tests.tables.test_tables_recovery import Restartable
 
 OTHER = rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})
 """Not the standard game in every respect a table could get wrong: 12 deals, another
@@ -80,7 +80,9 @@ async def test_a_table_opened_without_settings_takes_the_servers_default_rules(
     node = Restartable(tmp_path / "db.sqlite3")
     h = await node.start()
     try:
-        await h.store.tables.set_guild_settings(GUILD, GuildSettings(TableSettings(rules=OTHER)))
+        await h.store.tables.set_guild_settings(
+            GUILD, GuildSettings(table_defaults=TableSettings(rules=OTHER))
+        )
         opened = await h.service.open_table(GUILD, CHANNEL, HOST, name(HOST))
         assert opened.rules is OTHER
     finally:

@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-from tables_helpers import Recorder, same_position
 
 from bot.engine import CARDS, CONTRACTS, Action, Choose, Double, Play
 from bot.store import StoreError, TableStatus, open_store
 from bot.tables import Refusal, TableService
+from tests.tables.tables_helpers import Recorder, same_position
 
 T = TypeVar("T")
 GUILD, CHANNEL = 1, 10

@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, Recorder, wait_for
 
 from bot.engine import Action, SeatView
 from bot.store import StoreError, TableSettings
 from bot.tables import Refusal, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
+from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, Recorder, wait_for
 
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
 SCALE = 1e-3  # a 60 s turn takes 60 ms
@@ -28,7 +28,7 @@ async def test_reminder_at_half_time_then_a_computer_acts_and_the_table_is_told(
     harness: Any,
 ) -> None:
     h: Harness = harness(time_scale=SCALE)
-    view = await h.open_with_humans((HOST,), settings=TableSettings(60))
+    view = await h.open_with_humans((HOST,), settings=TableSettings(turn_seconds=60))
     await wait_for(lambda: h.events.of(ev.TimedOut) and h.events.last(ev.TurnStarted).seat != 0)
     events = h.events.events
     turn = next(e for e in events if isinstance(e, ev.TurnStarted) and e.seat == 0)
@@ -51,7 +51,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_and_a_computer_plays_it(
     harness: Any,
 ) -> None:
     h: Harness = harness(time_scale=SCALE)
-    await h.open_with_humans((HOST,), settings=TableSettings(60))
+    await h.open_with_humans((HOST,), settings=TableSettings(turn_seconds=60))
     await wait_for(lambda: h.events.of(ev.SeatAway), timeout=10)
     away = h.events.of(ev.SeatAway)[0]
     assert (away.seat, away.user_id) == (0, HOST)
@@ -69,7 +69,7 @@ async def test_two_timeouts_in_a_row_mark_the_seat_away_and_a_computer_plays_it(
 
 async def test_four_absent_players_still_finish_the_match(harness: Any) -> None:
     h: Harness = harness(time_scale=SCALE)
-    await h.open_with_humans((HOST, ANN, BOB, CAS), settings=TableSettings(60))
+    await h.open_with_humans((HOST, ANN, BOB, CAS), settings=TableSettings(turn_seconds=60))
     await wait_for(lambda: h.events.of(ev.MatchEnded), timeout=30)
     assert len(h.events.of(ev.SeatAway)) == 4
     assert len(h.events.of(ev.TimedOut)) == 8
@@ -77,7 +77,7 @@ async def test_four_absent_players_still_finish_the_match(harness: Any) -> None:
 
 async def test_no_reminder_or_timeout_for_a_player_who_acts_in_time(harness: Any) -> None:
     h: Harness = harness(time_scale=0.01)  # 0.6 s and 0.9 s turns
-    view = await h.open_with_humans((HOST, ANN, BOB, CAS), settings=TableSettings(60))
+    view = await h.open_with_humans((HOST, ANN, BOB, CAS), settings=TableSettings(turn_seconds=60))
     for _ in range(10):
         user, turn, legal = await h.human_turn(view.table_id)
         await h.service.act(view.table_id, user, turn, legal[0])
@@ -260,7 +260,7 @@ async def test_a_timeout_that_fails_unexpectedly_is_logged_and_timed_again(
 
     monkeypatch.setattr(h.store.matches, "append_action", fails_once)
     with caplog.at_level(logging.ERROR, logger="bot.tables"):
-        await h.open_with_humans((HOST,), settings=TableSettings(60))
+        await h.open_with_humans((HOST,), settings=TableSettings(turn_seconds=60))
         await wait_for(lambda: h.events.of(ev.TimedOut))  # the next expiry does it
     assert failures["left"] == 0
     assert "the timeout broke, said the test" in caplog.text

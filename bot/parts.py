@@ -1,0 +1,125 @@
+"""The bot's parts, built in order, each handed what it uses.
+
+The order follows what each part needs: the settings, then the store (a database that
+cannot be opened stops the start here, with one line), the computer players and the
+table service, then the Discord front end: the hand messages, the channel presenter,
+where an interaction's table is, the guard every interaction runs in, the lobby, Play
+again and the standings. The cogs are given theirs from these (:mod:`bot.app`).
+Closing goes the other way: the tables stop, what is queued is sent, the store closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from functools import partial
+
+import discord
+
+from bot.engine import Action, SeatView
+from bot.players.pool import PlayerPool
+from bot.ratings import OpenSkillRater
+from bot.settings import Settings
+from bot.store import Store, StoreError, open_store
+from bot.tables import TableService, TableView
+from bot.tables import events as ev
+from bot.ui.answers import Answers
+from bot.ui.hands import HandController, WebhookEdits
+from bot.ui.lobby import LobbyController
+from bot.ui.pacing import Pacing
+from bot.ui.places import Places
+from bot.ui.presenter import Presenter
+from bot.ui.rematch import Rematch
+from bot.ui.replies import Guard
+from bot.ui.standings import Boards
+
+
+@dataclass(frozen=True)
+class Parts:
+    """Everything the bot built at start (see the module)."""
+
+    store: Store
+    players: PlayerPool
+    service: TableService
+    hands: HandController
+    presenter: Presenter
+    places: Places
+    guard: Guard
+    lobby: LobbyController
+    rematch: Rematch
+    boards: Boards
+
+    async def close(self) -> None:
+        """Stop the tables, then send what the channels and hands still have queued (for
+        a few seconds: what does not go out is posted at the next start), then close."""
+        await self.service.close()
+        await self.presenter.drain()
+        with contextlib.suppress(StoreError):  # at worst the next owner finds us gone
+            await self.store.claims.release_all()
+        self.presenter.close()
+        self.hands.close()
+        self.players.close()
+        await self.store.close()
+
+
+async def build_parts(
+    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing
+) -> Parts:
+    """Open the store and build every part on it; ``client`` is Discord (logged in),
+    ``answers`` counts its answers (the trace the client was made with), ``pacing`` is
+    the presenter's timings."""
+    store = await open_store(settings.database)
+    try:
+        return _build(settings, client, answers, pacing, store)
+    except BaseException:
+        await store.close()
+        raise
+
+
+def _build(
+    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing, store: Store
+) -> Parts:
+    players = PlayerPool()
+
+    async def publish(event: ev.Event, view: TableView | None) -> None:
+        # The presenter is built below: it needs the service, which needs somewhere to
+        # publish. No event comes before the service restores or serves a table.
+        await presenter.publish(event, view)
+
+    service = TableService(
+        store,
+        publish,
+        decide=partial(_decide, players, settings.think_seconds),
+        pace=settings.pace,
+        rater=OpenSkillRater(),
+        owns_guild=settings.shards.owns,
+    )
+    hands = HandController(service, store.delivery, WebhookEdits(client))
+    presenter = Presenter(
+        service,
+        store.delivery,
+        hands,
+        client.get_partial_messageable,
+        client.http,
+        answers,
+        pacing,
+    )
+    places = Places(service, presenter.table_channel)
+    lobby = LobbyController(service, store.tables, presenter, places)
+    return Parts(
+        store=store,
+        players=players,
+        service=service,
+        hands=hands,
+        presenter=presenter,
+        places=places,
+        guard=Guard(places.table_at),
+        lobby=lobby,
+        rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
+        boards=Boards(store.seasons, store.standings, store.tables),
+    )
+
+
+async def _decide(pool: PlayerPool, budget: float, level: str, view: SeatView, seed: int) -> Action:
+    """The table service's decider: the player pool with the configured thinking time."""
+    return await pool.decide(level, view, seed, budget)

@@ -1,0 +1,217 @@
+"""One table's feed on its own, with a fake channel (no bot, no Discord): its table
+message is edited at most once per interval and quick changes share an edit; its posts go
+out one at a time, in order, each named; a restored feed waits its quiet, then posts what
+the channel missed. The timings are the feed's constructor arguments, small here."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+
+import pytest
+
+from bot.engine import Card
+from bot.tables import TableView
+from bot.tables import events as ev
+from bot.ui.answers import Answers
+from bot.ui.delivery import Progress
+from bot.ui.feed import ChannelFeed, FeedContext
+from bot.ui.lines import SCORE_STEP
+from bot.ui.pacing import EditPacer, Pacing
+from bot.ui.table_message import TableMessage
+from bot.ui.threads import Threads
+from tests.discord.fakes import (
+    ANN,
+    CHANNEL_ID,
+    TABLE_ID,
+    FakeChannel,
+    FakeDelivery,
+    FakeHands,
+    table_view,
+)
+
+INTERVAL = 0.05
+PLAYS = tuple((seat, Card.parse(code)) for seat, code in enumerate(("2C", "3C", "4C", "5C")))
+
+
+def gaps(sent: list) -> list[float]:
+    """From the end of each request to the start of the next."""
+    return [b.began - a.ended for a, b in itertools.pairwise(sent)]
+
+
+def lobby_message(channel: FakeChannel, stopping: asyncio.Event) -> TableMessage:
+    table = TableMessage(lambda: channel, EditPacer(INTERVAL, stopping), Progress(Answers()))
+    table.view, table.message_id = table_view(started=False), 1
+    return table
+
+
+async def test_quick_changes_share_an_edit_and_edits_keep_their_distance():
+    channel = FakeChannel(CHANNEL_ID, seconds=0.01)
+    table = lobby_message(channel, asyncio.Event())
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    try:
+        for host in range(20):  # a change every 10 ms or so
+            table.view = replace(table.view, host_id=host)
+            table.stale.set()
+            await asyncio.sleep(0.01)
+        took = loop.time() - began
+        await asyncio.sleep(2 * INTERVAL)
+    finally:
+        table.stop()
+    assert 2 <= len(channel.edits) <= took / INTERVAL + 2
+    assert min(gaps(channel.edits)) >= INTERVAL * 0.9, gaps(channel.edits)
+    assert "<@19>" in channel.edits[-1].fields["embed"].description  # the newest state
+
+
+async def test_a_slow_edit_is_not_followed_at_once():
+    """The interval counts from the end of an edit (one that waited for Discord's rate
+    limit, here one that took three times the interval)."""
+    channel = FakeChannel(CHANNEL_ID, seconds=3 * INTERVAL)
+    table = lobby_message(channel, asyncio.Event())
+    try:
+        for _ in range(3):
+            table.stale.set()
+            while table.stale.is_set() or len(channel.edits) < _ + 1:
+                await asyncio.sleep(0.005)
+    finally:
+        table.stop()
+    assert len(channel.edits) == 3 and min(gaps(channel.edits)) >= INTERVAL * 0.9
+
+
+async def test_a_stopping_bot_sends_its_last_edit_at_once():
+    channel = FakeChannel(CHANNEL_ID)
+    stopping = asyncio.Event()
+    table = TableMessage(lambda: channel, EditPacer(60.0, stopping), Progress(Answers()))
+    table.view, table.message_id = table_view(started=False), 1
+    loop = asyncio.get_running_loop()
+    try:
+        table.stale.set()
+        while not channel.edits:  # the first edit: nothing to wait for
+            await asyncio.sleep(0.005)
+        table.stale.set()  # the next would wait a minute...
+        stopping.set()  # ...but the bot stops
+        stopped = loop.time()
+        async with asyncio.timeout(5):
+            while len(channel.edits) < 2:
+                await asyncio.sleep(0.005)
+    finally:
+        table.stop()
+    assert loop.time() - stopped < 1.0
+
+
+async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
+    channel = FakeChannel(CHANNEL_ID)
+    table = TableMessage(lambda: channel, EditPacer(0.0, asyncio.Event()), Progress(Answers()))
+    view = table_view(images=False)
+    table.posted(1, view)
+    table.view = view
+    try:
+        async with table.lock:
+            await table.close()
+    finally:
+        table.stop()
+    (edit,) = channel.edits
+    assert edit.fields["view"] is None
+    assert edit.fields["embed"].description.endswith("**Deal over.**")
+
+
+@dataclass
+class Feed:
+    feed: ChannelFeed
+    channel: FakeChannel
+    delivery: FakeDelivery
+    hands: FakeHands
+    closed: list[int]
+
+
+@pytest.fixture
+def make_feed() -> AsyncIterator[Callable[..., Feed]]:
+    made: list[ChannelFeed] = []
+
+    def make(*, last: tuple[int, int] = (0, 0), live: bool = True, seconds: float = 0.0) -> Feed:
+        channel = FakeChannel(CHANNEL_ID, seconds=seconds)
+        delivery, hands, closed = FakeDelivery(last), FakeHands(live=live), []
+        context = FeedContext(
+            channel=lambda channel_id: channel,
+            hands=hands,
+            delivery=delivery,
+            threads=Threads(None, 0.0),  # no thread in these tests
+            pacing=Pacing(edit_interval=INTERVAL, restart_quiet=0.05),
+            answers=Answers(),
+            stopping=asyncio.Event(),
+        )
+        feed = ChannelFeed(context, TABLE_ID, CHANNEL_ID, closed.append)
+        made.append(feed)
+        return Feed(feed, channel, delivery, hands, closed)
+
+    yield make
+    for feed in made:
+        feed.close()
+
+
+def trick(number: int) -> ev.TrickTaken:
+    return ev.TrickTaken(TABLE_ID, CHANNEL_ID, number, PLAYS, 3, 0, False)
+
+
+async def presented(f: Feed, *events: ev.Event, view: TableView | None = None) -> None:
+    for event in events:
+        f.feed.put(event, view or table_view(images=False))
+    await f.feed.queue.join()
+
+
+async def test_lines_go_out_one_at_a_time_in_order_each_named_and_recorded(make_feed):
+    f = make_feed(seconds=0.01)
+    await presented(f, trick(1), trick(2), trick(3))
+    assert [p.fields["content"].split(":")[0] for p in f.channel.posts] == [
+        "Trick 1",
+        "Trick 2",
+        "Trick 3",
+    ]
+    assert min(gaps(f.channel.posts)) >= 0  # never two at once
+    names = [f"bk.{TABLE_ID}.1.{n}" for n in (1, 2, 3)]  # deal 1, tricks 1 to 3
+    assert [p.fields["nonce"] for p in f.channel.posts] == names
+    assert f.delivery.posted_lines == [(1, 1), (1, 2), (1, 3)]
+    assert all(p.fields["allowed_mentions"].users is False for p in f.channel.posts)
+
+
+async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_feed):
+    f = make_feed(live=False)
+    view = table_view(images=False)
+    await presented(f, ev.Reminder(TABLE_ID, CHANNEL_ID, 0, ANN, 30.0), view=view)
+    (post,) = f.channel.posts
+    assert post.fields["content"].endswith("Press **Show my hand** for your cards.")
+    assert post.fields["allowed_mentions"].users is True
+    assert post.fields["nonce"] == f"bk.{TABLE_ID}.remind.{view.turn}"
+
+
+async def test_a_restored_feed_waits_its_quiet_then_posts_only_what_the_channel_missed(
+    make_feed,
+):
+    f = make_feed(last=(1, 1))  # trick 1's line was recorded before the restart
+    view = table_view(images=False)
+    started = asyncio.get_running_loop().time()
+    missed = (ev.DealStarted(TABLE_ID, CHANNEL_ID, 1, 0, 2), trick(1), trick(2), trick(3))
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=view)
+    contents = [p.fields["content"] for p in f.channel.posts]
+    assert [c.split(":")[0] for c in contents[:2]] == ["Trick 2", "Trick 3"]
+    assert contents[2].startswith("The bot restarted; the table is restored.")
+    assert len(contents) == 3  # the deal's message was shown: not posted again
+    assert f.channel.posts[0].began - started >= 0.05  # one quiet window first
+    assert f.delivery.posted_lines == [(1, 2), (1, 3)]
+    assert f.feed.table.tricks[0].startswith("1. 2♣ 3♣ 4♣ 5♣")  # its table message lists all
+    assert len(f.feed.table.tricks) == 3
+
+
+async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_hands(make_feed):
+    f = make_feed()
+    zero = (0, 0, 0, 0)
+    scored = ev.DealScored(TABLE_ID, CHANNEL_ID, 1, "queens", zero, zero, (zero,) * 4, zero, ())
+    closed = ev.TableClosed(TABLE_ID, CHANNEL_ID, "the table was cancelled")
+    await presented(f, trick(1), scored, closed)
+    assert f.delivery.posted_lines == [(1, 1), (1, SCORE_STEP)]
+    assert f.channel.posts[-1].fields["content"] == "The table is closed: the table was cancelled."
+    assert f.hands.closed == [(TABLE_ID, "the table was cancelled", "en", CHANNEL_ID)]
+    assert f.closed == [TABLE_ID]  # the presenter drops the feed

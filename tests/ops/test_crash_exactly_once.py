@@ -1,0 +1,115 @@
+"""A real ``python -m bot`` killed (SIGKILL) at the worst moments, started again on the
+same Discord: every post of the match is in its thread exactly once, in order, and the
+thread is the match's from its first post (the channel keeps only the lobby)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.ops.wire_discord import (
+    CHANNEL_ID,
+    BotProcess,
+    User,
+    WireDiscord,
+    custom_ids,
+    lines,
+    play_seat,
+    snowflake,
+)
+
+# aiohttp's own multipart reader, which the fake Discord reads the bot's uploads with,
+# calls a deprecated method of itself.
+pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+
+FAST = {"BONKEN_PACE": "0", "BONKEN_THINK_SECONDS": "0.01"}
+DEAL = re.compile(r"Deal (\d+) of 11")
+TRICK = re.compile(r"Trick (\d+):")
+SCORE = re.compile(r"Deal (\d+) \(")
+
+
+def thread_lines(wire: WireDiscord) -> list[str]:
+    thread = wire.thread()
+    return [] if thread is None else lines(wire.posts(thread))
+
+
+def posted(wire: WireDiscord, pattern: re.Pattern[str]) -> int:
+    return sum(bool(pattern.match(line)) for line in thread_lines(wire))
+
+
+def in_order_once(said: list[str]) -> list[tuple[int, int]]:
+    """Check the thread's deal messages, trick lines and score lines: each deal's message,
+    then its tricks 1, 2, 3, ... once each, then its score line; (deal, tricks) seen."""
+    seen: list[tuple[int, int]] = []
+    for line in said:
+        if found := DEAL.match(line):
+            assert not seen or int(found[1]) == seen[-1][0] + 1, said
+            seen.append((int(found[1]), 0))
+        elif found := TRICK.match(line):
+            deal, tricks = seen[-1]
+            assert int(found[1]) == tricks + 1, (line, said)
+            seen[-1] = (deal, tricks + 1)
+        elif found := SCORE.match(line):
+            assert int(found[1]) == seen[-1][0], (line, said)
+    return seen
+
+
+def the_channel_keeps_the_lobby_alone(wire: WireDiscord) -> None:
+    thread = wire.thread()
+    assert thread is not None, "the match never got its thread"
+    assert [int(m["id"]) for m in wire.posts(CHANNEL_ID)] == [thread]  # on the lobby
+
+
+async def test_a_post_out_but_not_recorded_when_killed_is_posted_once(tmp_path):
+    ann = User(snowflake(), "Ann")
+    async with WireDiscord() as wire:
+        # Discord makes the third trick line; its answer never reaches the bot.
+        wire.hold = lambda call: (
+            call.method == "POST" and str((call.body or {}).get("content")).startswith("Trick 3:")
+        )
+        async with BotProcess(wire, tmp_path, **FAST) as first:
+            await wire.slash(ann, "new")
+            await wire.slash(ann, "start")
+            await play_seat(wire, ann, lambda: wire.held is not None)
+            await first.kill()
+        held = wire.held
+        assert held is not None
+        deal = posted(wire, DEAL)  # (a deal may end before its third trick)
+        wire.hold = None
+
+        async with BotProcess(wire, tmp_path, **FAST) as second:
+            await play_seat(wire, ann, lambda: posted(wire, SCORE) >= deal)
+            await second.stop()
+        # The restart posted the line again by its name, and Discord answered with the
+        # one there: the thread has it once.
+        assert [c.body["nonce"] for c in wire.state.deduplicated] == [held.body["nonce"]]
+        said = thread_lines(wire)
+        assert in_order_once(said)[deal - 1][1] >= 3
+        assert said.count(held.body["content"]) == 1
+        the_channel_keeps_the_lobby_alone(wire)
+
+
+async def test_a_match_started_at_once_and_killed_at_once_plays_in_its_thread(tmp_path):
+    """**Start** pressed the moment the lobby appears (while the bot still waits for
+    Discord's copy of it, so its id is not stored yet), the bot killed a moment into the
+    match, started again: the thread is opened on the lobby by the first run, every post
+    of the match is in it, and the channel keeps the lobby alone."""
+    ann = User(snowflake(), "Ann")
+    async with WireDiscord() as wire:
+        wire.delay = lambda call: 0.5 if call.path.endswith("/messages/@original") else 0.0
+        async with BotProcess(wire, tmp_path, **FAST) as first:
+            opened = await wire.slash(ann, "new")
+            lobby = wire.state.messages[opened.original_id or 0]
+            start = next(c for c in custom_ids(lobby) if c.endswith(":start"))
+            await wire.click(ann, start, lobby)
+            await play_seat(wire, ann, lambda: posted(wire, TRICK) >= 1)
+            await first.kill()
+        wire.delay = None
+        async with BotProcess(wire, tmp_path, **FAST) as second:
+            await play_seat(wire, ann, lambda: posted(wire, TRICK) >= 3)
+            await second.stop()
+        the_channel_keeps_the_lobby_alone(wire)
+        said = thread_lines(wire)
+        assert DEAL.match(said[0]), said  # the first post of the match is in the thread
+        in_order_once(said)
