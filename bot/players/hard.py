@@ -55,7 +55,7 @@ from bot.engine.fast import (
     policy_playout,
     position_from_view,
 )
-from bot.engine.rules import DominoDoubling
+from bot.engine.house_rules import DominoDoubling
 from bot.engine.view import SeatView
 
 from .base import legal_card_masks, own_position, play_of

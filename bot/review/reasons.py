@@ -6,8 +6,8 @@ trick on the table, and only those are said: a reason is never a guess. When non
 them fits, the decision has no reason, and the review shows the better card alone.
 
 Each pattern is a message in English with ``{placeholders}`` (a card code, a suit
-letter), catalogue-ready: the front end marks it for translation and writes the cards
-in the reader's words. The patterns (``key``):
+letter), marked for the catalogue here; the front end translates it and writes the
+cards in the reader's words (:func:`bot.render.review.reason_text`). The patterns (``key``):
 
 - ``sure_winner``: a lead in a negative contract that nobody else could follow, so it
   was certain to take a trick that cost points, while the better card was certain to
@@ -26,16 +26,17 @@ from __future__ import annotations
 from bot.engine.cards import CARDS, Card
 from bot.engine.deal import Deal, trick_winner
 from bot.engine.view import SeatView
+from bot.i18n import N_
 
 from .result import Explanation
 
-SURE_WINNER = (
+SURE_WINNER = N_(
     "nobody else held a {suit}: {chosen} was sure to take the trick, {better} sure to lose it"
 )
-DUCK_UNDER = "{better} would have stayed under the {winning}; {chosen} took the trick"
-KEPT_TOO_LONG = "kept {better} too long: it could have gone on this {suit} trick"
-DISCARD = "you had no {suit}: {better} could have gone on this trick"
-LAST_WINS = "last to play, {better} would have taken this trick"
+DUCK_UNDER = N_("{better} would have stayed under the {winning}; {chosen} took the trick")
+KEPT_TOO_LONG = N_("kept {better} too long: it could have gone on this {suit} trick")
+DISCARD = N_("you had no {suit}: {better} could have gone on this trick")
+LAST_WINS = N_("last to play, {better} would have taken this trick")
 
 
 def explain(view: SeatView, chosen: Card, better: Card, deal: Deal) -> Explanation | None:
