@@ -31,6 +31,7 @@ from .database import Database, Session
 from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound, StoreError
 from .models import (
     SEATS,
+    FinishedMatch,
     Human,
     MatchInfo,
     MatchResult,
@@ -235,6 +236,46 @@ class MatchStore:
                 return None
             record, _ = await _record(session, await _info(session, match_id))
         return record
+
+    async def latest_finished_in_channel(
+        self, channel_id: int, *, thread_role: str | None = None
+    ) -> int | None:
+        """The id of the newest finished match played at a table in this channel, or in
+        a table's thread (its message of ``thread_role`` is this channel); None if none."""
+        async with self._db.reading() as session:
+            match_id = await session.scalar(
+                "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
+                "WHERE m.status = 'finished' AND (t.channel_id = ? OR t.table_id IN ("
+                "SELECT g.table_id FROM table_messages g WHERE g.role = ? AND g.message_id = ?))",
+                (channel_id, thread_role, channel_id),
+            )
+        return None if match_id is None else int(match_id)
+
+    async def finished_in_guild(self, guild_id: int, *, limit: int = 25) -> list[FinishedMatch]:
+        """The guild's newest finished matches, newest first, with their players' names."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT m.match_id, t.channel_id, m.ended_at FROM matches m "
+                "JOIN tables t ON t.table_id = m.table_id "
+                "WHERE t.guild_id = ? AND m.status = 'finished' "
+                "ORDER BY m.ended_at DESC, m.match_id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+            found = []
+            for row in rows:
+                names = await session.fetchall(
+                    "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat",
+                    (row["match_id"],),
+                )
+                found.append(
+                    FinishedMatch(
+                        match_id=row["match_id"],
+                        channel_id=row["channel_id"],
+                        ended_at=to_datetime(row["ended_at"]),
+                        names=tuple(name["name"] for name in names),
+                    )
+                )
+        return found
 
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""

@@ -13,6 +13,7 @@ from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
 from .postgres import PostgresDatabase
+from .reviews import ReviewStore
 from .seasons import SeasonStore
 from .sqlite import SqliteDatabase
 from .standings import StandingsStore
@@ -30,6 +31,7 @@ class Store:
     - ``facts``: small facts the bot keeps about itself (the commands last synced).
     - ``delivery``: what a table's channel was last shown, and its open hand messages.
     - ``claims``: which open tables this process drives (:mod:`bot.store.claims`).
+    - ``reviews``: players' reviews of finished matches, as computed (:mod:`.reviews`).
     """
 
     def __init__(self, db: Database, owner: int | None = None) -> None:
@@ -42,6 +44,7 @@ class Store:
         self.standings = StandingsStore(db)
         self.facts = FactStore(db)
         self.delivery = DeliveryStore(db)
+        self.reviews = ReviewStore(db)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole database (SQLite: every page); an empty list means it is sound."""
