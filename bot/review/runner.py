@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from bot.players.pool import worker_started
+
 from .analysis import assemble, check_request, finished_match, review_deal
 from .result import DealReview, PlayerReview, ReviewSettings
 
@@ -30,14 +32,25 @@ OnDeal = Callable[[DealReview, int, int], Awaitable[None]]
 
 
 def lower_priority() -> None:
-    """A review worker's initializer: run at :data:`NICENESS` below the bot."""
+    """A review worker's initializer: run at :data:`NICENESS` below the bot, and leave
+    the signals to the bot and end with it, as the computers' workers do."""
     os.nice(NICENESS)
+    worker_started()
 
 
 def review_executor(workers: int = 1) -> ProcessPoolExecutor:
     """An executor for reviews: ``workers`` processes at low priority. The bot's owner
-    shuts it down with the bot."""
+    shuts it down with the bot (:func:`stop_executor`)."""
     return ProcessPoolExecutor(max_workers=workers, initializer=lower_priority)
+
+
+def stop_executor(executor: Executor) -> None:
+    """Stop a review executor at once: a deal still being searched is dropped, not
+    waited for (its review resumes from the deals stored, at the next start)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        for worker in list(executor._processes.values()):  # type: ignore[attr-defined]
+            worker.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 async def run_review(
