@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.parts import Parts, build_parts
+from bot.review import ReviewSettings
 from bot.settings import Settings
 from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
@@ -29,6 +30,7 @@ from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.rematch import Rematch
 from bot.ui.replies import Guard
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.translator import CatalogueTranslator
 from cogs.admin import BonkenAdmin
@@ -47,8 +49,16 @@ class BonkenBot(commands.Bot):
     :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
     """
 
-    def __init__(self, settings: Settings, pacing: Pacing | None = None, **options: Any) -> None:
-        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones)."""
+    def __init__(
+        self,
+        settings: Settings,
+        pacing: Pacing | None = None,
+        review: ReviewSettings | None = None,
+        **options: Any,
+    ) -> None:
+        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones);
+        ``review``: how reviews are computed (the settings' work by default; tests pass
+        little)."""
         # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
@@ -64,6 +74,7 @@ class BonkenBot(commands.Bot):
         self.settings = settings
         self._answers = answers
         self._pacing = pacing or Pacing()
+        self._review = review or ReviewSettings(work=settings.review_work)
         self._parts: Parts | None = None
 
     @property
@@ -98,8 +109,14 @@ class BonkenBot(commands.Bot):
     def boards(self) -> Boards:
         return self.parts.boards
 
+    @property
+    def reviews(self) -> ReviewController:
+        return self.parts.reviews
+
     async def setup_hook(self) -> None:
-        parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
+        parts = self._parts = await build_parts(
+            self.settings, self, self._answers, self._pacing, self._review
+        )
         await self.tree.set_translator(CatalogueTranslator())
         for cog in command_cogs(parts):
             await self.add_cog(cog)
@@ -110,6 +127,9 @@ class BonkenBot(commands.Bot):
         gc.freeze()
         restored = await parts.service.restore()
         log.info("%s: restored %d open table(s)", self.settings.shards.describe(), restored)
+        resumed = await parts.review_service.restore(self.settings.shards.owns)
+        if resumed:
+            log.info("resumed %d review(s) of finished matches", resumed)
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -164,6 +184,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             lobby=parts.lobby,
             hands=parts.hands,
             boards=parts.boards,
+            reviews=parts.reviews,
             tables=store.tables,
             matches=store.matches,
         ),

@@ -4,8 +4,9 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again and the standings. The cogs are given theirs from these (:mod:`bot.app`).
-Closing goes the other way: the tables stop, what is queued is sent, the store closes.
+again, the standings and the reviews of finished matches. The cogs are given theirs from
+these (:mod:`bot.app`). Closing goes the other way: the reviews and the tables stop, what
+is queued is sent, the store closes.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ import discord
 from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
 from bot.ratings import OpenSkillRater
+from bot.review import ReviewSettings
+from bot.review.service import ReviewService
 from bot.settings import Settings
 from bot.store import Store, StoreError, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.ui.answers import Answers
+from bot.ui.finished import FinishedMatches
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
@@ -31,6 +35,7 @@ from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
 from bot.ui.replies import Guard
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 
 
@@ -48,10 +53,15 @@ class Parts:
     lobby: LobbyController
     rematch: Rematch
     boards: Boards
+    review_service: ReviewService
+    reviews: ReviewController
 
     async def close(self) -> None:
-        """Stop the tables, then send what the channels and hands still have queued (for
-        a few seconds: what does not go out is posted at the next start), then close."""
+        """Stop the reviews (they resume at the next start) and the tables, then send
+        what the channels and hands still have queued (for a few seconds: what does not
+        go out is posted at the next start), then close."""
+        self.reviews.close()
+        await self.review_service.close()
         await self.service.close()
         await self.presenter.drain()
         with contextlib.suppress(StoreError):  # at worst the next owner finds us gone
@@ -63,21 +73,30 @@ class Parts:
 
 
 async def build_parts(
-    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing
+    settings: Settings,
+    client: discord.Client,
+    answers: Answers,
+    pacing: Pacing,
+    review: ReviewSettings,
 ) -> Parts:
     """Open the store and build every part on it; ``client`` is Discord (logged in),
     ``answers`` counts its answers (the trace the client was made with), ``pacing`` is
-    the presenter's timings."""
+    the presenter's timings, ``review`` how a new review is computed."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, answers, pacing, store)
+        return _build(settings, client, answers, pacing, review, store)
     except BaseException:
         await store.close()
         raise
 
 
 def _build(
-    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing, store: Store
+    settings: Settings,
+    client: discord.Client,
+    answers: Answers,
+    pacing: Pacing,
+    review: ReviewSettings,
+    store: Store,
 ) -> Parts:
     players = PlayerPool()
 
@@ -106,6 +125,11 @@ def _build(
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
+    review_service = ReviewService(
+        store,
+        settings=review,
+        per_guild=settings.reviews_per_server,
+    )
     return Parts(
         store=store,
         players=players,
@@ -117,6 +141,12 @@ def _build(
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
         boards=Boards(store.seasons, store.standings, store.tables),
+        review_service=review_service,
+        reviews=ReviewController(
+            review_service,
+            FinishedMatches(store.matches, places.table_at),
+            edit_every=pacing.edit_interval,
+        ),
     )
 
 

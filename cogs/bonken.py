@@ -1,5 +1,5 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play, info and standings
-commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
+review commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -18,11 +18,13 @@ from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
 from bot.ui.replies import Guard, apologise
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .review import ReviewCommands
 from .standings import StandingsCommands
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class Bonken(
     PlayCommands,
     InfoCommands,
     StandingsCommands,
+    ReviewCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -47,6 +50,7 @@ class Bonken(
         lobby: LobbyController,
         hands: HandController,
         boards: Boards,
+        reviews: ReviewController,
         tables: TableStore,
         matches: MatchStore,
     ) -> None:
@@ -58,6 +62,7 @@ class Bonken(
         self.lobby = lobby
         self.hands = hands
         self.boards = boards
+        self.reviews = reviews
         self.tables = tables
         self.matches = matches
         super().__init__()

@@ -119,6 +119,13 @@ class ReviewService:
             job = self._enqueue(match_id, seat, state.guild_id, settings, state.deals_done)
         return self._ticket(job)
 
+    async def stored(self, match_id: int, seat: int) -> PlayerReview | None:
+        """The review, if the store has it done."""
+        state = await self._store.reviews.get(match_id, seat)
+        if state is None or state.status is not ReviewStatus.DONE:
+            return None
+        return _done(state).review
+
     def ticket(self, match_id: int, seat: int) -> ReviewTicket | None:
         """Where the review is now, if this process has it queued, running or just done."""
         job = self._jobs.get((match_id, seat))
@@ -136,10 +143,11 @@ class ReviewService:
             await job.signal.wait()
         return self._ticket(job)
 
-    async def restore(self) -> int:
-        """Queue again every review the store has queued or running (in the order they
-        were asked for); a running one resumes after its stored deals. How many."""
-        states = await self._store.reviews.unfinished()
+    async def restore(self, owns: Callable[[int], bool] = lambda guild_id: True) -> int:
+        """Queue again every review the store has queued or running for a guild this
+        process ``owns`` (its shards'), in the order they were asked for; a running one
+        resumes after its stored deals. How many."""
+        states = [s for s in await self._store.reviews.unfinished() if owns(s.guild_id)]
         for state in states:
             if state.status is ReviewStatus.RUNNING:
                 await self._store.reviews.mark_queued(state.match_id, state.seat)

@@ -23,6 +23,7 @@ from bot.tables import Refusal
 
 from .front import front_of
 from .replies import say_privately
+from .review import ReviewButton, ReviewDealSelect
 from .standings import LeaderboardButton
 
 if TYPE_CHECKING:
@@ -164,9 +165,11 @@ class PlayAgainButton(
         await front.guard(interaction, lambda: front.rematch.play_again(interaction, self.table_id))
 
 
-def rematch_view(table_id: int) -> discord.ui.View:
+def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
+    """Under the final standings: Play again, and Review of the match just finished."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(table_id))
+    view.add_item(ReviewButton(match_id))
     return view
 
 
@@ -344,6 +347,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoubleToggle,
     DoubleConfirm,
     LeaderboardButton,
+    ReviewButton,
+    ReviewDealSelect,
 )
 
 

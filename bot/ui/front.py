@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .places import Places
     from .rematch import Rematch
     from .replies import Guard
+    from .review import ReviewController
     from .standings import Boards
 
 
@@ -54,6 +55,11 @@ class Front(Protocol):
     @property
     def boards(self) -> Boards:
         """The leaderboard's pages and the server's seasons."""
+        ...
+
+    @property
+    def reviews(self) -> ReviewController:
+        """Players' reviews of finished matches: the Review button, the deal menu."""
         ...
 
 

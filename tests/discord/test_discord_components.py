@@ -15,10 +15,12 @@ import emoji
 import pytest
 
 from bot.engine import Match, MatchPhase, seat_view
+from bot.review import DealReview, PlayerReview, ReviewSettings
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
 from bot.ui.hand import doubling_items, hand_message, trump_choices
+from bot.ui.review import deal_view
 from bot.ui.standings import leaderboard_view
 
 SEATS = [
@@ -90,14 +92,30 @@ def _leaderboard_views() -> list[discord.ui.View]:
     return views
 
 
+def _review_view() -> discord.ui.View:
+    """A review's deal menu, for a twelve-deal match (its longest)."""
+    deals = tuple(DealReview(d, 0, "queens", 0.0, ()) for d in range(12))
+    return deal_view(PlayerReview(0, "Ann", ReviewSettings(), deals), 2**60)
+
+
 def _every_view() -> list[discord.ui.View]:
-    return [c.lobby_view(1), c.table_view(1), *_hand_views(), *_leaderboard_views()]
+    return [
+        c.lobby_view(1),
+        c.table_view(1),
+        c.rematch_view(1, 2),
+        *_hand_views(),
+        *_leaderboard_views(),
+        _review_view(),
+    ]
 
 
 async def test_every_emoji_on_a_component_is_a_real_emoji():
     views = _every_view()
     kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
-    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"}
+    assert kinds == {
+        *("lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"),
+        *("again", "review", "rvdeal"),
+    }
     names = [name for view in views for name in _emojis(view)]
     assert names  # the Show my hand and the page buttons carry one
     for name in names:
@@ -135,4 +153,4 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
     offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch"}
+    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch", "reviews"}
