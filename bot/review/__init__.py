@@ -1,6 +1,7 @@
 """After the match: replay every deal, and review where each player lost points.
 
-Pure Python on the engine and the computer players (no Discord, no store):
+Pure Python on the engine and the computer players (no Discord; the store only in
+:mod:`.service`):
 
 - :mod:`.replay`: every point of a finished match, all hands face up, addressed by
   ``(deal, step)`` (:class:`Address`, ``"4.17"``), stepped through by :class:`Replay`;
@@ -10,7 +11,10 @@ Pure Python on the engine and the computer players (no Discord, no store):
   (:mod:`.hindsight`) and the hands' luck;
 - :mod:`.result`: what a review finds, as frozen values that round-trip through JSON;
 - :mod:`.runner`: a review off the event loop, a deal at a time in low-priority worker
-  processes, with progress, resuming and cancelling.
+  processes, with progress, resuming and cancelling;
+- :mod:`.service` (imported by itself: it uses the store): the bot's reviews, queued per
+  server, stored, resumed after a restart;
+- ``python -m bot.review``: one seat's review of a record file (:mod:`.__main__`).
 """
 
 from .analysis import ReviewError, assemble, finished_match, review_deal

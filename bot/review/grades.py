@@ -8,7 +8,8 @@ own points). A contract choice is judged by the larger stake of the contract cho
 and the better one. Doubles raise what a decision costs in points, not the stake: a
 doubled player's mistake is graded by the larger loss it really is.
 
-Where the lines stand, and why, is measured by ``bench/review.py`` (README, Review):
+Where the lines stand, and why, is measured by ``bench/review.py`` (docs/playing.md, The
+review of a match):
 the search's own choices, reviewed with another seed, must lose less than the
 inaccuracy line in at least 95% of decisions (so the review does not flag its own
 noise), and two reviews with different seeds must give the same grade to at least 90%
