@@ -29,6 +29,7 @@ from .errors import (
 from .models import (
     Computer,
     ContractStat,
+    FinishedMatch,
     GuildSettings,
     Human,
     LeaderboardPage,
@@ -61,6 +62,7 @@ __all__ = [
     "ConstraintFailed",
     "ContractStat",
     "DatabaseRefused",
+    "FinishedMatch",
     "GuildSettings",
     "HandLink",
     "Human",

@@ -145,6 +145,15 @@ class MatchInfo:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FinishedMatch:
+    """A finished match as a list of matches names it: when it ended, who sat where."""
+
+    match_id: int
+    ended_at: datetime
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rating:
     """An openskill rating; leaderboards sort by the conservative ``mu - 3 * sigma``."""
 
