@@ -28,6 +28,7 @@ from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.standings import Boards
 from bot.ui.translator import CatalogueTranslator
@@ -98,6 +99,10 @@ class BonkenBot(commands.Bot):
     def boards(self) -> Boards:
         return self.parts.boards
 
+    @property
+    def replays(self) -> Replays:
+        return self.parts.replays
+
     async def setup_hook(self) -> None:
         parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
         await self.tree.set_translator(CatalogueTranslator())
@@ -166,6 +171,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             boards=parts.boards,
             tables=store.tables,
             matches=store.matches,
+            replays=parts.replays,
         ),
         BonkenAdmin(
             guard=parts.guard, boards=parts.boards, seasons=store.seasons, tables=store.tables

@@ -4,7 +4,7 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again and the standings. The cogs are given theirs from these (:mod:`bot.app`).
+again, the standings and the replays. The cogs are given theirs from these (:mod:`bot.app`).
 Closing goes the other way: the tables stop, what is queued is sent, the store closes.
 """
 
@@ -30,6 +30,7 @@ from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.standings import Boards
 
@@ -48,6 +49,7 @@ class Parts:
     lobby: LobbyController
     rematch: Rematch
     boards: Boards
+    replays: Replays
 
     async def close(self) -> None:
         """Stop the tables, then send what the channels and hands still have queued (for
@@ -117,6 +119,7 @@ def _build(
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
         boards=Boards(store.seasons, store.standings, store.tables),
+        replays=Replays(store.matches, store.tables, places),
     )
 
 

@@ -1,5 +1,5 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play, info and standings
-commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
+replay commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from bot.ui.components import answer_unclaimed
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard, apologise
 from bot.ui.standings import Boards
 
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .replay import ReplayCommands
 from .standings import StandingsCommands
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ class Bonken(
     PlayCommands,
     InfoCommands,
     StandingsCommands,
+    ReplayCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -49,6 +52,7 @@ class Bonken(
         boards: Boards,
         tables: TableStore,
         matches: MatchStore,
+        replays: Replays,
     ) -> None:
         """What the commands use (each part above lists its own): ``tables`` the
         server's defaults, ``matches`` the records of finished matches."""
@@ -60,6 +64,7 @@ class Bonken(
         self.boards = boards
         self.tables = tables
         self.matches = matches
+        self.replays = replays
         super().__init__()
 
     @commands.Cog.listener()

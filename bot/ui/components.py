@@ -22,6 +22,7 @@ from bot.render.text import card_text
 from bot.tables import Refusal
 
 from .front import front_of
+from .replay import AnimateButton, DealMenu, ReplayButton, ReplayStep
 from .replies import say_privately
 from .standings import LeaderboardButton
 
@@ -164,9 +165,11 @@ class PlayAgainButton(
         await front.guard(interaction, lambda: front.rematch.play_again(interaction, self.table_id))
 
 
-def rematch_view(table_id: int) -> discord.ui.View:
+def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
+    """Under the final standings: Play again, and the match's Replay."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(table_id))
+    view.add_item(ReplayButton(match_id))
     return view
 
 
@@ -344,6 +347,10 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DoubleToggle,
     DoubleConfirm,
     LeaderboardButton,
+    ReplayButton,
+    ReplayStep,
+    DealMenu,
+    AnimateButton,
 )
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .lobby import LobbyController
     from .places import Places
     from .rematch import Rematch
+    from .replay import Replays
     from .replies import Guard
     from .standings import Boards
 
@@ -54,6 +55,11 @@ class Front(Protocol):
     @property
     def boards(self) -> Boards:
         """The leaderboard's pages and the server's seasons."""
+        ...
+
+    @property
+    def replays(self) -> Replays:
+        """The replays of finished matches: their steps, deals and animations."""
         ...
 
 

@@ -101,7 +101,10 @@ def test_the_result_has_the_standings_by_rank_the_record_and_play_again():
     )
     assert post.files == (RecordAttachment("bonken-match-5.json", record),)
     assert post.buttons is not None
-    assert [item.custom_id for item in post.buttons.children] == [f"bonken:again:{TABLE}"]
+    assert [item.custom_id for item in post.buttons.children] == [
+        f"bonken:again:{TABLE}",
+        "bonken:replay:5",
+    ]
     assert post.picture == ChartPicture(chart, "The match, deal by deal")
     assert posts.result(table_view(), ended, None).picture is None  # no chart: no picture
 
