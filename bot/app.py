@@ -29,6 +29,7 @@ from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
@@ -113,6 +114,10 @@ class BonkenBot(commands.Bot):
     def reviews(self) -> ReviewController:
         return self.parts.reviews
 
+    @property
+    def replays(self) -> Replays:
+        return self.parts.replays
+
     async def setup_hook(self) -> None:
         parts = self._parts = await build_parts(
             self.settings, self, self._answers, self._pacing, self._review
@@ -187,6 +192,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             reviews=parts.reviews,
             tables=store.tables,
             matches=store.matches,
+            replays=parts.replays,
         ),
         BonkenAdmin(
             guard=parts.guard, boards=parts.boards, seasons=store.seasons, tables=store.tables

@@ -4,9 +4,9 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again, the standings and the reviews of finished matches. The cogs are given theirs from
-these (:mod:`bot.app`). Closing goes the other way: the reviews and the tables stop, what
-is queued is sent, the store closes.
+again, the standings, the replays and the reviews of finished matches. The cogs are given
+theirs from these (:mod:`bot.app`). Closing goes the other way: the reviews and the
+tables stop, what is queued is sent, the store closes.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
@@ -55,6 +56,7 @@ class Parts:
     boards: Boards
     review_service: ReviewService
     reviews: ReviewController
+    replays: Replays
 
     async def close(self) -> None:
         """Stop the reviews (they resume at the next start) and the tables, then send
@@ -144,9 +146,10 @@ def _build(
         review_service=review_service,
         reviews=ReviewController(
             review_service,
-            FinishedMatches(store.matches, places.table_at),
+            FinishedMatches(store.matches),
             edit_every=pacing.edit_interval,
         ),
+        replays=Replays(store.matches, store.tables, places),
     )
 
 

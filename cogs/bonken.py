@@ -1,5 +1,5 @@
 """The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
-review commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+replay and review commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bot.ui.components import answer_unclaimed
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard, apologise
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
@@ -24,6 +25,7 @@ from bot.ui.standings import Boards
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .replay import ReplayCommands
 from .review import ReviewCommands
 from .standings import StandingsCommands
 
@@ -36,6 +38,7 @@ class Bonken(
     PlayCommands,
     InfoCommands,
     StandingsCommands,
+    ReplayCommands,
     ReviewCommands,
     commands.GroupCog,
     group_name="bonken",
@@ -53,6 +56,7 @@ class Bonken(
         reviews: ReviewController,
         tables: TableStore,
         matches: MatchStore,
+        replays: Replays,
     ) -> None:
         """What the commands use (each part above lists its own): ``tables`` the
         server's defaults, ``matches`` the records of finished matches."""
@@ -65,6 +69,7 @@ class Bonken(
         self.reviews = reviews
         self.tables = tables
         self.matches = matches
+        self.replays = replays
         super().__init__()
 
     @commands.Cog.listener()

@@ -171,10 +171,9 @@ class ReviewState:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FinishedMatch:
-    """A finished match as a menu of matches offers it: when it ended and who played."""
+    """A finished match as a list of matches names it: when it ended, who sat where."""
 
     match_id: int
-    channel_id: int
     ended_at: datetime
     names: tuple[str, ...]
 

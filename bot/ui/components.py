@@ -22,6 +22,7 @@ from bot.render.text import card_text
 from bot.tables import Refusal
 
 from .front import front_of
+from .replay import AnimateButton, DealMenu, ReplayButton, ReplayStep
 from .replies import say_privately
 from .review import ReviewButton, ReviewDealSelect
 from .standings import LeaderboardButton
@@ -166,9 +167,10 @@ class PlayAgainButton(
 
 
 def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
-    """Under the final standings: Play again, and Review of the match just finished."""
+    """Under the final standings: Play again, the match's Replay and Review."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(table_id))
+    view.add_item(ReplayButton(match_id))
     view.add_item(ReviewButton(match_id))
     return view
 
@@ -349,6 +351,10 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LeaderboardButton,
     ReviewButton,
     ReviewDealSelect,
+    ReplayButton,
+    ReplayStep,
+    DealMenu,
+    AnimateButton,
 )
 
 

@@ -4,22 +4,21 @@ A match id is global, but a server sees only its own matches: one of another ser
 refused in the same words as one that does not exist, so nothing says it is there. A
 match still in play, or cancelled, has nothing to look back at yet: the refusal says
 when it will have. Without an id, the newest finished match played in this channel, or
-in the thread a table played in, is meant. :meth:`FinishedMatches.choices` offers the
-server's recent finished matches for autocomplete.
+in the thread a table played in, is meant. The ``match`` option's list of the server's
+recent finished matches is the replay's (``cogs.choices.match_autocomplete``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.engine import rules_for
 from bot.i18n import N_, _
-from bot.store import FinishedMatch, MatchInfo, MatchStatus, NotFound
+from bot.store import MatchInfo, MatchStatus, NotFound
 from bot.store.matches import MatchStore
-from bot.tables import Refusal, TableView
+from bot.tables import Refusal
 
 from .threads import THREAD
 
@@ -33,20 +32,13 @@ CANCELLED = N_("match {match} was cancelled before its end: there is nothing to 
 NONE_HERE = N_("no match has finished here yet; pick one from the list of this server's matches")
 LARGEST_ID = 2**63 - 1
 """The largest id a database keeps (a BIGINT): anything larger is no match."""
-CHOICES = 25
-"""How many matches autocomplete offers (Discord's most)."""
 
 
 class FinishedMatches:
     """Finds a finished match of the interaction's server (see the module)."""
 
-    def __init__(
-        self, matches: MatchStore, table_at: Callable[[Interaction], TableView | None]
-    ) -> None:
-        """``table_at``: the table an interaction is about, whose match in play is the
-        one meant when none has finished here yet."""
+    def __init__(self, matches: MatchStore) -> None:
         self._matches = matches
-        self._table_at = table_at
 
     async def find(self, interaction: Interaction, match: str | None) -> MatchInfo:
         """The finished match ``match`` names (its id, as autocomplete gives it, or
@@ -68,23 +60,18 @@ class FinishedMatches:
         return _finished(info)
 
     async def _newest_here(self, interaction: Interaction) -> MatchInfo:
+        """The newest finished match played here; failing that, the match in play here
+        (refused below, saying how far it is)."""
         channel = interaction.channel_id or 0
-        match_id = await self._matches.latest_finished_in_channel(channel, thread_role=THREAD)
-        if match_id is None:
-            table = self._table_at(interaction)
-            if table is None or table.match_id is None:
-                raise Refusal(_(NONE_HERE))
-            match_id = table.match_id  # in play: refused below, saying when it can be had
-        info = await self._matches.get_match(match_id)
-        if info.guild_id != interaction.guild_id:  # (a channel belongs to one server)
-            raise Refusal(_(NONE_HERE))
-        return _finished(info)
-
-    async def choices(self, interaction: Interaction) -> list[FinishedMatch]:
-        """The server's newest finished matches, for a menu."""
-        if interaction.guild_id is None:
-            return []
-        return await self._matches.finished_in_guild(interaction.guild_id, limit=CHOICES)
+        for status in (MatchStatus.FINISHED, MatchStatus.PLAYING):
+            match_id = await self._matches.latest_in_channel(
+                channel, thread_role=THREAD, status=status
+            )
+            if match_id is not None:
+                info = await self._matches.get_match(match_id)
+                if info.guild_id == interaction.guild_id:  # (a channel is one server's)
+                    return _finished(info)
+        raise Refusal(_(NONE_HERE))
 
 
 def _finished(info: MatchInfo) -> MatchInfo:

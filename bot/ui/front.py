@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .lobby import LobbyController
     from .places import Places
     from .rematch import Rematch
+    from .replay import Replays
     from .replies import Guard
     from .review import ReviewController
     from .standings import Boards
@@ -60,6 +61,11 @@ class Front(Protocol):
     @property
     def reviews(self) -> ReviewController:
         """Players' reviews of finished matches: the Review button, the deal menu."""
+        ...
+
+    @property
+    def replays(self) -> Replays:
+        """The replays of finished matches: their steps, deals and animations."""
         ...
 
 

@@ -146,7 +146,7 @@ def restored(view: TableView) -> Post:
 
 def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None) -> Post:
     """The final standings, the match record attached, the score chart of ``chart``, and
-    Play again and Review."""
+    Play again, Replay and Review."""
     record = RecordAttachment(f"bonken-match-{event.match_id}.json", event.record)
     return Post(
         _("**The match is over.** Final standings:")

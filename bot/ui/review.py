@@ -59,11 +59,6 @@ class ReviewController:
         self._edit_every = edit_every
         self._following: set[asyncio.Task[None]] = set()
 
-    @property
-    def finder(self) -> FinishedMatches:
-        """Which finished match an interaction means (autocomplete offers its choices)."""
-        return self._finder
-
     async def review(
         self, interaction: Interaction, match: str | None, player: discord.abc.User | None
     ) -> None:

@@ -67,13 +67,18 @@ def table_view(
 
 @dataclass
 class Sent:
-    """One answer: ``kind`` is ``send`` (a new message) or ``edit`` (the clicked one)."""
+    """One answer: ``kind`` is ``send`` (a new message), ``edit`` (the clicked one),
+    ``defer`` (acknowledged: ``thinking`` shows "thinking…" in a new message, else the
+    clicked message is to be edited), ``original`` (an edit of the acknowledged answer's
+    message) or ``followup`` (a message after the acknowledgement)."""
 
     kind: str
     content: str | None
     view: discord.ui.View | None
     embed: discord.Embed | None
     ephemeral: bool
+    files: tuple[discord.File, ...] = ()
+    thinking: bool = False
 
     def custom_ids(self) -> list[str]:
         if self.view is None:
@@ -88,6 +93,8 @@ class FakeResponse:
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
+        self.later: list[Sent] = []
+        """What came after the acknowledgement: edits of its message, followups."""
         self.hold: asyncio.Event | None = None
 
     def is_done(self) -> bool:
@@ -120,6 +127,28 @@ class FakeResponse:
     ) -> None:
         await self._answer(Sent("edit", content, view, embed, False))
 
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> None:
+        await self._answer(Sent("defer", None, None, None, ephemeral, thinking=thinking))
+
+
+class FakeFollowup:
+    """``interaction.followup``: records the messages sent after an acknowledgement."""
+
+    def __init__(self, response: FakeResponse) -> None:
+        self._response = response
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        ephemeral: bool = False,
+        **_: Any,
+    ) -> None:
+        assert self._response.sent, "a followup comes after the acknowledgement"
+        self._response.later.append(Sent("followup", content, view, embed, ephemeral))
+
 
 @dataclass
 class FakeUser:
@@ -135,6 +164,7 @@ class FakeChannel:
 @dataclass
 class FakeMessage:
     id: int = field(default_factory=lambda: next(_ids))
+    flags: discord.MessageFlags = field(default_factory=discord.MessageFlags)
 
 
 @dataclass
@@ -155,6 +185,23 @@ class FakeInteraction:
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
     message: FakeMessage = field(default_factory=FakeMessage)
+
+    @property
+    def followup(self) -> FakeFollowup:
+        return FakeFollowup(self.response)
+
+    async def edit_original_response(
+        self,
+        *,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        attachments: list[discord.File] | None = None,
+        **_: Any,
+    ) -> None:
+        assert self.response.sent, "the original response is edited after the acknowledgement"
+        files = tuple(attachments or ())
+        self.response.later.append(Sent("original", content, view, embed, False, files))
 
     async def original_response(self) -> FakeMessage:
         """The message the answer created (a lobby posted as a command's answer)."""

@@ -15,11 +15,13 @@ import emoji
 import pytest
 
 from bot.engine import Match, MatchPhase, seat_view
-from bot.review import DealReview, PlayerReview, ReviewSettings
+from bot.engine.simulate import random_match
+from bot.review import Address, DealReview, PlayerReview, Replay, ReviewSettings
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
 from bot.ui.hand import doubling_items, hand_message, trump_choices
+from bot.ui.replay import replay_view
 from bot.ui.review import deal_view
 from bot.ui.standings import leaderboard_view
 
@@ -98,13 +100,22 @@ def _review_view() -> discord.ui.View:
     return deal_view(PlayerReview(0, "Ann", ReviewSettings(), deals), 2**60)
 
 
+def _replay_views() -> list[discord.ui.View]:
+    """The replay message at a deal's start, in its middle and at the match's end, and
+    the final standings' buttons."""
+    replay = Replay(random_match(random.Random(3), NAMES, first_dealer=0))
+    middle = Address(4, 9)
+    points = (replay.start(0), middle, replay.end(replay.deals - 1))
+    return [c.rematch_view(1, 2), *(replay_view(replay, 2, point) for point in points)]
+
+
 def _every_view() -> list[discord.ui.View]:
     return [
         c.lobby_view(1),
         c.table_view(1),
-        c.rematch_view(1, 2),
         *_hand_views(),
         *_leaderboard_views(),
+        *_replay_views(),
         _review_view(),
     ]
 
@@ -112,10 +123,13 @@ def _every_view() -> list[discord.ui.View]:
 async def test_every_emoji_on_a_component_is_a_real_emoji():
     views = _every_view()
     kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
-    assert kinds == {
-        *("lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"),
-        *("again", "review", "rvdeal"),
+    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"} | {
+        *("again", "replay", "rp", "rpa", "rpd"),
+        *("review", "rvdeal"),
     }
+    for view in views:  # Discord refuses a message whose custom_ids repeat
+        ids = [item["custom_id"] for item in _items(view)]
+        assert len(ids) == len(set(ids)), ids
     names = [name for view in views for name in _emojis(view)]
     assert names  # the Show my hand and the page buttons carry one
     for name in names:
@@ -153,4 +167,7 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
     offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {"boards", "guard", "hands", "lobby", "places", "rematch", "reviews"}
+    assert offered == {
+        *("boards", "guard", "hands", "lobby", "places", "rematch"),
+        *("replays", "reviews"),
+    }

@@ -103,7 +103,8 @@ def test_the_result_has_the_standings_by_rank_the_record_play_again_and_review()
     assert post.buttons is not None
     assert [item.custom_id for item in post.buttons.children] == [
         f"bonken:again:{TABLE}",
-        "bonken:review:5",  # the match's
+        "bonken:replay:5",
+        "bonken:review:5",
     ]
     assert post.picture == ChartPicture(chart, "The match, deal by deal")
     assert posts.result(table_view(), ended, None).picture is None  # no chart: no picture

@@ -1,6 +1,5 @@
 """Reviews of finished matches, on both backends: asked for once, computed a deal at a
-time (kept as they finish, so a restart resumes), stored whole when done; and the
-finished matches a server may pick from."""
+time (kept as they finish, so a restart resumes), stored whole when done."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import pytest
 
 from bot.store import ReviewStatus, Store, StoreError, open_store
 from bot.store.migrations import migrate
-from tests.store.store_helpers import finished_match, seated_table
+from tests.store.store_helpers import finished_match
 
 SETTINGS = {"seed": 1, "work": 100, "batches": 2}
 
@@ -73,22 +72,6 @@ async def test_a_review_of_no_match_or_no_seat_is_refused(store: Store) -> None:
     with pytest.raises(StoreError):  # a deal of a review never asked for
         await store.reviews.add_deal(match_id, 0, 0, {})
     assert await store.reviews.unfinished() == []
-
-
-async def test_a_server_finds_its_own_finished_matches_newest_first(store: Store) -> None:
-    older, _ = await finished_match(store, seed=7, channel_id=10)
-    newer, _ = await finished_match(store, seed=8, channel_id=11)
-    await finished_match(store, seed=9, channel_id=12, guild_id=2)  # another server's
-    table = await seated_table(store, channel_id=10)
-    playing = await store.matches.create_match(table.table_id, ("A", "B", "C", "D"))
-    found = await store.matches.finished_in_guild(1)
-    assert [f.match_id for f in found] == [newer, older]
-    assert found[0].names == ("Ann", "Bob", "Cas", "Dirk") and found[0].channel_id == 11
-    assert [f.match_id for f in await store.matches.finished_in_guild(1, limit=1)] == [newer]
-    # The channel's newest finished match, not the one in play there.
-    assert await store.matches.latest_finished_in_channel(10) == older
-    assert playing.match_id > older
-    assert await store.matches.latest_finished_in_channel(13) is None
 
 
 async def test_migration_14_adds_the_reviews_to_a_file_at_13(tmp_path: Path) -> None:
