@@ -147,6 +147,7 @@ def _build(
         reviews=ReviewController(
             review_service,
             FinishedMatches(store.matches),
+            store.matches,
             edit_every=pacing.edit_interval,
         ),
         replays=Replays(store.matches, store.tables, places),

@@ -14,28 +14,35 @@ waiting then goes on in the background, and asking again shows it.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, TypeVar
 
 import discord
 
+from bot import i18n
 from bot.i18n import N_, _
+from bot.render.replay import replay_png
 from bot.render.text import player_name
-from bot.review import PlayerReview
+from bot.review import PlayerReview, Replay, ReplayError
 from bot.review.service import ReviewService, ReviewTicket
 from bot.store import Human, MatchInfo, ReviewStatus
+from bot.store.matches import MatchStore
 from bot.tables import Refusal
 
 from .finished import FinishedMatches
 from .front import front_of
+from .pictures import DRAWER, show
 from .replies import literal
 from .review_posts import (
     SUMMARY,
     deal_embed,
     deal_options,
     other_line,
+    position_embed,
     progress_text,
     summary_embed,
 )
@@ -43,6 +50,7 @@ from .review_posts import (
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
+T = TypeVar("T")
 NOT_PLAYED = N_("{name} did not play in match {match}")
 NOT_READY = N_("that review is not ready yet; `/bonken review` shows how far it is")
 
@@ -52,10 +60,17 @@ class ReviewController:
     edits of a review's message."""
 
     def __init__(
-        self, reviews: ReviewService, finder: FinishedMatches, *, edit_every: float = 2.0
+        self,
+        reviews: ReviewService,
+        finder: FinishedMatches,
+        matches: MatchStore,
+        *,
+        edit_every: float = 2.0,
     ) -> None:
+        """``matches``: the records, to draw the costliest decisions' positions."""
         self._reviews = reviews
         self._finder = finder
+        self._matches = matches
         self._edit_every = edit_every
         self._following: set[asyncio.Task[None]] = set()
 
@@ -84,13 +99,16 @@ class ReviewController:
         if state is None:
             raise Refusal(_(NOT_READY))
         names = [player_name(s.name) for s in info.seats]
+        view = deal_view(state, info.match_id)
         if value == SUMMARY:
-            embed = await self._summary(state, info.match_id, names)
+            await interaction.response.defer()  # drawing the positions takes a moment
+            embeds, files = await self._summary_message(state, info.match_id, names)
+            await interaction.edit_original_response(embeds=embeds, attachments=files, view=view)
         elif value.isascii() and value.isdigit() and int(value) < len(state.deals):
             embed = deal_embed(state, info.match_id, int(value), names)
+            await interaction.response.edit_message(embed=embed, attachments=[], view=view)
         else:
             raise Refusal(_("nothing was selected"))
-        await interaction.response.edit_message(embed=embed, view=deal_view(state, info.match_id))
 
     def close(self) -> None:
         """Stop following reviews (the bot stops; the reviews resume at the next start)."""
@@ -124,12 +142,53 @@ class ReviewController:
                 content=progress_text(ticket, name), embed=None, view=None
             )
             return
-        review = ticket.review
+        embeds, files = await self._summary_message(ticket.review, ticket.match_id, names)
         await interaction.edit_original_response(
             content=None,
-            embed=await self._summary(review, ticket.match_id, names),
-            view=deal_view(review, ticket.match_id),
+            embeds=embeds,
+            attachments=files,
+            view=deal_view(ticket.review, ticket.match_id),
         )
+
+    async def _summary_message(
+        self, review: PlayerReview, match_id: int, names: list[str]
+    ) -> tuple[list[discord.Embed], list[discord.File]]:
+        """The summary, then each costliest decision's position with its heading."""
+        embeds = [await self._summary(review, match_id, names)]
+        files = []
+        drawn = await self._positions(review, match_id)
+        for rank, (decision, file) in enumerate(zip(review.costliest, drawn, strict=True), 1):
+            if file is not None:
+                embeds.append(
+                    show(position_embed(rank, decision, review.deals[decision.deal]), file)
+                )
+                files.append(file)
+        return embeds, files
+
+    async def _positions(self, review: PlayerReview, match_id: int) -> list[discord.File | None]:
+        """The replay's picture of each costliest decision's position (all hands face up:
+        the match is over), drawn in the picture thread; None where drawing failed."""
+        if not review.costliest:
+            return []
+        language = i18n.current()
+        record = await self._matches.load_record(match_id)
+        try:
+            replay = await _drawn(lambda: Replay.from_record(record))
+        except ReplayError:
+            log.exception("the record of finished match %s does not replay", match_id)
+            return [None] * len(review.costliest)
+        names = replay.match.players
+        files: list[discord.File | None] = []
+        for i, decision in enumerate(review.costliest, 1):
+            point = replay.point(decision.address)
+            try:
+                data = await _drawn(partial(replay_png, point, names, language))
+            except Exception:
+                log.exception("drawing decision %s of match %s failed", decision.address, match_id)
+                files.append(None)
+                continue
+            files.append(discord.File(io.BytesIO(data), filename=f"review-{i}.png"))
+        return files
 
     async def _summary(
         self, review: PlayerReview, match_id: int, names: list[str]
@@ -141,6 +200,11 @@ class ReviewController:
                 if other is not None:
                     others.append(other_line(other, names))
         return summary_embed(review, match_id, names, others)
+
+
+async def _drawn(work: Callable[[], T]) -> T:
+    """``work`` in the picture thread, where the replay draws too."""
+    return await asyncio.get_running_loop().run_in_executor(DRAWER, work)
 
 
 def _seat_of(info: MatchInfo, user_id: int, name: str) -> int:

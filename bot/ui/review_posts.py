@@ -17,9 +17,10 @@ from bot.render.review import (
     counts_text,
     decision_line,
     summary_lines,
+    where_text,
 )
 from bot.render.text import contract_name
-from bot.review import LINES, PlayerReview
+from bot.review import LINES, DealReview, DecisionReview, PlayerReview
 from bot.review.service import ReviewTicket
 
 from .embeds import GREEN
@@ -98,6 +99,12 @@ def summary_embed(
         )
     embed.set_footer(text=lines_footer())
     return embed
+
+
+def position_embed(rank: int, decision: DecisionReview, deal: DealReview) -> discord.Embed:
+    """The heading of a costliest decision's picture: its rank and where it was made
+    (the picture, the replay's, shows the position before it)."""
+    return discord.Embed(title=f"{rank}. {where_text(decision, deal)}", colour=GREEN)
 
 
 def other_line(review: PlayerReview, names: Sequence[str]) -> str:

@@ -51,7 +51,7 @@ async def test_review_shows_its_progress_then_the_summary_and_a_menu_of_deals(ha
         if call.method == "PATCH" and isinstance(call.body, dict)
     ]
     assert any(re.search(r"deal \d+ of 11…", text) for text in progress), progress
-    (embed,) = summary["embeds"]
+    embed, *positions = summary["embeds"]
     assert embed["title"] == f"Review of Ann · match {match_id}"
     assert "points lost to mistakes in" in embed["description"]
     assert "Luck of the hands dealt" in embed["description"]
@@ -59,6 +59,14 @@ async def test_review_shows_its_progress_then_the_summary_and_a_menu_of_deals(ha
     (costliest,) = [f for f in embed["fields"] if f["name"] == "The costliest decisions"]
     assert costliest["value"].startswith("1. deal ") and " instead of " in costliest["value"]
     assert summary["content"] in (None, "")
+    # Each costliest decision's position, drawn by the replay (all hands face up).
+    costliest_lines = costliest["value"].split("\n")
+    assert len(positions) == len(costliest_lines) == len(summary["attachments"])
+    for rank, (position, line) in enumerate(zip(positions, costliest_lines, strict=True), 1):
+        assert position["image"]["url"] == f"attachment://review-{rank}.png"
+        assert line.startswith(position["title"])  # "1. deal 4 (Queens), trick 3"
+        picture = h.fake.attachment(summary, f"review-{rank}.png")
+        assert picture.startswith(b"\x89PNG")
     menu = f"bonken:rvdeal:{match_id}:0"
     assert custom_ids(summary) == [menu]
     (select,) = [c for c in components(summary) if c["custom_id"] == menu]
@@ -69,11 +77,14 @@ async def test_review_shows_its_progress_then_the_summary_and_a_menu_of_deals(ha
     deal = await h.select(ann, menu, ["3"], message=summary)
     assert deal.callback_type == 7  # the same message, now deal 4's decisions
     (shown,) = _message(h, asked)["embeds"]
+    assert _message(h, asked)["attachments"] == []
     assert shown["author"]["name"].startswith("Deal 4 · ")
     assert " instead of " in shown["description"] or "No decision" in shown["description"]
     back = await h.select(ann, menu, ["summary"], message=_message(h, asked))
-    assert back.callback_type == 7
-    assert _message(h, asked)["embeds"][0]["description"] == embed["description"]
+    assert back.callback_type == 6  # acknowledged, then the summary and its pictures again
+    again = await _summary_shown(h, back)
+    assert again["embeds"][0]["description"] == embed["description"]
+    assert len(again["attachments"]) == len(positions)
 
     # The Review button under the final standings: from the store, at once.
     button = f"bonken:review:{match_id}"
