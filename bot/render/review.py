@@ -89,7 +89,13 @@ def where_text(decision: DecisionReview, deal: DealReview) -> str:
 
 def decision_line(decision: DecisionReview, deal: DealReview, names: Sequence[str]) -> str:
     """One decision in a line: where, what was chosen, the better option, the loss and
-    its grade, and the reason where one can be said."""
+    its grade, and the reason where one can be said (or that the choice was the best)."""
+    if decision.chosen == decision.best:
+        return _(
+            "{where}: {chosen}, the best option",
+            where=where_text(decision, deal),
+            chosen=action_text(decision.chosen, names),
+        )
     words = _(
         "{where}: {chosen} instead of {best}, {points} points lost",
         where=where_text(decision, deal),

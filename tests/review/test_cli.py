@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +115,33 @@ def test_a_file_or_seat_that_cannot_be_reviewed_gets_one_line_and_exit_2(
     out, err = capsys.readouterr()
     assert out == ""
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_decision_that_chose_the_best_option_says_so() -> None:
+    from bot.render.review import decision_line
+    from bot.review import DealReview, DecisionReview
+    from bot.review.replay import Address
+    from bot.review.result import Option
+
+    best = DecisionReview(
+        deal=0,
+        kind="play",
+        index=5,
+        address=Address(0, 10),
+        options=(Option("P:5D", -3.0), Option("P:9D", -9.0)),
+        chosen="P:5D",
+        best="P:5D",
+        loss=0.0,
+        stake=120,
+        grade=None,
+        reason=None,
+        hindsight=None,
+        guesses=10,
+    )
+    deal = DealReview(0, 1, "queens", 0.0, (best,))
+    names = ["Ann", "Bob", "Cas", "Dirk"]
+    assert decision_line(best, deal, names) == "deal 1 (Queens), trick 2: 5♦, the best option"
+    worse = replace(best, chosen="P:9D", loss=6.0)
+    assert decision_line(worse, deal, names) == (
+        "deal 1 (Queens), trick 2: 9♦ instead of 5♦, 6 points lost"
+    )
