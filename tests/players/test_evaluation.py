@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from players_helpers import hands_with, random_position
 
 from bot.engine.actions import Choose, Double, Play
 from bot.engine.contracts import CONTRACTS
@@ -18,6 +17,7 @@ from bot.players.bidding import margin
 from bot.players.hand import expected_base
 from bot.players.hard import HardPlayer, _Answers
 from bot.players.inference import hand_cards, naming_chance
+from tests.players.players_helpers import hands_with, random_position
 
 PLAYERS = {
     "reject": HardPlayer(wall_clock=False),
