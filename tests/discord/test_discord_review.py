@@ -151,3 +151,18 @@ async def test_a_forged_review_button_or_menu_changes_nothing(harness):
     assert await h.parts.store.reviews.unfinished() == []
     for match_id in (mine, theirs):
         assert await h.parts.store.reviews.get(match_id, 0) is None
+
+
+def test_the_progress_says_the_place_in_line_or_the_deal_in_work():
+    from bot.review.service import ReviewTicket
+    from bot.ui.review_posts import progress_text
+
+    waiting = ReviewTicket(12, 0, ReviewStatus.QUEUED, place=2)
+    assert progress_text(waiting, "Ann") == (
+        "⏳ Review of Ann · match 12: other reviews run first; this one is number 2 in line. "
+        "This message shows it when it is ready."
+    )
+    running = ReviewTicket(12, 0, ReviewStatus.RUNNING, deals_done=3, deals=11)
+    assert progress_text(running, "Ann") == "⏳ Review of Ann · match 12: deal 4 of 11…"
+    failed = ReviewTicket(12, 0, ReviewStatus.QUEUED, failed=True)
+    assert "could not be finished; please ask again later" in progress_text(failed, "Ann")
