@@ -5,6 +5,7 @@ and a player who did not play; a forged button or menu changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from bot.store import Computer, Human, ReviewStatus
@@ -166,3 +167,37 @@ def test_the_progress_says_the_place_in_line_or_the_deal_in_work():
     assert progress_text(running, "Ann") == "⏳ Review of Ann · match 12: deal 4 of 11…"
     failed = ReviewTicket(12, 0, ReviewStatus.QUEUED, failed=True)
     assert "could not be finished; please ask again later" in progress_text(failed, "Ann")
+
+
+async def test_a_review_running_when_the_bot_stopped_is_finished_after_its_start(tmp_path):
+    from tests.discord.discord_harness import FAST_PACING, REVIEW, Harness
+
+    first = await Harness(tmp_path, pacing=FAST_PACING).start()
+    try:
+        ann = first.user("Ann")
+        match_id = await _finished(first, ann)
+        reviews = first.parts.store.reviews
+        await reviews.request(match_id, 0, GUILD_ID, REVIEW.to_json())
+        await reviews.mark_running(match_id, 0)  # as a stop in the middle of it leaves it
+    finally:
+        await first.stop()
+    second = await Harness(tmp_path, pacing=FAST_PACING, fake=first.fake).start()
+    try:
+        reviews = second.parts.store.reviews
+
+        async def done():  # type: ignore[no-untyped-def]
+            state = await reviews.get(match_id, 0)
+            return state if state.status is ReviewStatus.DONE else None
+
+        for _ in range(600):
+            state = await done()
+            if state is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert state is not None and state.deals_done == 11
+        second.users["Ann"] = ann
+        shown = await second.slash(ann, "review", match=str(match_id))
+        summary = await _summary_shown(second, shown)
+        assert summary["embeds"][0]["title"] == f"Review of Ann · match {match_id}"
+    finally:
+        await second.stop()
