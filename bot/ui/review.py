@@ -134,6 +134,8 @@ class ReviewController:
                 await asyncio.sleep(self._edit_every)
         except discord.HTTPException as error:  # the token expired: asking again shows it
             log.info("stopped following review %s: %s", key, error)
+        except Exception:  # a failed read: the review goes on, asking again shows it
+            log.exception("stopped following review %s", key)
 
     async def _show(self, interaction: Interaction, ticket: ReviewTicket, names: list[str]) -> None:
         name = names[ticket.seat]
