@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.parts import Parts, build_parts
+from bot.review import ReviewSettings
 from bot.settings import Settings
 from bot.ui.answers import Answers
 from bot.ui.components import DYNAMIC_ITEMS
@@ -29,7 +30,9 @@ from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.translator import CatalogueTranslator
@@ -49,8 +52,16 @@ class BonkenBot(commands.Bot):
     :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
     """
 
-    def __init__(self, settings: Settings, pacing: Pacing | None = None, **options: Any) -> None:
-        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones)."""
+    def __init__(
+        self,
+        settings: Settings,
+        pacing: Pacing | None = None,
+        review: ReviewSettings | None = None,
+        **options: Any,
+    ) -> None:
+        """``pacing``: the presenter's timings (Discord's by default; tests pass small ones);
+        ``review``: how reviews are computed (the settings' work by default; tests pass
+        little)."""
         # Text channels only: the warnings that voice needs PyNaCl and davey are noise here.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
@@ -66,6 +77,7 @@ class BonkenBot(commands.Bot):
         self.settings = settings
         self._answers = answers
         self._pacing = pacing or Pacing()
+        self._review = review or ReviewSettings(work=settings.review_work)
         self._parts: Parts | None = None
 
     @property
@@ -108,8 +120,18 @@ class BonkenBot(commands.Bot):
     def daily(self) -> DailyController:
         return self.parts.daily
 
+    @property
+    def reviews(self) -> ReviewController:
+        return self.parts.reviews
+
+    @property
+    def replays(self) -> Replays:
+        return self.parts.replays
+
     async def setup_hook(self) -> None:
-        parts = self._parts = await build_parts(self.settings, self, self._answers, self._pacing)
+        parts = self._parts = await build_parts(
+            self.settings, self, self._answers, self._pacing, self._review
+        )
         await self.tree.set_translator(CatalogueTranslator())
         for cog in command_cogs(parts):
             await self.add_cog(cog)
@@ -123,6 +145,9 @@ class BonkenBot(commands.Bot):
         for table_id, match_id in await parts.presenter.unshown_ends():
             if await parts.service.restore_end(table_id, match_id):
                 log.info("table %s: its match's end is shown again", table_id)
+        resumed = await parts.review_service.restore(self.settings.shards.owns)
+        if resumed:
+            log.info("resumed %d review(s) of finished matches", resumed)
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -179,8 +204,10 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             boards=parts.boards,
             tally=parts.tally,
             daily=parts.daily,
+            reviews=parts.reviews,
             tables=store.tables,
             matches=store.matches,
+            replays=parts.replays,
         ),
         BonkenAdmin(
             guard=parts.guard,

@@ -4,8 +4,9 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again, the standings and the scoresheets; and the daily deals' service and their messages.
-The cogs are given theirs from these (:mod:`bot.app`). Closing goes the other way: the
+again, the standings and the scoresheets; the daily deals' service and their messages; and
+the replays and the reviews of finished matches. The cogs are given theirs from these
+(:mod:`bot.app`). Closing goes the other way: the reviews and the
 tables stop, what is queued is sent, the store closes.
 """
 
@@ -21,6 +22,8 @@ from bot.daily import DailyService
 from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
 from bot.ratings import OpenSkillRater
+from bot.review import ReviewSettings
+from bot.review.service import ReviewService
 from bot.settings import Settings
 from bot.store import Store, StoreError, open_store
 from bot.tables import TableService, TableView
@@ -28,13 +31,16 @@ from bot.tables import events as ev
 from bot.tally import TallyService
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
+from bot.ui.finished import FinishedMatches
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 
@@ -56,10 +62,16 @@ class Parts:
     tally: TallyController
     daily_service: DailyService
     daily: DailyController
+    review_service: ReviewService
+    reviews: ReviewController
+    replays: Replays
 
     async def close(self) -> None:
-        """Stop the tables, then send what the channels and hands still have queued (for
-        a few seconds: what does not go out is posted at the next start), then close."""
+        """Stop the reviews (they resume at the next start) and the tables, then send
+        what the channels and hands still have queued (for a few seconds: what does not
+        go out is posted at the next start), then close."""
+        self.reviews.close()
+        await self.review_service.close()
         await self.service.close()
         await self.presenter.drain()
         with contextlib.suppress(StoreError):  # at worst the next owner finds us gone
@@ -71,21 +83,30 @@ class Parts:
 
 
 async def build_parts(
-    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing
+    settings: Settings,
+    client: discord.Client,
+    answers: Answers,
+    pacing: Pacing,
+    review: ReviewSettings,
 ) -> Parts:
     """Open the store and build every part on it; ``client`` is Discord (logged in),
     ``answers`` counts its answers (the trace the client was made with), ``pacing`` is
-    the presenter's timings."""
+    the presenter's timings, ``review`` how a new review is computed."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, answers, pacing, store)
+        return _build(settings, client, answers, pacing, review, store)
     except BaseException:
         await store.close()
         raise
 
 
 def _build(
-    settings: Settings, client: discord.Client, answers: Answers, pacing: Pacing, store: Store
+    settings: Settings,
+    client: discord.Client,
+    answers: Answers,
+    pacing: Pacing,
+    review: ReviewSettings,
+    store: Store,
 ) -> Parts:
     players = PlayerPool()
 
@@ -117,6 +138,11 @@ def _build(
     lobby = LobbyController(service, store.tables, presenter, places)
     boards = Boards(store.seasons, store.standings, store.tables)
     daily_service = DailyService(store.daily, store.tables)
+    review_service = ReviewService(
+        store,
+        settings=review,
+        per_guild=settings.reviews_per_server,
+    )
     return Parts(
         store=store,
         players=players,
@@ -136,6 +162,14 @@ def _build(
         ),
         daily_service=daily_service,
         daily=DailyController(daily_service, store.tables, boards),
+        review_service=review_service,
+        reviews=ReviewController(
+            review_service,
+            FinishedMatches(store.matches),
+            store.matches,
+            edit_every=pacing.edit_interval,
+        ),
+        replays=Replays(store.matches, store.tables, places),
     )
 
 

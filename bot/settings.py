@@ -24,6 +24,8 @@ MAX_SECONDS = 60.0
 """Upper bound for the pace and the thinking time: longer would stall every table."""
 MAX_ID_DIGITS = 20
 """A Discord id (a snowflake) is a 64-bit number: at most 20 digits."""
+MAX_COUNT = 10_000_000
+"""The largest whole-number setting (a review's work a batch is 100,000 by default)."""
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at "
     "https://discord.com/developers/applications, add a bot, copy its token and put "
@@ -50,6 +52,11 @@ class Settings:
     """``BONKEN_PACE``: seconds a computer waits before each move, so people can follow."""
     think_seconds: float = 1.0
     """``BONKEN_THINK_SECONDS``: the hard computer's time budget per decision."""
+    review_work: int = 100_000
+    """``BONKEN_REVIEW_WORK``: simulated cards a batch of a review's search; less is
+    quicker and noisier (docs/benchmarks.md measures the default)."""
+    reviews_per_server: int = 1
+    """``BONKEN_REVIEWS_PER_SERVER``: a server's reviews computed at once; more wait."""
     log_level: str = "INFO"
     shards: Shards = field(default_factory=Shards)
     """``--shards`` / ``--shard-count``: the Discord shards this process runs."""
@@ -67,6 +74,8 @@ class Settings:
             dev_guild_id=_optional_int(values, "DEV_GUILD_ID"),
             pace=_float(values, "BONKEN_PACE", 1.0),
             think_seconds=_float(values, "BONKEN_THINK_SECONDS", 1.0),
+            review_work=_count(values, "BONKEN_REVIEW_WORK", 100_000),
+            reviews_per_server=_count(values, "BONKEN_REVIEWS_PER_SERVER", 1),
             log_level=_log_level(values),
         )
 
@@ -129,6 +138,18 @@ def _log_level(values: Mapping[str, str]) -> str:
 def _cut(raw: str) -> str:
     """A bad value quoted for the error line, cut short."""
     return repr(raw if len(raw) <= 40 else raw[:37] + "...")
+
+
+def _count(values: Mapping[str, str], key: str, default: int) -> int:
+    """A whole number of at least 1, of at most :data:`MAX_COUNT`."""
+    raw = values.get(key, "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 8 and 1 <= int(raw) <= MAX_COUNT):
+        raise SettingsError(
+            f"{key} must be a whole number from 1 to {MAX_COUNT:,}, not {_cut(raw)}"
+        )
+    return int(raw)
 
 
 def _float(values: Mapping[str, str], key: str, default: float) -> float:

@@ -1,5 +1,6 @@
-"""The ``/bonken`` command group: one cog made of the lobby, play, info, standings and
-daily commands; and ``/bonken-admin`` (:mod:`cogs.admin`) beside it."""
+"""The ``/bonken`` command group: one cog made of the lobby, play, info,
+standings, scoresheet, daily, replay and review commands; and ``/bonken-admin``
+(:mod:`cogs.admin`) beside it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from bot.ui.daily import DailyController
 from bot.ui.hands import HandController
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard, apologise
+from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import submit_counts
@@ -27,6 +30,8 @@ from .daily import DailyCommands
 from .info import InfoCommands
 from .lobby import LobbyCommands
 from .play import PlayCommands
+from .replay import ReplayCommands
+from .review import ReviewCommands
 from .standings import StandingsCommands
 from .tally import TallyCommands
 
@@ -41,6 +46,8 @@ class Bonken(
     StandingsCommands,
     TallyCommands,
     DailyCommands,
+    ReplayCommands,
+    ReviewCommands,
     commands.GroupCog,
     group_name="bonken",
     group_description="Play Bonken, the Dutch trick-taking game",
@@ -56,8 +63,10 @@ class Bonken(
         boards: Boards,
         tally: TallyController,
         daily: DailyController,
+        reviews: ReviewController,
         tables: TableStore,
         matches: MatchStore,
+        replays: Replays,
     ) -> None:
         """What the commands use (each part above lists its own): ``tables`` the
         server's defaults, ``matches`` the records of finished matches."""
@@ -69,8 +78,10 @@ class Bonken(
         self.boards = boards
         self.tally = tally
         self.daily = daily
+        self.reviews = reviews
         self.tables = tables
         self.matches = matches
+        self.replays = replays
         super().__init__()
 
     @commands.Cog.listener()

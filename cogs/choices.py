@@ -1,4 +1,5 @@
-"""Autocomplete for seats and contracts, from what the engine says is allowed now."""
+"""Autocomplete for seats and contracts, from what the engine says is allowed now, and
+for the server's finished matches."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import compass
 from bot.ui.front import front_of
+from bot.ui.replay import match_choice_name
 
 Interaction = discord.Interaction[Any]
 
@@ -79,3 +81,20 @@ async def contract_autocomplete(
             for a in found[1].legal
             if isinstance(a, Choose) and current.lower() in contract_name(a.contract).lower()
         ]
+
+
+async def match_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's newest finished matches: number, when, who played."""
+    if interaction.guild_id is None:
+        return []
+    found = await front_of(interaction).replays.recent(interaction.guild_id)
+    typed = current.strip().lower()
+    with i18n.using(interaction.locale):
+        names = [match_choice_name(match) for match in found]
+    return [
+        app_commands.Choice(name=name, value=str(match.match_id))
+        for name, match in zip(names, found, strict=True)
+        if typed in name.lower()
+    ][:25]

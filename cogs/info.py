@@ -82,9 +82,11 @@ HELP = (
         N_("Afterwards"),
         N_(
             "`/bonken scores` shows the match so far; the final standings come with the match "
-            "record (`/bonken record` any time) and a **Play again** button for a rematch with "
-            "the same seats. `/bonken rules` explains the game; `/bonken leaderboard` and "
-            "`/bonken stats` the standings."
+            "record (`/bonken record` any time), a **Play again** button for a rematch with "
+            "the same seats, a **Replay** button to watch the match again with every hand "
+            "face up (`/bonken replay` any time) and a **Review** button that shows you where "
+            "you lost points (`/bonken review`). `/bonken rules` explains the game; "
+            "`/bonken leaderboard` and `/bonken stats` the standings."
         ),
     ),
     (

@@ -26,6 +26,11 @@ edge of the chooser and of a doubler is not added on top; and since those simula
 gains are better estimates than a hand count, a double needs to clear only half the
 normal player's margin (:data:`DOUBLE_MARGIN`).
 
+Every decision is an :class:`Evaluation` first: each legal option with the search's
+value for it, and the option the player takes. :meth:`HardPlayer.evaluate` returns it
+whole (the match review values a player's decisions with it), :meth:`HardPlayer.
+choose_action` returns its choice, so the review and the table run the same search.
+
 Time: the search stops after a fixed amount of simulated work derived from the budget
 (:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
 same action on any machine; and also when the wall clock reaches 90% of the budget, so
@@ -38,6 +43,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.engine.actions import Action, Choose, Double
 from bot.engine.contracts import Contract
@@ -48,12 +55,21 @@ from bot.engine.fast import (
     policy_playout,
     position_from_view,
 )
+from bot.engine.house_rules import DominoDoubling
 from bot.engine.view import SeatView
 
 from .base import legal_card_masks, own_position, play_of
-from .bidding import TRUMP_PREMIUM, best_choice, claimed_edge, doubling_turn
+from .bidding import (
+    TRUMP_PREMIUM,
+    best_choice,
+    choice_value,
+    claimed_edge,
+    doubling_turn,
+    margin,
+)
 from .endgame import EndgameSolver
-from .inference import MODEL, Inference, Model
+from .hand import expected_base
+from .inference import MODEL, Inference, Model, hand_cards, naming_chance
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -149,6 +165,35 @@ class _Guesser:
         return kept, 1.0
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """One decision as the search saw it: every legal option with its value, and the
+    option the hard player takes (``choice``, one of ``options``).
+
+    A value is in the deciding seat's points, doubling settlement included:
+
+    - a card: the mean final score of the deal (what the seat has taken so far, plus the
+      rest played out by four normal players, or solved exactly in the endgame);
+    - a doubling turn: the mean final score of the simulated deals with this turn's
+      doubles and redoubles, and the later seats' answers to it by their guessed hands
+      (:class:`_Answers`); without inference, less what the named seats' public choices
+      claim (:func:`~.bidding.claimed_edge`), as the decision counts it;
+    - a contract: what choosing it now is worth to the match, the hand's mean base score
+      in it minus the contract's average per seat (every contract not chosen now is still
+      played later, on an average hand), less the trump premium for a trump option (it
+      spends the seat's one trump pick), as :func:`~.bidding.choice_value` states.
+
+    ``guesses`` is how many guessed deals the values are means over. The choice is not
+    always the highest value: a card must beat the normal player's by :data:`NOISE`, a
+    double must clear a margin, as the module docstring says.
+    """
+
+    options: tuple[Action, ...]
+    values: tuple[float, ...]
+    choice: Action
+    guesses: int
+
+
 class HardPlayer:
     """See the module docstring. With no budget it plays as the normal player."""
 
@@ -184,17 +229,35 @@ class HardPlayer:
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         if len(view.legal) == 1 or budget <= 0:
             return self.normal.choose_action(view, rng, budget)
+        if isinstance(view.legal[0], Choose | Double) and not self.simulate_choice:
+            return self.normal.choose_action(view, rng, budget)
+        return self.evaluate(view, rng, budget).choice
+
+    def evaluate(self, view: SeatView, rng: random.Random, budget: float) -> Evaluation:
+        """Search ``view``'s decision for ``budget`` and value every legal option: the
+        same search, guesses and work as :meth:`choose_action` with the same ``rng`` and
+        budget (which takes this evaluation's choice whenever it searches)."""
+        if not view.legal:
+            raise ValueError("the seat has no decision to make in this view")
         search = _Search(budget, self.wall_clock, self.work_per_second)
         first = view.legal[0]
-        if isinstance(first, Choose | Double) and not self.simulate_choice:
-            return self.normal.choose_action(view, rng, budget)
         if isinstance(first, Choose):
             return self._choose(view, rng, search)
         if isinstance(first, Double):
             return self._double(view, rng, search)
         return self._play(view, rng, search)
 
-    def _play(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
+    def expected_bases(
+        self, view: SeatView, rng: random.Random, budget: float, contracts: list[Contract]
+    ) -> list[list[float]]:
+        """Each seat's mean base score in each of ``contracts``, over whole deals of the
+        cards ``view``'s seat does not see, dealt uniformly and played out by four normal
+        players: the contract choice's estimates, for a hand before its first card."""
+        search = _Search(budget, self.wall_clock, self.work_per_second)
+        guesser = _Guesser(view, "off", self.model, self.reject_tries)
+        return self._simulate(view, rng, search, contracts, guesser)[0]
+
+    def _play(self, view: SeatView, rng: random.Random, search: _Search) -> Evaluation:
         legal = legal_card_masks(view)
         cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
         preferred = normal_card(own_position(view), view.seat, legal)
@@ -202,6 +265,7 @@ class HardPlayer:
         guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
         totals = [0.0] * len(cards)
         weights = 0.0
+        guesses = 0
         cards_left = sum(view.cards_left)
         solver = None
         assert view.contract is not None
@@ -210,6 +274,7 @@ class HardPlayer:
         while True:
             hands, weight = guesser.draw(rng, search)
             weights += weight
+            guesses += 1
             root = position_from_view(view, hands)
             nodes = solver.nodes if solver else 0
             for i, card in enumerate(cards):
@@ -232,7 +297,9 @@ class HardPlayer:
         best = max(range(len(cards)), key=lambda i: totals[i])
         if totals[keep] >= totals[best] - self.noise * weights:
             best = keep
-        return play_of(view, cards[best])
+        options = tuple(play_of(view, card) for card in cards)
+        values = tuple(total / weights for total in totals)
+        return Evaluation(options, values, options[best], guesses)
 
     def _simulate(
         self,
@@ -241,42 +308,109 @@ class HardPlayer:
         search: _Search,
         contracts: list[Contract],
         guesser: _Guesser,
-    ) -> list[list[float]]:
-        """Mean base score of each seat over whole simulated deals, per contract."""
+        observe: Callable[[list[int], float, list[int]], None] | None = None,
+    ) -> tuple[list[list[float]], int]:
+        """Mean base score of each seat over whole simulated deals, per contract, and
+        how many deals were simulated; ``observe(hands, weight, base)`` sees each deal
+        of the first contract (for values beyond the means, at no extra work)."""
         assert view.first_leader is not None
         totals = [[0.0] * 4 for _ in contracts]
         weights = 0.0
+        guesses = 0
         while True:
             hands, weight = guesser.draw(rng, search)
             weights += weight
+            guesses += 1
             for contract, total in zip(contracts, totals, strict=True):
                 base = policy_playout(
                     dealt_position(contract, view.first_leader, hands), normal_card
                 )
                 for seat in range(4):
                     total[seat] += weight * base[seat]
+                if observe is not None and total is totals[0]:
+                    observe(hands, weight, base)
             if not search.spend(52 * len(contracts)):
                 break
-        return [[value / weights for value in total] for total in totals]
+        return [[value / weights for value in total] for total in totals], guesses
 
-    def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
-        ids = [a.contract for a in view.legal if isinstance(a, Choose)]
-        contracts = [view.rules.by_id[cid] for cid in ids]
+    def _choose(self, view: SeatView, rng: random.Random, search: _Search) -> Evaluation:
+        options = tuple(a for a in view.legal if isinstance(a, Choose))
+        contracts = [view.rules.by_id[a.contract] for a in options]
         guesser = _Guesser(view, "off", self.model, self.reject_tries)  # nothing seen yet
-        means = self._simulate(view, rng, search, contracts, guesser)
-        expected = {cid: m[view.seat] for cid, m in zip(ids, means, strict=True)}
-        return best_choice(view, expected, self.trump_premium)
+        means, guesses = self._simulate(view, rng, search, contracts, guesser)
+        expected = {c.id: m[view.seat] for c, m in zip(contracts, means, strict=True)}
+        values = tuple(choice_value(c, expected[c.id], self.trump_premium) for c in contracts)
+        choice = best_choice(view, expected, self.trump_premium)
+        return Evaluation(options, values, choice, guesses)
 
-    def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Action:
+    def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Evaluation:
         assert view.contract is not None
         guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
-        [means] = self._simulate(view, rng, search, [view.contract], guesser)
+        options = tuple(a for a in view.legal if isinstance(a, Double))
+        answers = _Answers(view, options, self.model)
+        [means], guesses = self._simulate(
+            view, rng, search, [view.contract], guesser, answers.observe
+        )
         # With inference the guesses already hold what the chooser's choice and the
         # doubles claim; without, the shared rule's assumed edge stands in for it.
         inferred = guesser.inference is not None
-        gains = {
-            j: means[view.seat] - means[j] - (0.0 if inferred else claimed_edge(view, j))
-            for j in range(4)
-            if j != view.seat
-        }
-        return doubling_turn(view, gains, self.double_margin)
+        others = [j for j in range(4) if j != view.seat]
+        claimed = {j: 0.0 if inferred else claimed_edge(view, j) for j in others}
+        gains = {j: means[view.seat] - means[j] - claimed[j] for j in others}
+        values = tuple(
+            value - sum(claimed[j] for j in a.targets)
+            for a, value in zip(options, answers.values(), strict=True)
+        )
+        choice = doubling_turn(view, gains, self.double_margin)
+        return Evaluation(options, values, choice, guesses)
+
+
+class _Answers:
+    """The value of each doubling option of ``view``'s seat, counting how the seats
+    still to take their turn answer it, deal by simulated deal.
+
+    A seat named now may redouble later, a seat passed over may double (the chooser
+    only redoubles): each later seat names this one with the inference's chance for its
+    guessed hand (:func:`~.inference.naming_chance`, the normal player's rule softened;
+    it claims the chooser's and a doubler's edge as that rule does). In Domino under
+    ``domino_doubling: ace_or_two`` no answer is modelled, as the inference models no
+    doubles there. The seat's final score is linear in each multiplier, so a deal adds,
+    per option, its base score plus every other seat's expected multiplier times
+    ``base_me - base_j``."""
+
+    def __init__(self, view: SeatView, options: tuple[Double, ...], model: Model) -> None:
+        assert view.contract is not None
+        self.view = view
+        self.options = options
+        self.model = model
+        self.contract = view.contract
+        turn = len(view.doubling)
+        self.later = list(view.doubling_order[turn + 1 :])
+        if view.contract.domino and view.rules.domino_doubling is not DominoDoubling.ANY:
+            self.later = []  # as the inference: who may name anyone there is not modelled
+        self.totals = [0.0] * len(options)
+        self.weights = 0.0
+
+    def observe(self, hands: list[int], weight: float, base: list[int]) -> None:
+        view, contract = self.view, self.contract
+        me = view.seat
+        need = margin(contract)
+        redouble, double = {}, {}
+        for j in self.later:
+            mine = expected_base(hand_cards(hands, j), contract)
+            redouble[j] = naming_chance(mine, contract, need / 2, self.model)
+            double[j] = 0.0 if j == view.chooser else naming_chance(mine, contract, 0.0, self.model)
+        self.weights += weight
+        for i, option in enumerate(self.options):
+            value = float(base[me])
+            for j in range(4):
+                if j == me:
+                    continue
+                level = float(view.multipliers[me][j] + (j in option.targets))
+                if j in self.later:
+                    level += redouble[j] if j in option.targets else double[j]
+                value += level * (base[me] - base[j])
+            self.totals[i] += weight * value
+
+    def values(self) -> list[float]:
+        return [total / self.weights for total in self.totals]

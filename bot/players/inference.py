@@ -115,7 +115,7 @@ class Inference:
     def _choice(self, dealt: list[int]) -> tuple[float, float]:
         chooser = self.view.chooser
         assert chooser is not None
-        hand = _cards(dealt, chooser)
+        hand = hand_cards(dealt, chooser)
         t = self.model.choice_temperature
         values = [choice_value(c, expected_base(hand, c)) for c in self.choices]
         top = max(values)
@@ -125,18 +125,15 @@ class Inference:
 
     def _doubles(self, dealt: list[int]) -> tuple[float, float]:
         contract = self.contract
-        t = self.model.double_temperature
         need = margin(contract)
         weight = 1.0
         for turn in self.turns:
-            mine = expected_base(_cards(dealt, turn.seat), contract)
-            others = (contract.total - mine) / 3
+            mine = expected_base(hand_cards(dealt, turn.seat), contract)
             for target in turn.targets:
                 claimed = need if target == self.view.chooser else 0.0
                 if target in turn.doubled_by:
                     claimed += need / 2
-                edge = mine - others - claimed - need
-                p = 1 / (1 + math.exp(-max(-50.0, min(50.0, edge / t))))
+                p = naming_chance(mine, contract, claimed, self.model)
                 weight *= p if target in turn.named else 1 - p
         return weight, ESTIMATE_WORK * len(self.turns)
 
@@ -156,9 +153,20 @@ class Inference:
         return weight, len(view.plays)
 
 
-def _cards(dealt: list[int], seat: int) -> list[Card]:
+def hand_cards(hands: list[int], seat: int) -> list[Card]:
     """The cards of ``seat`` in sixteen hand masks."""
-    return [CARDS[s * 13 + r] for s in range(4) for r in BITS[dealt[seat * 4 + s]]]
+    return [CARDS[s * 13 + r] for s in range(4) for r in BITS[hands[seat * 4 + s]]]
+
+
+def naming_chance(mine: float, contract: Contract, claimed: float, model: Model = MODEL) -> float:
+    """The chance that a seat whose hand expects base score ``mine`` in ``contract``
+    names another seat in its doubling turn (a double, or a redouble when that seat
+    doubled it), under the model: a logistic of how far its expected edge over that
+    seat, less what the other's public choices ``claimed``, clears normal's margin."""
+    need = margin(contract)
+    others = (contract.total - mine) / 3
+    edge = mine - others - claimed - need
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, edge / model.double_temperature))))
 
 
 def _choices_then(view: SeatView) -> list[str]:

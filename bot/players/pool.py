@@ -47,7 +47,7 @@ ORPHAN_CHECK = 0.5
 """Seconds between a worker's looks whether the bot's process still lives."""
 
 
-def _worker_started() -> None:
+def worker_started() -> None:
     """A worker leaves the signals to the bot, and ends with it.
 
     Forked from the bot's process, it shares its event loop's wake-up pipe: a signal it
@@ -135,7 +135,7 @@ class PlayerPool:
         self._free[worker] = done
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, initializer=_worker_started
+                max_workers=self.workers, initializer=worker_started
             )
         loop = asyncio.get_running_loop()
         try:

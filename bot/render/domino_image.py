@@ -39,6 +39,11 @@ START_RANK = 8
 def domino_png(scene: TableScene) -> bytes:
     """The Domino layout of a deal as PNG bytes (the caller sets the language:
     :func:`~bot.render.deal_image.deal_png`)."""
+    return png(domino_image(scene))
+
+
+def domino_image(scene: TableScene) -> Image.Image:
+    """The Domino layout, to encode or to draw on (a replay adds the hands)."""
     image = Image.new("RGB", SIZE, FELT)
     draw = ImageDraw.Draw(image)
     heading(draw, scene)
@@ -60,7 +65,7 @@ def domino_png(scene: TableScene) -> bytes:
             draw.text((x, y), rank_text(rank), font=font(18, bold=True), fill=mark, anchor="mm")
     for seat in range(4):
         plate(draw, scene, seat)
-    return png(image)
+    return image
 
 
 def slot_ranks(scene: TableScene) -> range:

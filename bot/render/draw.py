@@ -75,8 +75,9 @@ BLEND_STEPS = 24
 
 
 @cache
-def palette(colours: tuple[Colour, ...]) -> Image.Image:
-    """A palette of 256 for pictures drawn in ``colours``: the colours and the blends of
+def palette(colours: tuple[Colour, ...], entries: int = 256) -> Image.Image:
+    """A palette of ``entries`` for pictures drawn in ``colours`` (an animation keeps one
+    entry free, for "unchanged"): the colours and the blends of
     every two of them (what smooth edges and small text are made of), so a picture's
     pixels find a close entry. Fixed per set of colours: the same scene always gives the
     same bytes, and mapping to a fixed palette is three times faster than choosing one."""
@@ -88,7 +89,7 @@ def palette(colours: tuple[Colour, ...]) -> Image.Image:
     ]
     swatch = Image.new("RGB", (len(blends), 1))
     swatch.putdata(blends)  # type: ignore[arg-type]
-    return swatch.quantize(256, method=Image.Quantize.FASTOCTREE)
+    return swatch.quantize(entries, method=Image.Quantize.FASTOCTREE)
 
 
 def png(image: Image.Image, colours: tuple[Colour, ...] = TABLE_COLOURS) -> bytes:

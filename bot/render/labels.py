@@ -26,6 +26,7 @@ LABELS: dict[str, str] = {
     "doubled": N_("{a} × {b}"),
     "redoubled": N_("{a} ×× {b}"),
     "chart_title": N_("The match, deal by deal"),
+    "after_doubling": N_("{score} after doubling"),
 }
 ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 """Places for "out {place}" in Domino."""

@@ -31,6 +31,12 @@ TRICK_CARDS = ((400, 228), (500, 330), (400, 432), (300, 330))
 def table_png(scene: TableScene) -> bytes:
     """The picture of a deal of tricks as PNG bytes (see the module; the caller sets the
     language: :func:`~bot.render.deal_image.deal_png`)."""
+    return png(table_image(scene))
+
+
+def table_image(scene: TableScene) -> Image.Image:
+    """The picture of a deal of tricks, to encode or to draw on (a replay adds the
+    hands)."""
     image = Image.new("RGB", SIZE, FELT)
     draw = ImageDraw.Draw(image)
     draw.ellipse((170, 150, 630, 510), fill=FELT_LIGHT, outline=FELT_LINE, width=3)
@@ -43,7 +49,7 @@ def table_png(scene: TableScene) -> bytes:
         draw.text((400, 330), label("choosing"), font=font(24), fill=PALE, anchor="mm")
     last_trick(image, draw, scene)
     doubles(draw, scene)
-    return png(image)
+    return image
 
 
 def plate(draw: ImageDraw.ImageDraw, scene: TableScene, seat: int) -> None:

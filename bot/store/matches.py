@@ -31,6 +31,7 @@ from .database import Database, Session
 from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound, StoreError
 from .models import (
     SEATS,
+    FinishedMatch,
     Human,
     MatchInfo,
     MatchResult,
@@ -225,16 +226,48 @@ class MatchStore:
         ``thread_role``, also of a table whose message of that role is this channel (a
         front end's thread the match was played in)."""
         async with self._db.reading() as session:
-            match_id = await session.scalar(
-                "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
-                "WHERE t.channel_id = ? OR t.table_id IN ("
-                "SELECT g.table_id FROM table_messages g WHERE g.role = ? AND g.message_id = ?)",
-                (channel_id, thread_role, channel_id),
-            )
+            match_id = await _latest_in_channel(session, channel_id, thread_role, None)
             if match_id is None:
                 return None
             record, _ = await _record(session, await _info(session, match_id))
         return record
+
+    async def latest_in_channel(
+        self,
+        channel_id: int,
+        *,
+        thread_role: str | None = None,
+        status: MatchStatus | None = None,
+    ) -> int | None:
+        """The id of the newest match (of ``status``, if given) played where
+        :meth:`latest_record_in_channel` looks."""
+        async with self._db.reading() as session:
+            return await _latest_in_channel(session, channel_id, thread_role, status)
+
+    async def finished_in_guild(self, guild_id: int, limit: int) -> list[FinishedMatch]:
+        """The guild's ``limit`` newest finished matches, newest first."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT m.match_id, m.ended_at FROM matches m "
+                "JOIN tables t ON t.table_id = m.table_id "
+                "WHERE t.guild_id = ? AND m.status = 'finished' "
+                "ORDER BY m.match_id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+            found = []
+            for row in rows:
+                seats = await session.fetchall(
+                    "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat",
+                    (row["match_id"],),
+                )
+                found.append(
+                    FinishedMatch(
+                        match_id=row["match_id"],
+                        ended_at=to_datetime(row["ended_at"]),
+                        names=tuple(seat["name"] for seat in seats),
+                    )
+                )
+        return found
 
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""
@@ -285,6 +318,22 @@ class MatchStore:
             if rater is not None and ranks:
                 await rate(session, season_id, ranks, rater)
             return MatchResult(match_id=match_id, season_id=season_id, seats=results)
+
+
+async def _latest_in_channel(
+    session: Session, channel_id: int, thread_role: str | None, status: MatchStatus | None
+) -> int | None:
+    sql = (
+        "SELECT max(m.match_id) FROM matches m JOIN tables t ON t.table_id = m.table_id "
+        "WHERE (t.channel_id = ? OR t.table_id IN ("
+        "SELECT g.table_id FROM table_messages g WHERE g.role = ? AND g.message_id = ?))"
+    )
+    params: tuple[Any, ...] = (channel_id, thread_role, channel_id)
+    if status is not None:
+        sql += " AND m.status = ?"
+        params += (status.value,)
+    match_id = await session.scalar(sql, params)
+    return None if match_id is None else int(match_id)
 
 
 def _require_playing(info: MatchInfo) -> None:

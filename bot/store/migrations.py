@@ -796,6 +796,71 @@ POSTED_ANY_STEP = Migration(
     ),
 )
 
+REVIEW_CACHE = Migration(
+    14,
+    "each player's review of a finished match: its state, its deals as computed, the result",
+    (
+        # One row per (match, seat) asked for: queued, running or done. A restart finds
+        # the queued and running ones here and carries on; ``guild_id`` is the server
+        # that asked (its limit on reviews running at once), ``settings`` the review's
+        # seed and work as JSON, ``review`` the finished review as JSON once done.
+        """
+        CREATE TABLE reviews (
+            match_id     INTEGER NOT NULL REFERENCES matches (match_id),
+            seat         INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            guild_id     INTEGER NOT NULL,
+            status       TEXT    NOT NULL CHECK (status IN ('queued', 'running', 'done')),
+            settings     TEXT    NOT NULL,
+            requested_at INTEGER NOT NULL,
+            updated_at   INTEGER NOT NULL,
+            review       TEXT,
+            CHECK ((status = 'done') = (review IS NOT NULL)),
+            PRIMARY KEY (match_id, seat)
+        )
+        """,
+        "CREATE INDEX reviews_waiting ON reviews (status, requested_at)",
+        # Each deal's review as it finishes, so a review cut short resumes after it.
+        """
+        CREATE TABLE review_deals (
+            match_id   INTEGER NOT NULL,
+            seat       INTEGER NOT NULL,
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 11),
+            review     TEXT    NOT NULL,
+            PRIMARY KEY (match_id, seat, deal_index),
+            FOREIGN KEY (match_id, seat) REFERENCES reviews (match_id, seat)
+        )
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE reviews (
+            match_id     BIGINT  NOT NULL REFERENCES matches (match_id),
+            seat         INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            guild_id     BIGINT  NOT NULL,
+            status       TEXT    NOT NULL CHECK (status IN ('queued', 'running', 'done')),
+            settings     TEXT    NOT NULL,
+            requested_at BIGINT  NOT NULL,
+            updated_at   BIGINT  NOT NULL,
+            review       TEXT,
+            CHECK ((status = 'done') = (review IS NOT NULL)),
+            PRIMARY KEY (match_id, seat)
+        )
+        """,
+        "CREATE INDEX reviews_waiting ON reviews (status, requested_at)",
+        """
+        CREATE TABLE review_deals (
+            match_id   BIGINT  NOT NULL,
+            seat       INTEGER NOT NULL,
+            deal_index INTEGER NOT NULL CHECK (deal_index BETWEEN 0 AND 11),
+            review     TEXT    NOT NULL,
+            PRIMARY KEY (match_id, seat, deal_index),
+            FOREIGN KEY (match_id, seat) REFERENCES reviews (match_id, seat)
+        )
+        """,
+    ),
+)
+
+
 DAILY = Migration(
     15,
     "the daily deals: each server's days, their deals, the attempts at them and their moves",
@@ -1119,6 +1184,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     TABLE_CLAIMS,
     SEASON_SIZES,
     POSTED_ANY_STEP,
+    REVIEW_CACHE,
     DAILY,
     TALLIES,
 )

@@ -158,6 +158,40 @@ class MatchInfo:
     ``rules_for`` reads it)."""
 
 
+class ReviewStatus(StrEnum):
+    """A player's review of a match: waiting its turn, being computed, or stored."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReviewState:
+    """One player's review of a finished match as the store keeps it: its state, the
+    server that asked, its settings and, once done, the review (JSON, as
+    :mod:`bot.review.result` writes it; the store does not read inside it)."""
+
+    match_id: int
+    seat: int
+    guild_id: int
+    status: ReviewStatus
+    settings: dict[str, Any]
+    requested_at: datetime
+    review: dict[str, Any] | None
+    deals_done: int
+    """How many of the match's deals are reviewed and stored so far."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FinishedMatch:
+    """A finished match as a list of matches names it: when it ended, who sat where."""
+
+    match_id: int
+    ended_at: datetime
+    names: tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rating:
     """An openskill rating; leaderboards sort by the conservative ``mu - 3 * sigma``."""

@@ -14,6 +14,7 @@ from .delivery import DeliveryStore
 from .facts import FactStore
 from .matches import MatchStore
 from .postgres import PostgresDatabase
+from .reviews import ReviewStore
 from .seasons import SeasonStore
 from .sqlite import SqliteDatabase
 from .standings import StandingsStore
@@ -34,6 +35,7 @@ class Store:
     - ``daily``: the daily deals: each server's days, the attempts and their moves.
     - ``claims``: which open tables this process drives (:mod:`bot.store.claims`).
     - ``tallies``: matches played with real cards, kept by their entered scores.
+    - ``reviews``: players' reviews of finished matches, as computed (:mod:`.reviews`).
     """
 
     def __init__(self, db: Database, owner: int | None = None) -> None:
@@ -48,6 +50,7 @@ class Store:
         self.delivery = DeliveryStore(db)
         self.tallies = TallyStore(db)
         self.daily = DailyStore(db, self.facts)
+        self.reviews = ReviewStore(db)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole database (SQLite: every page); an empty list means it is sound."""

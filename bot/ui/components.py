@@ -23,7 +23,9 @@ from bot.tables import Refusal
 
 from .daily_message import DailyMove, DailyToggle
 from .front import front_of
+from .replay import AnimateButton, DealMenu, ReplayButton, ReplayStep
 from .replies import say_privately
+from .review import ReviewButton, ReviewDealSelect
 from .standings import LeaderboardButton
 from .tally_components import TALLY_ITEMS
 
@@ -166,9 +168,12 @@ class PlayAgainButton(
         await front.guard(interaction, lambda: front.rematch.play_again(interaction, self.table_id))
 
 
-def rematch_view(table_id: int) -> discord.ui.View:
+def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
+    """Under the final standings: Play again, the match's Replay and Review."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayAgainButton(table_id))
+    view.add_item(ReplayButton(match_id))
+    view.add_item(ReviewButton(match_id))
     return view
 
 
@@ -349,6 +354,12 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *TALLY_ITEMS,
     DailyMove,
     DailyToggle,
+    ReviewButton,
+    ReviewDealSelect,
+    ReplayButton,
+    ReplayStep,
+    DealMenu,
+    AnimateButton,
 )
 
 

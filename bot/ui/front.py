@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from .lobby import LobbyController
     from .places import Places
     from .rematch import Rematch
+    from .replay import Replays
     from .replies import Guard
+    from .review import ReviewController
     from .standings import Boards
     from .tally import TallyController
 
@@ -66,6 +68,16 @@ class Front(Protocol):
     @property
     def daily(self) -> DailyController:
         """The daily deals' private messages: a move, a doubling toggle; the days offered."""
+        ...
+
+    @property
+    def reviews(self) -> ReviewController:
+        """Players' reviews of finished matches: the Review button, the deal menu."""
+        ...
+
+    @property
+    def replays(self) -> Replays:
+        """The replays of finished matches: their steps, deals and animations."""
         ...
 
 

@@ -146,7 +146,7 @@ def restored(view: TableView) -> Post:
 
 def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None) -> Post:
     """The final standings, the match record attached, the score chart of ``chart``, and
-    Play again."""
+    Play again, Replay and Review."""
     record = RecordAttachment(f"bonken-match-{event.match_id}.json", event.record)
     return Post(
         _("**The match is over.** Final standings:")
@@ -154,7 +154,7 @@ def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None
         + text.standings_text(labels(view), event.totals, event.ranks)
         + "\n"
         + _("The match record is attached (`python -m bot.engine verify` checks it)."),
-        buttons=rematch_view(event.table_id),
+        buttons=rematch_view(event.table_id, event.match_id),
         files=(record,),
         picture=None if chart is None else ChartPicture(chart, _(CHART_TITLE)),
     )

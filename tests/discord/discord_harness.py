@@ -61,6 +61,7 @@ from yarl import URL
 
 from bot.app import BonkenBot
 from bot.parts import Parts
+from bot.review import ReviewSettings
 from bot.settings import Settings
 from bot.ui.pacing import Pacing
 from tests.sqlite_template import fresh_sqlite
@@ -103,6 +104,9 @@ IDLE_STEP = 0.002
 """Seconds :meth:`Harness.idle` waits between two looks while the bot is still busy."""
 IDLE_LIMIT = 30.0
 """Seconds after which :meth:`Harness.idle` gives up: the bot never went quiet."""
+
+REVIEW = ReviewSettings(seed=1, work=300, batches=1)
+"""How the bot reviews a match here: little search, a second or two a whole review."""
 
 T = TypeVar("T")
 _ids = itertools.count(1_400_000_000_000_000_000)
@@ -895,7 +899,7 @@ class Harness:
             pace=pace,
             think_seconds=0.01,
         )
-        self.bot = BonkenBot(self.settings, pacing)
+        self.bot = BonkenBot(self.settings, pacing, REVIEW)
         self.users: dict[str, User] = {}
 
     async def start(self) -> Harness:

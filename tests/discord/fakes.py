@@ -68,7 +68,10 @@ def table_view(
 @dataclass
 class Sent:
     """One answer: ``kind`` is ``send`` (a new message), ``edit`` (the clicked one),
-    ``modal`` (a form opened) or ``defer`` (the answer follows)."""
+    ``modal`` (a form opened) or ``defer`` (acknowledged: ``thinking`` shows "thinking…"
+    in a new message, else the clicked message is to be edited); after it (in
+    ``FakeResponse.later``) ``original`` (an edit of the acknowledged answer's message) or
+    ``followup`` (a message after the acknowledgement)."""
 
     kind: str
     content: str | None
@@ -76,6 +79,8 @@ class Sent:
     embed: discord.Embed | None
     ephemeral: bool
     modal: discord.ui.Modal | None = None
+    files: tuple[discord.File, ...] = ()
+    thinking: bool = False
 
     def custom_ids(self) -> list[str]:
         if self.view is None:
@@ -91,6 +96,8 @@ class FakeResponse:
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
+        self.later: list[Sent] = []
+        """What came after the acknowledgement: edits of its message, followups."""
         self.hold: asyncio.Event | None = None
 
     def is_done(self) -> bool:
@@ -127,7 +134,7 @@ class FakeResponse:
         await self._answer(Sent("modal", None, None, None, True, modal))
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False, **_: Any) -> None:
-        await self._answer(Sent("defer", None, None, None, ephemeral))
+        await self._answer(Sent("defer", None, None, None, ephemeral, thinking=thinking))
 
 
 @dataclass
@@ -153,11 +160,13 @@ class FakeFollowups:
         *,
         ephemeral: bool = False,
         embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
         file: discord.File | None = None,
         **_: Any,
     ) -> None:
         assert self._response.is_done(), "a followup comes after the answer"
         self.sent.append(Followup(content, ephemeral, embed, file))
+        self._response.later.append(Sent("followup", content, view, embed, ephemeral))
 
 
 @dataclass
@@ -235,6 +244,8 @@ class FakeInteraction:
         assert self.response.sent, "the original response is edited after the answer"
         files = [file.filename for file in attachments or []]
         self.edits.append(OriginalEdit(content, view, embed, files))
+        later = Sent("original", content, view, embed, False, files=tuple(attachments or ()))
+        self.response.later.append(later)
         return self.message
 
     async def original_response(self) -> FakeMessage:

@@ -15,10 +15,14 @@ import emoji
 import pytest
 
 from bot.engine import Double, Match, MatchPhase, seat_view
+from bot.engine.simulate import random_match
+from bot.review import Address, DealReview, PlayerReview, Replay, ReviewSettings
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
 from bot.ui.hand import doubling_items, hand_message, trump_choices
+from bot.ui.replay import replay_view
+from bot.ui.review import deal_view
 from bot.ui.standings import leaderboard_view
 
 SEATS = [
@@ -106,6 +110,21 @@ def _daily_views() -> list[discord.ui.View]:
     return views
 
 
+def _review_view() -> discord.ui.View:
+    """A review's deal menu, for a twelve-deal match (its longest)."""
+    deals = tuple(DealReview(d, 0, "queens", 0.0, ()) for d in range(12))
+    return deal_view(PlayerReview(0, "Ann", ReviewSettings(), deals), 2**60)
+
+
+def _replay_views() -> list[discord.ui.View]:
+    """The replay message at a deal's start, in its middle and at the match's end, and
+    the final standings' buttons."""
+    replay = Replay(random_match(random.Random(3), NAMES, first_dealer=0))
+    middle = Address(4, 9)
+    points = (replay.start(0), middle, replay.end(replay.deals - 1))
+    return [c.rematch_view(1, 2), *(replay_view(replay, 2, point) for point in points)]
+
+
 def _every_view() -> list[discord.ui.View]:
     return [
         c.lobby_view(1),
@@ -113,27 +132,22 @@ def _every_view() -> list[discord.ui.View]:
         *_hand_views(),
         *_leaderboard_views(),
         *_daily_views(),
+        *_replay_views(),
+        _review_view(),
     ]
 
 
 async def test_every_emoji_on_a_component_is_a_real_emoji():
     views = _every_view()
     kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
-    assert kinds == {
-        "lobby",
-        "hand",
-        "play",
-        "choose",
-        "trump",
-        "dbl",
-        "dblok",
-        "lb",
-        "daily",
-        "dailydbl",
+    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"} | {
+        *("daily", "dailydbl"),
+        *("again", "replay", "rp", "rpa", "rpd"),
+        *("review", "rvdeal"),
     }
     for view in views:  # Discord refuses a message with two components of one custom_id
         ids = [item["custom_id"] for item in _items(view)]
-        assert len(ids) == len(set(ids)) and all(len(i) <= 100 for i in ids)
+        assert len(ids) == len(set(ids)) and all(len(i) <= 100 for i in ids), ids
     names = [name for view in views for name in _emojis(view)]
     assert names  # the Show my hand and the page buttons carry one
     for name in names:
@@ -171,4 +185,7 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
     offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {"boards", "daily", "guard", "hands", "lobby", "places", "rematch", "tally"}
+    assert offered == {
+        *("boards", "guard", "hands", "lobby", "places", "rematch"),
+        *("daily", "replays", "reviews", "tally"),
+    }

@@ -58,6 +58,8 @@ def _daily(store: Store, clock: Clock) -> Daily:
         hands=None,
         rematch=None,
         tally=None,
+        replays=None,
+        reviews=None,
         boards=boards,
     )
     return Daily(store, clock, service, controller, front)

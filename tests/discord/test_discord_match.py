@@ -78,9 +78,14 @@ async def test_one_person_and_three_computers_play_a_match_to_the_final_standing
     assert all("Deal over." in json.dumps(d["embeds"]) for d in deals[:-1])
     final = posts[-1]
     assert final["content"].startswith("**The match is over.** Final standings:\n1. ")
-    assert custom_ids(final) == [f"bonken:again:{tid}"]  # Play again
     attachment, chart = final["attachments"]  # the record, and the score chart
     assert attachment["filename"].startswith("bonken-match-")
+    match_id = attachment["filename"].removeprefix("bonken-match-").removesuffix(".json")
+    assert custom_ids(final) == [
+        f"bonken:again:{tid}",
+        f"bonken:replay:{match_id}",
+        f"bonken:review:{match_id}",
+    ]
     assert chart["filename"] == "chart.png"
     record = json.loads(attachment["data"])
     match = from_record(record)

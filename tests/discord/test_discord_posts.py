@@ -87,7 +87,7 @@ def test_the_restart_notice_says_to_fetch_a_hand_once_the_match_is_on():
     )
 
 
-def test_the_result_has_the_standings_by_rank_the_record_and_play_again():
+def test_the_result_has_the_standings_by_rank_the_record_play_again_and_review():
     record = {"format": "bonken-record/1", "deals": []}
     ended = ev.MatchEnded(
         TABLE, CHANNEL, 5, ("Ann_", "Bob", "S", "W"), (10, -20, 40, -30), (2, 3, 1, 4), record
@@ -101,7 +101,11 @@ def test_the_result_has_the_standings_by_rank_the_record_and_play_again():
     )
     assert post.files == (RecordAttachment("bonken-match-5.json", record),)
     assert post.buttons is not None
-    assert [item.custom_id for item in post.buttons.children] == [f"bonken:again:{TABLE}"]
+    assert [item.custom_id for item in post.buttons.children] == [
+        f"bonken:again:{TABLE}",
+        "bonken:replay:5",
+        "bonken:review:5",
+    ]
     assert post.picture == ChartPicture(chart, "The match, deal by deal")
     assert posts.result(table_view(), ended, None).picture is None  # no chart: no picture
 

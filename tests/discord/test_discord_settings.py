@@ -72,11 +72,22 @@ def test_the_environment_wins_over_dotenv(tmp_path):
         ("DEV_GUILD_ID", "my-server", "DEV_GUILD_ID must be a number"),
         ("BONKEN_PACE", "fast", "BONKEN_PACE must be a number of seconds"),
         ("BONKEN_THINK_SECONDS", "-1", "BONKEN_THINK_SECONDS cannot be negative"),
+        ("BONKEN_REVIEW_WORK", "0", "BONKEN_REVIEW_WORK must be a whole number from 1"),
+        ("BONKEN_REVIEW_WORK", "1e5", "BONKEN_REVIEW_WORK must be a whole number from 1"),
+        ("BONKEN_REVIEWS_PER_SERVER", "9" * 50, "BONKEN_REVIEWS_PER_SERVER must be a whole"),
     ],
 )
 def test_a_malformed_setting_says_which_and_why(tmp_path, key, value, message):
     with pytest.raises(SettingsError, match=message):
         Settings.from_env({key: value}, tmp_path / ".env")
+
+
+def test_the_review_settings_default_and_read_whole_numbers(tmp_path):
+    default = Settings.from_env({}, tmp_path / ".env")
+    assert (default.review_work, default.reviews_per_server) == (100_000, 1)
+    given = {"BONKEN_REVIEW_WORK": "20000", "BONKEN_REVIEWS_PER_SERVER": "2"}
+    settings = Settings.from_env(given, tmp_path / ".env")
+    assert (settings.review_work, settings.reviews_per_server) == (20_000, 2)
 
 
 def test_the_token_is_required_to_run_and_kept_out_of_repr():

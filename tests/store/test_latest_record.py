@@ -6,7 +6,8 @@ import random
 from pathlib import Path
 
 from bot.engine import Choose, deal_hands, from_record
-from bot.store import Human, TableStatus, open_store
+from bot.store import Human, MatchStatus, TableStatus, open_store
+from tests.store.store_helpers import finished_match, seated_table
 
 HANDS_SEED = 5
 
@@ -52,3 +53,25 @@ async def _match_at(store, *, channel: int, thread: int, names: list[str]) -> in
     # (A channel holds one open table at a time.)
     await store.tables.update_table(table.table_id, status=TableStatus.CANCELLED)
     return match.match_id
+
+
+async def test_the_newest_finished_match_of_a_channel_and_a_guilds_list(store) -> None:  # type: ignore[no-untyped-def]
+    """What a replay defaults to and what its menu offers: a match in play is passed
+    over for the newest finished one; another guild's matches are never listed."""
+    first, _ = await finished_match(store, 1, channel_id=10)
+    second, _ = await finished_match(store, 2, channel_id=10)
+    elsewhere, _ = await finished_match(store, 3, channel_id=50, guild_id=2)
+    table = await seated_table(store, channel_id=10)
+    playing = await store.matches.create_match(table.table_id, ["W", "X", "Y", "Z"])
+    matches = store.matches
+    assert await matches.latest_in_channel(10) == playing.match_id
+    assert await matches.latest_in_channel(10, status=MatchStatus.FINISHED) == second
+    assert await matches.latest_in_channel(10, status=MatchStatus.PLAYING) == playing.match_id
+    assert await matches.latest_in_channel(50, status=MatchStatus.FINISHED) == elsewhere
+    assert await matches.latest_in_channel(60, status=MatchStatus.FINISHED) is None
+    listed = await matches.finished_in_guild(1, 25)
+    assert [m.match_id for m in listed] == [second, first]
+    assert listed[0].names == ("Ann", "Bob", "Cas", "Dirk")
+    assert listed[0].ended_at >= listed[1].ended_at
+    assert [m.match_id for m in await matches.finished_in_guild(1, 1)] == [second]
+    assert [m.match_id for m in await matches.finished_in_guild(2, 25)] == [elsewhere]

@@ -17,7 +17,7 @@ from bot.engine import STANDARD, Match, from_record, to_record
 from bot.store import ConstraintFailed, MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
 from bot.store.codec import encode_action, encode_hands
-from bot.store.migrations import LATEST, Migration, migrate, schema_version
+from bot.store.migrations import LATEST, Migration, applied_versions, migrate, schema_version
 from tests.store.store_helpers import NAMES, play
 
 V1_TABLES = (
@@ -238,28 +238,29 @@ def test_the_migrations_are_in_ascending_order() -> None:
     assert versions[-1] == LATEST
 
 
-BETWEEN = Migration(14, "a migration merged after 15", ("CREATE TABLE merged_late (x INTEGER)",))
+LATE = migrations_module.MIGRATIONS[-2]
+"""The migration below the latest, played as one merged after it (the two independent)."""
 
 
-def with_a_late_migration() -> tuple[Migration, ...]:
-    """The migrations with :data:`BETWEEN` in its place, below the latest."""
-    listed = migrations_module.MIGRATIONS
-    assert all(m.version != BETWEEN.version for m in listed), "14 exists now: renumber BETWEEN"
-    return tuple(sorted((*listed, BETWEEN), key=lambda m: m.version))
+def without_the_late_migration() -> tuple[Migration, ...]:
+    """The migrations as a bot had them before :data:`LATE` was merged."""
+    return tuple(m for m in migrations_module.MIGRATIONS if m is not LATE)
 
 
 def test_a_lower_migration_merged_after_a_higher_one_still_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two migrations made at once may be merged in either order: a database that ran
-    15 before 14 existed gets 14 when it arrives."""
+    the higher one before the lower existed gets the lower one when it arrives."""
     with closing(sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)) as conn:
-        migrate(conn)
-        monkeypatch.setattr(migrations_module, "MIGRATIONS", with_a_late_migration())
-        assert migrate(conn) == [BETWEEN.version]
-        assert migrate(conn) == []
-        conn.execute("INSERT INTO merged_late VALUES (1)")
+        everything = migrations_module.MIGRATIONS
+        monkeypatch.setattr(migrations_module, "MIGRATIONS", without_the_late_migration())
+        assert LATE.version not in migrate(conn)
         assert schema_version(conn) == LATEST
+        monkeypatch.setattr(migrations_module, "MIGRATIONS", everything)
+        assert migrate(conn) == [LATE.version]
+        assert migrate(conn) == []
+        assert applied_versions(conn) == {m.version for m in everything}
 
 
 async def test_migration_15_adds_the_daily_deals_beside_every_row(tmp_path: Path) -> None:

@@ -439,8 +439,9 @@ async def test_the_player_count_migration_counts_the_seasons_of_an_older_databas
         await finished_match(store, seed=35, guild_id=2, channel_id=20)
         empty = await store.seasons.start_season(3, "Empty")
         await store.db.write_one("DROP TABLE season_sizes")
-        # Migrations 12 and 13 undone; the later ones (the daily deals' and the tallies' tables) are
-        # another feature's and stay, as they would in a database that ran them first.
+        # Migrations 12 and 13 undone; the later ones (the reviews', the daily deals' and
+        # the tallies' tables) are other features' and stay, as they would in a database
+        # that ran them first.
         await store.db.write_one("DELETE FROM schema_version WHERE version IN (12, 13)")
         if store.db.dialect.name == "postgres":
             # Back as schema 11 had it, for migration 13 to replace again (on SQLite it

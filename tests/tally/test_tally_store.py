@@ -6,8 +6,6 @@ Every test runs on SQLite and on PostgreSQL (the ``database`` fixture)."""
 from __future__ import annotations
 
 import json
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -27,9 +25,7 @@ from bot.store import (
     TallyStatus,
     open_store,
 )
-from bot.store import migrations as migrations_module
 from bot.store.__main__ import main
-from bot.store.migrations import Migration, applied_versions, migrate
 from tests.tally.tally_helpers import doubling_match, entries_of
 
 GUILD, CHANNEL = 1, 10
@@ -236,24 +232,6 @@ def test_python_m_bot_store_record_prints_a_tally(
 
 
 @pytest.mark.sqlite_only
-def test_a_migration_numbered_below_one_already_applied_still_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Work merged in another order: a file already at the tallies' migration gains one
-    numbered below it when a bot that has both opens it."""
-    path = tmp_path / "bonken.sqlite3"
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        migrate(conn)
-        latest = max(applied_versions(conn))
-        below = next(v for v in range(1, latest) if v not in applied_versions(conn))
-        late = Migration(below, "merged late", ("CREATE TABLE merged_late (x INTEGER)",))
-        ordered = sorted((*migrations_module.MIGRATIONS, late), key=lambda m: m.version)
-        monkeypatch.setattr(migrations_module, "MIGRATIONS", tuple(ordered))
-        assert migrate(conn) == [below]
-        assert below in applied_versions(conn)
-        assert migrate(conn) == []
-
-
 async def test_the_check_finds_a_season_row_that_lost_its_tally(store: Store) -> None:
     tally_id = await _tally(store)
     for seq, entry in enumerate(entries_of(doubling_match(3))):

@@ -1,0 +1,246 @@
+"""Reviewing one seat's decisions in a finished match, a deal at a time.
+
+Every decision the seat made with more than one legal option (the contract, its
+doubling turn, each card) is valued by the hard player's search from the seat's own
+:class:`~bot.engine.view.SeatView` at that moment, rebuilt by replaying the record: its
+hand, what was public, and the others' earlier actions weighed by the hard player's
+inference. Never from the real hands: those enter only the hindsight line and the
+reasons' facts about what happened later. Each option gets its value
+(:class:`~bot.players.hard.Evaluation`), the mean over a few batches of search (more
+where the grade is in doubt); the loss is the best value minus the chosen one, graded
+by :mod:`.grades`.
+
+Fixed work, never the clock (``HardPlayer(wall_clock=False)``), and every search's
+random source is seeded from the review's seed and the decision's place in the match,
+so a review is the same on any machine, in any order, and a deal reviewed after a
+restart is the deal reviewed before it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable
+from typing import Any
+
+from bot.engine.actions import Action, Choose, Double, Play, parse_action
+from bot.engine.contracts import Contract
+from bot.engine.deal import Deal
+from bot.engine.match import Match
+from bot.engine.view import SeatView, seat_view
+from bot.players.hard import Evaluation, HardPlayer
+from bot.players.table import decision_rng
+
+from .grades import LINES, grade, stake
+from .hindsight import hindsight
+from .reasons import explain
+from .replay import Moment, Replay, ReplayError, walk
+from .result import (
+    DealReview,
+    DecisionReview,
+    Option,
+    PlayerReview,
+    ReviewSettings,
+    points,
+)
+
+#: A decision is searched in batches of the review's work, each with its own random
+#: source, at least this many (unless the settings allow fewer): the spread of the
+#: batches' differences between the best other option and the chosen one is the
+#: error of the loss. More batches are searched, up to the settings' ``batches``, while
+#: a grade line lies inside the 95% interval of that difference (:data:`CLEAR`): the
+#: work goes where a grade is in doubt (measured: ``bench/review.py``).
+MIN_BATCHES = 3
+
+#: Student's t for a two-sided 95% interval, by degrees of freedom (batches - 1) from
+#: 2; beyond the table, its last entry (a little above the normal distribution's 1.96).
+CLEAR = (4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13)
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made (an unreadable record, a match not over, no such
+    seat or deal); the message says which, for a polite reply."""
+
+
+def reviewer() -> HardPlayer:
+    """The search that values decisions: the hard player as it plays, on fixed work."""
+    return HardPlayer(wall_clock=False)
+
+
+def finished_match(record: Any) -> Match:
+    """The match of a finished ``bonken-record/1`` dict; :class:`ReviewError` otherwise."""
+    try:
+        return Replay.from_record(record).match
+    except ReplayError as error:
+        raise ReviewError(str(error)) from None
+
+
+def review_deal(record: Any, seat: int, deal: int, settings: ReviewSettings) -> DealReview:
+    """``seat``'s review of deal ``deal`` (0-based) of the finished match ``record``:
+    the unit of work a worker process computes (its arguments and result pickle)."""
+    match = finished_match(record)
+    check_request(match, seat, deal)
+    return deal_review(match, seat, deal, settings)
+
+
+def assemble(
+    match: Match, seat: int, settings: ReviewSettings, deals: Iterable[DealReview]
+) -> PlayerReview:
+    """The player's review from its deals' reviews (each deal once, any order)."""
+    ordered = tuple(sorted(deals, key=lambda deal: deal.deal))
+    if [deal.deal for deal in ordered] != list(range(len(match.deals))):
+        raise ReviewError("a review needs every deal of the match once")
+    return PlayerReview(seat, match.players[seat], settings, ordered)
+
+
+def deal_review(match: Match, seat: int, deal: int, settings: ReviewSettings) -> DealReview:
+    """``seat``'s review of one deal of the finished ``match``."""
+    hard = reviewer()
+    budget = settings.work / hard.work_per_second
+    played = match.deals[deal]
+    assert played.contract is not None
+    luck = 0.0
+    decisions = []
+    for moment in walk(match, range(deal, deal + 1)):
+        action, scratch = moment.next_action, moment.match
+        if moment.address.step == 0:
+            view = seat_view(scratch, seat)
+            luck = hand_luck(view, played.contract, hard, budget, settings.seed)
+        if action is None or scratch.to_act != seat:
+            continue
+        view = seat_view(scratch, seat)
+        if len(view.legal) > 1:
+            decisions.append(_decision(moment, view, action, played, hard, budget, settings))
+    return DealReview(deal, seat, played.contract.id, luck, tuple(decisions))
+
+
+def hand_luck(
+    view: SeatView, contract: Contract, hard: HardPlayer, budget: float, seed: int
+) -> float:
+    """The luck of ``view``'s hand as dealt (``view`` is the deal's start) in
+    ``contract``, the one the deal was played in: its expected base score there, over the unseen
+    cards dealt uniformly and four normal players playing them out, minus the
+    contract's average per seat (a quarter of its total). Skill is not in it: the
+    doubling and the cards are the decisions' part; for the chooser, the contract's fit
+    to his hand is counted here and the choice's loss against the best one there."""
+    rng = decision_rng("luck", seed, view.deal_number - 1, view.seat)
+    [means] = hard.expected_bases(view, rng, budget, [contract])
+    return points(means[view.seat] - contract.total / 4)
+
+
+def _decision(
+    moment: Moment,
+    view: SeatView,
+    action: Action,
+    played: Deal,
+    hard: HardPlayer,
+    budget: float,
+    settings: ReviewSettings,
+) -> DecisionReview:
+    address = moment.address
+    scratch = moment.match.deal
+    assert scratch is not None
+    searched = Batches(view, action, settings.batches)
+    while True:
+        rng = decision_rng("review", settings.seed, address.deal, address.step, searched.done)
+        searched.add(hard.evaluate(view, rng, budget))
+        options, chosen, best = searched.options()
+        loss = points(best.value - chosen.value)
+        kind, index, at_stake = _kind(action, best, scratch, view)
+        if searched.settled(at_stake):
+            break
+    graded = grade(loss, at_stake)
+    reason = None
+    if isinstance(action, Play) and graded is not None:
+        better = next(o.card for o in view.legal if isinstance(o, Play) and o.code == best.action)
+        reason = explain(view, action.card, better, played)
+    return DecisionReview(
+        deal=address.deal,
+        kind=kind,
+        index=index,
+        address=address,
+        options=options,
+        chosen=chosen.action,
+        best=best.action,
+        loss=loss,
+        stake=at_stake,
+        grade=graded,
+        reason=reason,
+        hindsight=hindsight(scratch, action) if isinstance(action, Play) else None,
+        guesses=searched.guesses,
+    )
+
+
+class Batches:
+    """The batches of search one decision has had so far (at most ``most``), their
+    values, and whether its grade is settled: see :data:`MIN_BATCHES`."""
+
+    def __init__(self, view: SeatView, action: Action, most: int) -> None:
+        self.codes = [option.code for option in view.legal]
+        self.chosen = action.code
+        self.most = most
+        self.values: list[dict[str, float]] = []
+        self.guesses = 0
+
+    @property
+    def done(self) -> int:
+        return len(self.values)
+
+    def add(self, evaluation: Evaluation) -> None:
+        self.values.append(
+            {a.code: v for a, v in zip(evaluation.options, evaluation.values, strict=True)}
+        )
+        self.guesses += evaluation.guesses
+
+    def options(self) -> tuple[tuple[Option, ...], Option, Option]:
+        """Every option at its mean over the batches, the chosen one and the best (the
+        chosen one on a tie)."""
+        options = tuple(
+            Option(code, points(statistics.fmean(batch[code] for batch in self.values)))
+            for code in self.codes
+        )
+        chosen = next(option for option in options if option.action == self.chosen)
+        best = max(options, key=lambda option: option.value)
+        return options, chosen, best if best.value > chosen.value else chosen
+
+    def settled(self, at_stake: int) -> bool:
+        """Whether the decision's grade is clear: every grade line outside the 95%
+        interval (:data:`CLEAR`) of how much the best other option beats the chosen one
+        (a negative amount when the chosen one is the best; its error is the spread of
+        the batches' own differences), or the batches used up."""
+        if self.done >= self.most:
+            return True
+        if self.done < MIN_BATCHES:
+            return False
+        options, chosen, _ = self.options()
+        rival = max((o for o in options if o is not chosen), key=lambda o: o.value)
+        margins = [batch[rival.action] - batch[chosen.action] for batch in self.values]
+        margin = statistics.fmean(margins)
+        error = statistics.stdev(margins) / math.sqrt(len(margins))
+        t = CLEAR[min(len(margins) - 3, len(CLEAR) - 1)]
+        return all(abs(margin - share * at_stake) >= t * error for _, share in LINES)
+
+
+def _kind(action: Action, best: Option, deal: Deal, view: SeatView) -> tuple[str, int, int]:
+    """The decision's kind, its index among the deal's actions of that kind, and its
+    stake (a contract choice: the larger of the chosen and the best contract's)."""
+    if isinstance(action, Choose):
+        contracts = view.rules.by_id
+        better = parse_action(best.action)
+        assert isinstance(better, Choose)
+        return (
+            "choose",
+            0,
+            max(stake(contracts[action.contract]), stake(contracts[better.contract])),
+        )
+    assert deal.contract is not None
+    if isinstance(action, Double):
+        return "double", len(deal.doubling), stake(deal.contract)
+    return "play", len(deal.plays), stake(deal.contract)
+
+
+def check_request(match: Match, seat: int, deal: int) -> None:
+    if type(seat) is not int or seat not in range(4):
+        raise ReviewError(f"there is no seat {seat!r}: seats are 0-3")
+    if type(deal) is not int or deal not in range(len(match.deals)):
+        raise ReviewError(f"this match has no deal {deal!r}")

@@ -1,0 +1,434 @@
+"""The replay of a finished match in Discord: one point at a time, every hand face up.
+
+``/bonken replay`` (and **Replay** under the final standings) answers with the picture of
+a point of the match (:func:`bot.render.replay.replay_png`) and buttons: the start of the
+deal, one action back, one forward, the end of the deal, the deal as an animation, and a
+menu of the deals. Each button carries the match and the point it leads to
+(``bonken:rp:<match>:<deal>.<step>:<op>``), so it works after a restart and for whoever
+presses it; a click edits the message it is on.
+
+Nothing is kept per message. A match is checked on every click: it must be this
+server's (match ids are global; another server's match is answered as unknown, so its
+existence is not told) and finished (a match in play would show its hands). The
+pictures are drawn in the one picture thread (:data:`bot.ui.pictures.DRAWER`), after the
+interaction is acknowledged. A private replay speaks its reader's language; one posted
+in the channel, and an animation (posted there to share), the server's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+import discord
+
+from bot import i18n
+from bot.i18n import N_, _
+from bot.render.replay import deal_animation, replay_png
+from bot.render.text import contract_name, player_name
+from bot.review.replay import Address, DealLabel, Replay, ReplayError
+from bot.store import FinishedMatch, MatchInfo, MatchStatus, NotFound
+from bot.store.matches import MatchStore
+from bot.store.tables import TableStore
+from bot.tables import Refusal
+
+from .front import front_of
+from .pictures import DRAWER, show
+from .places import Places
+from .replies import literal, server_language
+from .threads import THREAD
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+
+PICTURE_FILE = "replay.png"
+ANIMATION_FILE = "deal.gif"
+KEPT = 8
+"""Replays kept in memory (a finished match never changes): the newest asked for."""
+ANIMATIONS_KEPT = 4
+NO_MENTIONS = discord.AllowedMentions.none()
+MATCH_ID = r"(?P<match>[1-9]\d{0,17})"
+"""A match id in a custom_id: small enough for any database's integer."""
+ADDRESS = r"(?P<code>(?:0|[1-9]\d?)\.(?:0|[1-9]\d?))"
+"""An :class:`Address` code exactly as :meth:`Address.parse` reads it (two numbers below
+100 without leading zeros), so a claimed custom_id always parses."""
+
+UNKNOWN = N_("there is no finished match {match} in this server; pick one from the list")
+IN_PLAY = N_("that match is still being played; it can be replayed once it has ended")
+IN_PLAY_HERE = N_(
+    "the match here is still being played; it can be replayed once it has ended "
+    "(or pick an earlier match from the list)"
+)
+STOPPED = N_("that match was stopped before its end, so it cannot be replayed")
+NONE_HERE = N_("no match has been finished here yet; pick one of this server's from the list")
+NO_POINT = N_("that button does not lead to a point of this match")
+DEAL_LABEL = N_("Deal {number} · {contract} · chosen by {name}")
+STEP = N_("step {step} of {steps}")
+TITLE = N_("Replay of match {match}")
+SHARED = N_("Deal {number} of match {match}, every card in order ({contract}, chosen by {name}).")
+
+
+class Replays:
+    """The replay's work for the command and the buttons (see the module)."""
+
+    def __init__(self, matches: MatchStore, tables: TableStore, places: Places) -> None:
+        """``matches``: the finished matches and their records; ``tables``: the server's
+        language; ``places``: the channel a command was typed in (or its table's)."""
+        self._matches = matches
+        self._tables = tables
+        self._places = places
+        self._replays: OrderedDict[int, Replay] = OrderedDict()
+        self._animations: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
+        self._animating = asyncio.Lock()
+
+    async def open(self, interaction: Interaction, match_id: int | None, *, public: bool) -> None:
+        """The replay of ``match_id`` (None: the newest finished match played here) at
+        the start of its first deal, for the asker only unless ``public``."""
+        if match_id is None:
+            match_id = await self._newest_here(interaction)
+        await self._check(interaction, match_id)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        language = await self._language(interaction, public=public)
+        replay = await self._replay(match_id)
+        await self._answer(interaction, replay, match_id, replay.start(0), language)
+
+    async def step(self, interaction: Interaction, match_id: int, address: Address) -> None:
+        """A button's click: the message shows ``address`` now."""
+        info = await self._check(interaction, match_id)
+        if address.deal >= info.deals:
+            raise Refusal(_(NO_POINT))
+        await interaction.response.defer()
+        replay = await self._replay(match_id)
+        if not replay.contains(address):
+            raise Refusal(_(NO_POINT))
+        language = await self._language(interaction, public=_is_public(interaction))
+        await self._answer(interaction, replay, match_id, address, language)
+
+    async def go_to_deal(self, interaction: Interaction, match_id: int, value: str) -> None:
+        """The menu's pick: the start of deal ``value`` (its 0-based index)."""
+        if not (value.isascii() and value.isdigit() and len(value) <= 2):
+            raise Refusal(_(NO_POINT))
+        await self.step(interaction, match_id, Address(int(value), 0))
+
+    async def animate(self, interaction: Interaction, match_id: int, deal: int) -> None:
+        """Every card of ``deal`` as one animated picture, posted in the channel to share
+        (made one at a time, in the picture thread, after the click is acknowledged)."""
+        info = await self._check(interaction, match_id)
+        if deal >= info.deals:
+            raise Refusal(_(NO_POINT))
+        await interaction.response.defer(thinking=True)
+        language = await server_language(self._tables, interaction)
+        replay = await self._replay(match_id)
+        key = (match_id, deal, language)
+        async with self._animating:
+            data = self._animations.get(key)
+            if data is None:
+                names = replay.match.players
+                data = await _drawn(
+                    lambda: deal_animation(replay.deal_points(deal), names, language)
+                )
+                _keep(self._animations, key, data, ANIMATIONS_KEPT)
+        with i18n.using(language):
+            label = replay.label(deal)
+            words = _(
+                SHARED,
+                number=label.number,
+                match=match_id,
+                contract=contract_name(label.contract),
+                name=literal(player_name(label.chooser_name)),
+            )
+        await interaction.edit_original_response(
+            content=words,
+            attachments=[discord.File(io.BytesIO(data), filename=ANIMATION_FILE)],
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def recent(self, guild_id: int, limit: int = 25) -> list[FinishedMatch]:
+        """The server's newest finished matches, for the ``match`` option's list."""
+        return await self._matches.finished_in_guild(guild_id, limit)
+
+    # -- the parts ------------------------------------------------------------------------
+
+    async def _newest_here(self, interaction: Interaction) -> int:
+        channel = self._places.channel_of(interaction)
+        found = await self._matches.latest_in_channel(
+            channel, thread_role=THREAD, status=MatchStatus.FINISHED
+        )
+        if found is not None:
+            return found
+        playing = await self._matches.latest_in_channel(
+            channel, thread_role=THREAD, status=MatchStatus.PLAYING
+        )
+        raise Refusal(_(IN_PLAY_HERE if playing is not None else NONE_HERE))
+
+    async def _check(self, interaction: Interaction, match_id: int) -> MatchInfo:
+        """The match, if it is a finished match of this server; else a refusal. Only the
+        store is asked, so a refusal comes before the acknowledgement."""
+        try:
+            info = await self._matches.get_match(match_id)
+        except NotFound:
+            raise Refusal(_(UNKNOWN, match=match_id)) from None
+        if info.guild_id != interaction.guild_id:  # not told apart from an unknown match
+            raise Refusal(_(UNKNOWN, match=match_id))
+        if info.status is MatchStatus.PLAYING:
+            raise Refusal(_(IN_PLAY))
+        if info.status is not MatchStatus.FINISHED:
+            raise Refusal(_(STOPPED))
+        return info
+
+    async def _replay(self, match_id: int) -> Replay:
+        """The replay of a finished match (checked), replayed in the picture thread."""
+        replay = self._replays.get(match_id)
+        if replay is None:
+            record = await self._matches.load_record(match_id)
+            try:
+                replay = await _drawn(lambda: Replay.from_record(record))
+            except ReplayError:
+                log.exception("the record of finished match %s does not replay", match_id)
+                raise Refusal(_(STOPPED)) from None
+        _keep(self._replays, match_id, replay, KEPT)
+        return replay
+
+    async def _language(self, interaction: Interaction, *, public: bool) -> str:
+        if public:
+            return await server_language(self._tables, interaction)
+        return i18n.current()  # the guard speaks the reader's
+
+    async def _answer(
+        self,
+        interaction: Interaction,
+        replay: Replay,
+        match_id: int,
+        address: Address,
+        language: str,
+    ) -> None:
+        """Show ``address`` in the interaction's message (acknowledged already)."""
+        names = replay.match.players
+        picture = await _drawn(lambda: replay_png(replay.point(address), names, language))
+        file = discord.File(io.BytesIO(picture), filename=PICTURE_FILE)
+        with i18n.using(language):
+            embed = replay_embed(replay, match_id, address)
+            buttons = replay_view(replay, match_id, address)
+        await interaction.edit_original_response(
+            embed=show(embed, file), attachments=[file], view=buttons
+        )
+
+
+async def _drawn(work: Callable[[], T]) -> T:
+    """``work`` in the picture thread: the replay's points and the pictures share it."""
+    return await asyncio.get_running_loop().run_in_executor(DRAWER, work)
+
+
+def _keep(kept: OrderedDict[Any, T], key: Any, value: T, limit: int) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > limit:
+        kept.popitem(last=False)
+
+
+def _is_public(interaction: Interaction) -> bool:
+    """The clicked message is in the channel for everyone (else only its reader sees it)."""
+    message = interaction.message
+    return message is not None and not message.flags.ephemeral
+
+
+def deal_label(label: DealLabel) -> str:
+    """ "Deal 4 · Queens · chosen by Bob", in the current language."""
+    return _(
+        DEAL_LABEL,
+        number=label.number,
+        contract=contract_name(label.contract),
+        name=player_name(label.chooser_name),
+    )
+
+
+def replay_embed(replay: Replay, match_id: int, address: Address) -> discord.Embed:
+    """The replay message's words: the match, its players, the deal and the step."""
+    players = ", ".join(literal(player_name(name)) for name in replay.match.players)
+    where = _(STEP, step=address.step, steps=replay.steps(address.deal) - 1)
+    return discord.Embed(
+        title=_(TITLE, match=match_id),
+        description=f"{players}\n**{literal(deal_label(replay.label(address.deal)))}** · {where}",
+    )
+
+
+def replay_view(replay: Replay, match_id: int, address: Address) -> discord.ui.View:
+    """The stepping buttons (each leading to its point, disabled where it leads nowhere),
+    Animate deal, and the menu of the deals."""
+    deal = address.deal
+    start, end = replay.start(deal), replay.end(deal)
+    back, forward = replay.back(address), replay.forward(address)
+    view = discord.ui.View(timeout=None)
+    for target, op in ((start, "first"), (back, "back"), (forward, "next"), (end, "last")):
+        leads = target is not None and target != address
+        view.add_item(ReplayStep(match_id, target or address, op, disabled=not leads))
+    view.add_item(AnimateButton(match_id, deal))
+    view.add_item(DealMenu(match_id, replay.labels(), deal))
+    return view
+
+
+class ReplayStep(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"bonken:rp:{MATCH_ID}:{ADDRESS}:(?P<op>first|back|next|last)",
+):
+    """Start of deal, one back, one forward, end of deal: each carries where it leads."""
+
+    LABELS: ClassVar[dict[str, tuple[str, str]]] = {
+        "first": ("⏮️", N_("Start of deal")),
+        "back": ("◀️", N_("Back")),
+        "next": ("▶️", N_("Forward")),
+        "last": ("⏭️", N_("End of deal")),
+    }
+
+    def __init__(self, match_id: int, target: Address, op: str, *, disabled: bool = False):
+        self.match_id, self.target = match_id, target
+        emoji, label = self.LABELS[op]
+        super().__init__(
+            discord.ui.Button(
+                label=_(label),
+                emoji=emoji,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"bonken:rp:{match_id}:{target.code}:{op}",
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayStep:
+        return cls(int(match["match"]), Address.parse(match["code"]), match["op"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        front = front_of(interaction)
+        await front.guard(
+            interaction, lambda: front.replays.step(interaction, self.match_id, self.target)
+        )
+
+
+class AnimateButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"bonken:rpa:{MATCH_ID}:(?P<deal>0|[1-9]\d?)",
+):
+    """The deal as one animated picture, posted in the channel."""
+
+    def __init__(self, match_id: int, deal: int) -> None:
+        self.match_id, self.deal = match_id, deal
+        super().__init__(
+            discord.ui.Button(
+                label=_("Animate deal"),
+                emoji="🎞️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"bonken:rpa:{match_id}:{deal}",
+                row=0,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AnimateButton:
+        return cls(int(match["match"]), int(match["deal"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        front = front_of(interaction)
+        await front.guard(
+            interaction, lambda: front.replays.animate(interaction, self.match_id, self.deal)
+        )
+
+
+class DealMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonken:rpd:{MATCH_ID}"):
+    """The menu of the match's deals ("Deal 4 · Queens · chosen by Bob")."""
+
+    def __init__(self, match_id: int, labels: tuple[DealLabel, ...] = (), current: int = 0) -> None:
+        self.match_id = match_id
+        # Rebuilt from a click, the options do not matter: the click carries its value.
+        options = [
+            discord.SelectOption(
+                label=deal_label(label)[:100],
+                value=str(label.number - 1),
+                default=label.number - 1 == current,
+            )
+            for label in labels
+        ] or [discord.SelectOption(label="-", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=_("Go to a deal"),
+                options=options,
+                custom_id=f"bonken:rpd:{match_id}",
+                row=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DealMenu:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        front = front_of(interaction)
+        await front.guard(
+            interaction,
+            lambda: front.replays.go_to_deal(interaction, self.match_id, _picked(interaction)),
+        )
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"bonken:replay:{MATCH_ID}"
+):
+    """Under the final standings: that match's replay, privately, for whoever clicks."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        super().__init__(
+            discord.ui.Button(
+                label=_("Replay"),
+                emoji="⏯️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"bonken:replay:{match_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        front = front_of(interaction)
+        await front.guard(
+            interaction, lambda: front.replays.open(interaction, self.match_id, public=False)
+        )
+
+
+def _picked(interaction: Interaction) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    values = data.get("values") or []
+    if not values:
+        raise Refusal(_("nothing was selected"))
+    return str(values[0])
+
+
+def parse_match(value: str) -> int:
+    """A match id from the ``match`` option (its list's value, or a number typed)."""
+    typed = value.strip().lstrip("#")
+    if typed.isascii() and typed.isdigit() and 0 < len(typed) <= 18:
+        return int(typed)
+    raise Refusal(_(UNKNOWN, match=repr(value.strip())))
+
+
+def match_choice_name(found: FinishedMatch) -> str:
+    """A finished match as the ``match`` option lists it: its number, when it ended
+    (UTC), its players."""
+    players = ", ".join(player_name(name) for name in found.names)
+    return f"#{found.match_id} · {found.ended_at:%Y-%m-%d %H:%M} · {players}"[:100]
