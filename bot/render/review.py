@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from babel.numbers import format_decimal
+
+from bot import i18n
 from bot.engine import Card, Choose, Play, Suit, any_contract, parse_action
 from bot.i18n import N_, _, ngettext
 from bot.review import DecisionReview, Explanation, Grade, PlayerReview
@@ -30,9 +33,12 @@ def grade_name(grade: Grade) -> str:
     return _(GRADE_NAMES[grade])
 
 
-def points_text(value: float) -> str:
-    """Points as a review shows them: one decimal, and none for a whole number."""
-    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+def points_text(value: float, *, signed: bool = False) -> str:
+    """Points as a review shows them, in the reader's language (``25,4`` in Dutch): one
+    decimal, and none when it rounds to a whole number (``53``, not ``53.0``)."""
+    rounded = round(value, 1)
+    pattern = "#,##0.#" if not signed else "+#,##0.#;-#,##0.#"
+    return format_decimal(0 if rounded == 0 else rounded, pattern, locale=i18n.current())
 
 
 def action_text(code: str, names: Sequence[str]) -> str:
@@ -133,7 +139,7 @@ def summary_lines(review: PlayerReview) -> list[str]:
         ),
         _(
             "Luck of the hands dealt: {luck} points against an average hand.",
-            luck=f"{review.luck:+.1f}",
+            luck=points_text(review.luck, signed=True),
         ),
         _(
             "With all cards known (hindsight, the last tricks only): {lost} points lost.",

@@ -29,7 +29,10 @@ IN_PLAY = N_(
     "once it is over"
 )
 CANCELLED = N_("match {match} was cancelled before its end: there is nothing to look back at")
-NONE_HERE = N_("no match has finished here yet; pick one from the list of this server's matches")
+NONE_HERE = N_(
+    "no match played with cards has finished in this channel yet; pick one of this "
+    "server's matches from the list"
+)
 LARGEST_ID = 2**63 - 1
 """The largest id a database keeps (a BIGINT): anything larger is no match."""
 

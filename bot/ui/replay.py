@@ -37,6 +37,7 @@ from bot.store.matches import MatchStore
 from bot.store.tables import TableStore
 from bot.tables import Refusal
 
+from . import finished
 from .front import front_of
 from .pictures import DRAWER, show
 from .places import Places
@@ -67,7 +68,7 @@ IN_PLAY_HERE = N_(
     "(or pick an earlier match from the list)"
 )
 STOPPED = N_("that match was stopped before its end, so it cannot be replayed")
-NONE_HERE = N_("no match has been finished here yet; pick one of this server's from the list")
+NONE_HERE = finished.NONE_HERE
 NO_POINT = N_("that button does not lead to a point of this match")
 DEAL_LABEL = N_("Deal {number} · {contract} · chosen by {name}")
 STEP = N_("step {step} of {steps}")

@@ -158,7 +158,7 @@ async def test_refusals_are_private_and_change_nothing(harness):
     ann = h.user("Ann")
     # Nothing finished here yet.
     nothing = await h.slash(ann, "replay")
-    assert nothing.ephemeral and "no match has been finished here yet" in nothing.text
+    assert nothing.ephemeral and "no match played with cards has finished" in nothing.text
     # A match in play.
     await h.slash(ann, "new")
     await h.slash(ann, "start")

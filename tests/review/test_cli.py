@@ -145,3 +145,18 @@ def test_a_decision_that_chose_the_best_option_says_so() -> None:
     assert decision_line(worse, deal, names) == (
         "deal 1 (Queens), trick 2: 9♦ instead of 5♦, 6 points lost"
     )
+
+
+def test_points_read_as_numbers_do_in_the_readers_language() -> None:
+    """One decimal, none when it rounds to a whole number, and the reader's decimal
+    sign: a Dutch reader sees ``25,4``."""
+    from bot import i18n
+    from bot.render.review import points_text
+
+    with i18n.using("en"):
+        assert [points_text(v) for v in (53, 77.04, 25.44)] == ["53", "77", "25.4"]
+        assert points_text(-29.4, signed=True) == "-29.4"
+        assert points_text(25.9, signed=True) == "+25.9"
+    with i18n.using("nl"):
+        assert [points_text(v) for v in (53, 77.04, 25.44)] == ["53", "77", "25,4"]
+        assert points_text(-29.4, signed=True) == "-29,4"
