@@ -124,8 +124,8 @@ class DailyReplays:
     # -- inside -------------------------------------------------------------------------
 
     async def _replay(self, interaction: Interaction, day: str, attempt_id: int, deal: int) -> Kept:
-        """The replay of the attempt's ``deal``, if the
-        service gives the attempt to this person in this server; else a refusal."""
+        """The replay of the attempt's ``deal``, if the service gives the attempt to this
+        person in this server; else a refusal."""
         guild_id = _guild(interaction)
         key = (guild_id, day, attempt_id, deal)
         kept = self._kept.get(key)

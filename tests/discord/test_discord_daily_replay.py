@@ -128,7 +128,7 @@ async def test_a_choice_shows_that_deal_at_its_end_and_steps_back_and_forward(da
         f"bonken:drs:{DAY}:{attempt}:1.{int(steps.split()[1]) - 1}:back",
     ]
 
-    back = await press(daily, CAS, enabled[1])
+    back = await press(daily.restarted(), CAS, enabled[1])  # rebuilt from the store
     assert back.answer.kind == "defer" and not back.answer.ephemeral  # edits its message
     moved = shown(back)
     assert moved.embed is not None
@@ -182,3 +182,23 @@ async def test_forged_ids_and_other_servers_are_refused(daily: Daily):
         )
         is None
     )
+
+
+async def test_the_menu_and_the_replay_speak_the_readers_language(daily: Daily):
+    await play_through(daily, ANN, "Ann")
+    daily.clock.advance(days=2)
+    asked = _user(daily, CAS, "Cas", locale="nl")
+    await daily.front.guard(asked, lambda: daily.controller.results(asked, DAY))
+    custom_id, options = menu_of(shown(asked))
+    assert all(" · potje " in label for label, _ in options)
+    chose = _user(daily, CAS, "Cas", locale="nl", data={"values": [options[0][1]]})
+    match = DailyReplayMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    item = await DailyReplayMenu.from_custom_id(chose, None, match)  # type: ignore[arg-type]
+    await item.callback(chose)  # type: ignore[arg-type]
+    edit = shown(chose)
+    assert edit.embed is not None and edit.embed.description is not None
+    assert edit.embed.description.startswith("stap ")
+    assert edit.view is not None
+    labels = [item.get("label") for row in edit.view.to_components() for item in row["components"]]
+    assert labels == ["Begin van het potje", "Terug", "Verder", "Einde van het potje"]
