@@ -301,6 +301,18 @@ class DailyService:
             replays=replays,
         )
 
+    async def attempt_replay(
+        self, guild_id: int, when: str, attempt_id: int, viewer_id: int
+    ) -> AttemptReplay:
+        """One attempt of the server's day ``when``, for its replay: only once the day has
+        closed (as :meth:`results` shows them); an attempt of another day or server, or
+        of a day still open, is refused as unknown."""
+        found = await self.results(guild_id, when, viewer_id)
+        for replay in found.replays or ():
+            if replay.attempt_id == attempt_id:
+                return replay
+        raise DailyRefusal("there is no such daily attempt", DailyReason.NO_SUCH_ATTEMPT)
+
     async def board(self, guild_id: int, season_id: int) -> list[BoardRow]:
         """The season's daily board: closed days at their final results, and days still
         open at their results so far for the attempts finished."""
@@ -363,6 +375,7 @@ class DailyService:
             )
             replays.append(
                 AttemptReplay(
+                    attempt_id=scores.attempt_id,
                     name=scores.name,
                     percent=float(percents[scores.attempt_id]),
                     records=tuple(to_record(match) for match in attempt.matches),

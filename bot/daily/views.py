@@ -91,6 +91,7 @@ class AttemptReplay:
     """A closed day's attempt for its replay: the player, their result, and each deal as
     a ``bonken-record/1`` document of one deal (all four hands, every move)."""
 
+    attempt_id: int
     name: str
     percent: float
     records: tuple[dict[str, Any], ...]

@@ -147,18 +147,21 @@ class Replay:
     """The points of one finished match. Build it with :meth:`from_record`; points are
     made a deal at a time when first asked for and kept."""
 
-    def __init__(self, match: Match) -> None:
-        if not match.is_over:
+    def __init__(self, match: Match, *, whole: bool = True) -> None:
+        """``whole=False``: every deal played must be finished, not the match (a daily
+        deal is a match of one deal, which ends before its match would)."""
+        done = all(deal.is_done for deal in match.deals) and bool(match.deals)
+        if not (match.is_over if whole else done):
             raise ReplayError("the match is not over yet: it can be replayed once it is")
         self.match = match
         self._deals: dict[int, tuple[ReplayPoint, ...]] = {}
 
     @classmethod
-    def from_record(cls, record: Any) -> Replay:
+    def from_record(cls, record: Any, *, whole: bool = True) -> Replay:
         """The replay of a ``bonken-record/1`` dict; :class:`ReplayError` if it cannot
-        be read or its match is not over."""
+        be read or its match (``whole=False``: its deals) is not over."""
         try:
-            return cls(from_record(record))
+            return cls(from_record(record), whole=whole)
         except RecordError as error:
             raise ReplayError(f"the record cannot be replayed: {error}") from None
 

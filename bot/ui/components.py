@@ -22,6 +22,7 @@ from bot.render.text import card_text
 from bot.tables import Refusal
 
 from .daily_message import DailyMove, DailyToggle
+from .daily_replay import DailyReplayMenu, DailyReplayStep
 from .front import front_of
 from .replay import AnimateButton, DealMenu, ReplayButton, ReplayStep
 from .replies import say_privately
@@ -354,6 +355,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *TALLY_ITEMS,
     DailyMove,
     DailyToggle,
+    DailyReplayMenu,
+    DailyReplayStep,
     ReviewButton,
     ReviewDealSelect,
     ReplayButton,

@@ -29,6 +29,7 @@ from bot.store.tables import TableStore
 from bot.tables import Refusal
 
 from .daily_message import daily_buttons, daily_content
+from .daily_replay import DailyReplays
 from .pictures import DAILY_FILE, daily_picture
 from .replies import display_name, literal, server_language
 from .standings import GOLD, NO_MENTIONS, Boards
@@ -52,6 +53,8 @@ class DailyController:
         self._service = service
         self._tables = tables
         self._boards = boards
+        self.replays = DailyReplays(service)
+        """A closed day's deals, replayed (the menu under its results, and its buttons)."""
 
     async def start(self, interaction: Interaction) -> None:
         """``/bonken daily``: today's attempt begun, or the one in play resumed, in a new
@@ -87,7 +90,8 @@ class DailyController:
 
     async def results(self, interaction: Interaction, when: str | None) -> None:
         """``/bonken daily results:``: the day's ranking, and what the asker may see of
-        its deals; once the day has closed, every attempt's record as a file."""
+        its deals; once the day has closed, a menu to replay each attempt's deals and
+        every attempt's record as a file."""
         guild_id = _guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -106,9 +110,11 @@ class DailyController:
             embed.set_footer(
                 text=_("Every attempt's deals, move by move: {file}", file=replay.filename)
             )
+        menu = await self.replays.menu(results)
         await interaction.edit_original_response(
             embed=embed,
             attachments=[] if replay is None else [replay],
+            view=menu,
             allowed_mentions=NO_MENTIONS,
         )
 

@@ -184,3 +184,19 @@ def test_a_match_in_play_or_a_broken_record_cannot_be_replayed() -> None:
     )
     with pytest.raises(ReplayError, match="deal 4"):
         Replay.from_record(record)
+
+
+def test_finished_deals_of_a_match_not_over_replay_only_when_asked_for() -> None:
+    """A daily deal is a match of one deal: its deal is over, its match is not."""
+    whole = Replay.from_record(normal_match(11))
+    end = whole.end(0)
+    first_deal = _cut(normal_match(11), end)
+    with pytest.raises(ReplayError, match="not over"):
+        Replay.from_record(first_deal)
+    replay = Replay.from_record(first_deal, whole=False)
+    assert replay.deals == 1 and replay.steps(0) == whole.steps(0)
+    assert replay.point(end).final == whole.point(end).final
+    assert replay.forward(end) is None
+    in_play = _cut(normal_match(11), Address(0, end.step - 1))
+    with pytest.raises(ReplayError, match="not over"):
+        Replay.from_record(in_play, whole=False)
