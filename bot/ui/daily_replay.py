@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
@@ -38,6 +38,7 @@ from bot.tables import Refusal
 
 from .front import front_of
 from .pictures import DRAWER, show
+from .replay import step_button
 from .replies import literal
 
 Interaction = discord.Interaction[Any]
@@ -257,27 +258,12 @@ class DailyReplayStep(
 ):
     """Start of deal, one back, one forward, end of deal: each carries where it leads."""
 
-    LABELS: ClassVar[dict[str, tuple[str, str]]] = {
-        "first": ("⏮️", N_("Start of deal")),
-        "back": ("◀️", N_("Back")),
-        "next": ("▶️", N_("Forward")),
-        "last": ("⏭️", N_("End of deal")),
-    }
-
     def __init__(
         self, day: str, attempt_id: int, target: Address, op: str, *, disabled: bool = False
     ) -> None:
         self.day, self.attempt_id, self.target = day, attempt_id, target
-        emoji, label = self.LABELS[op]
-        super().__init__(
-            discord.ui.Button(
-                label=_(label),
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"bonken:drs:{day}:{attempt_id}:{target.code}:{op}",
-            )
-        )
+        custom_id = f"bonken:drs:{day}:{attempt_id}:{target.code}:{op}"
+        super().__init__(step_button(op, custom_id, disabled=disabled))
 
     @classmethod
     async def from_custom_id(

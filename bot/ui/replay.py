@@ -23,7 +23,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import discord
 
@@ -275,32 +275,41 @@ def replay_view(replay: Replay, match_id: int, address: Address) -> discord.ui.V
     return view
 
 
+STEP_LABELS: dict[str, tuple[str, str]] = {
+    "first": ("⏮️", N_("Start of deal")),
+    "back": ("◀️", N_("Back")),
+    "next": ("▶️", N_("Forward")),
+    "last": ("⏭️", N_("End of deal")),
+}
+"""A replay's step buttons, by what they do: their emoji and words."""
+
+
+def step_button(
+    op: str, custom_id: str, *, disabled: bool, row: int | None = None
+) -> discord.ui.Button[Any]:
+    """One of a replay's step buttons (:data:`STEP_LABELS`), for a match's or a daily
+    attempt's replay alike."""
+    emoji, label = STEP_LABELS[op]
+    return discord.ui.Button(
+        label=_(label),
+        emoji=emoji,
+        style=discord.ButtonStyle.secondary,
+        disabled=disabled,
+        custom_id=custom_id,
+        row=row,
+    )
+
+
 class ReplayStep(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"bonken:rp:{MATCH_ID}:{ADDRESS}:(?P<op>first|back|next|last)",
 ):
     """Start of deal, one back, one forward, end of deal: each carries where it leads."""
 
-    LABELS: ClassVar[dict[str, tuple[str, str]]] = {
-        "first": ("⏮️", N_("Start of deal")),
-        "back": ("◀️", N_("Back")),
-        "next": ("▶️", N_("Forward")),
-        "last": ("⏭️", N_("End of deal")),
-    }
-
     def __init__(self, match_id: int, target: Address, op: str, *, disabled: bool = False):
         self.match_id, self.target = match_id, target
-        emoji, label = self.LABELS[op]
-        super().__init__(
-            discord.ui.Button(
-                label=_(label),
-                emoji=emoji,
-                style=discord.ButtonStyle.secondary,
-                disabled=disabled,
-                custom_id=f"bonken:rp:{match_id}:{target.code}:{op}",
-                row=0,
-            )
-        )
+        custom_id = f"bonken:rp:{match_id}:{target.code}:{op}"
+        super().__init__(step_button(op, custom_id, disabled=disabled, row=0))
 
     @classmethod
     async def from_custom_id(
