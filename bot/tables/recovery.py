@@ -84,15 +84,20 @@ class Recovery:
         between storing the results and showing them; the front end shows what it had
         not. False if the table is not finished or not this process's."""
         store = self._context.store
-        record = await store.tables.get_table(table_id)
-        if record.status is not TableStatus.FINISHED or not self._owns_guild(record.guild_id):
+        try:
+            record = await store.tables.get_table(table_id)
+            if record.status is not TableStatus.FINISHED or not self._owns_guild(record.guild_id):
+                return False
+            table = table_from_record(record)
+            await self._restore_match(table, dataclasses.replace(record, match_id=match_id))
+            data = await store.matches.load_record(match_id)
+        except (StoreError, RecordError):
+            # Its end stays untold; the bot starts all the same (tried again next start).
+            log.exception("the end of table %s (match %s) cannot be told", table_id, match_id)
             return False
-        table = table_from_record(record)
-        await self._restore_match(table, dataclasses.replace(record, match_id=match_id))
         match = table.match
         assert match is not None
         ids = (table.table_id, table.channel_id)
-        data = await store.matches.load_record(match_id)
         view = view_of(table)
         for event in (
             ev.TableRestored(*ids, recent_lines(*ids, match)),

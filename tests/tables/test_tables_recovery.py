@@ -247,3 +247,47 @@ async def test_a_restored_table_first_says_so_with_its_last_two_deals(tmp_path: 
     finally:
         if node.h:
             await node.stop()
+
+
+async def test_a_finished_match_s_end_is_told_again_as_it_was(store: Store) -> None:
+    """``restore_end``: the last lines, the end with the stored record and the closing,
+    each with the finished table's view; the store is left as it was."""
+    table_id, match_id = await seat_stored_match(store, deals=11)
+    first = make_harness(store)
+    try:
+        await first.service.restore()  # finishes the match, as before the stop
+        ended = first.events.last(ev.MatchEnded)
+    finally:
+        await first.service.close()
+    h = make_harness(store)
+    try:
+        assert await h.service.restore() == 0  # nothing open any more
+        assert await h.service.restore_end(table_id, match_id)
+        restored, again, closed = h.events.events
+        assert isinstance(restored, ev.TableRestored) and restored.lines
+        assert isinstance(again, ev.MatchEnded)
+        assert (again.match_id, again.totals, again.ranks) == (
+            match_id,
+            ended.totals,
+            ended.ranks,
+        )
+        assert again.record == ended.record
+        assert isinstance(closed, ev.TableClosed) and closed.finished
+        assert (await store.tables.get_table(table_id)).status is TableStatus.FINISHED
+    finally:
+        await h.service.close()
+
+
+async def test_an_end_that_cannot_be_told_is_refused_quietly(store: Store) -> None:
+    """A table still open, a match that is not there, or a table unknown: False,
+    nothing published, the bot goes on."""
+    table_id, match_id = await seat_stored_match(store, deals=3)
+    h = make_harness(store)
+    try:
+        assert not await h.service.restore_end(table_id, match_id)  # not finished
+        await store.tables.update_table(table_id, status=TableStatus.FINISHED)
+        assert not await h.service.restore_end(table_id, match_id + 99)  # no such match
+        assert not await h.service.restore_end(table_id + 99, match_id)  # no such table
+        assert h.events.events == []
+    finally:
+        await h.service.close()
