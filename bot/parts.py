@@ -5,9 +5,9 @@ cannot be opened stops the start here, with one line), the computer players and 
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
 again, the standings and the scoresheets; the daily deals' service and their messages; and
-the replays and the reviews of finished matches. The cogs are given theirs from these
-(:mod:`bot.app`). Closing goes the other way: the reviews and the
-tables stop, what is queued is sent, the store closes.
+the finished matches' service (:mod:`bot.archive`), their replays and reviews. The cogs
+are given theirs from these (:mod:`bot.app`). Closing goes the other way: the reviews and
+the tables stop, what is queued is sent, the store closes.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from functools import partial
 
 import discord
 
+from bot.archive import FinishedMatchService
 from bot.daily import DailyService
 from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
@@ -35,6 +36,7 @@ from bot.ui.finished import FinishedMatches
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
+from bot.ui.pictures import DRAWER
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
@@ -43,6 +45,7 @@ from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
+from bot.ui.threads import THREAD
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Parts:
     tally: TallyController
     daily_service: DailyService
     daily: DailyController
+    archive: FinishedMatchService
     review_service: ReviewService
     reviews: ReviewController
     replays: Replays
@@ -138,6 +142,7 @@ def _build(
     lobby = LobbyController(service, store.tables, presenter, places)
     boards = Boards(store.seasons, store.standings, store.tables)
     daily_service = DailyService(store.daily, store.tables)
+    archive = FinishedMatchService(store.matches, thread_role=THREAD, executor=DRAWER)
     review_service = ReviewService(
         store,
         settings=review,
@@ -162,6 +167,7 @@ def _build(
         ),
         daily_service=daily_service,
         daily=DailyController(daily_service, store.tables, boards),
+        archive=archive,
         review_service=review_service,
         reviews=ReviewController(
             review_service,
