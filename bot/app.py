@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.archive import FinishedMatchService
 from bot.parts import Parts, build_parts
 from bot.review import ReviewSettings
 from bot.settings import Settings
@@ -123,6 +124,10 @@ class BonkenBot(commands.Bot):
     @property
     def reviews(self) -> ReviewController:
         return self.parts.reviews
+
+    @property
+    def archive(self) -> FinishedMatchService:
+        return self.parts.archive
 
     @property
     def replays(self) -> Replays:

@@ -32,11 +32,9 @@ from bot.tables import events as ev
 from bot.tally import TallyService
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
-from bot.ui.finished import FinishedMatches
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
-from bot.ui.pictures import DRAWER
 from bot.ui.places import Places
 from bot.ui.presenter import Presenter
 from bot.ui.rematch import Rematch
@@ -142,7 +140,7 @@ def _build(
     lobby = LobbyController(service, store.tables, presenter, places)
     boards = Boards(store.seasons, store.standings, store.tables)
     daily_service = DailyService(store.daily, store.tables)
-    archive = FinishedMatchService(store.matches, thread_role=THREAD, executor=DRAWER)
+    archive = FinishedMatchService(store.matches, thread_role=THREAD)
     review_service = ReviewService(
         store,
         settings=review,
@@ -169,13 +167,8 @@ def _build(
         daily=DailyController(daily_service, store.tables, boards),
         archive=archive,
         review_service=review_service,
-        reviews=ReviewController(
-            review_service,
-            FinishedMatches(store.matches),
-            store.matches,
-            edit_every=pacing.edit_interval,
-        ),
-        replays=Replays(store.matches, store.tables, places),
+        reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval),
+        replays=Replays(archive, store.tables),
     )
 
 

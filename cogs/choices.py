@@ -89,7 +89,7 @@ async def match_autocomplete(
     """The server's newest finished matches: number, when, who played."""
     if interaction.guild_id is None:
         return []
-    found = await front_of(interaction).replays.recent(interaction.guild_id)
+    found = await front_of(interaction).archive.recent(interaction.guild_id)
     typed = current.strip().lower()
     with i18n.using(interaction.locale):
         names = [match_choice_name(match) for match in found]

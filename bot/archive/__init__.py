@@ -9,6 +9,13 @@ web pages ask it alike. No Discord here: ids in, the store's values and replays 
 """
 
 from .errors import ArchiveReason, ArchiveRefusal
-from .service import FinishedMatchService, parse_match_id
+from .service import LARGEST_ID, MATCH_ID, FinishedMatchService, parse_match_id
 
-__all__ = ["ArchiveReason", "ArchiveRefusal", "FinishedMatchService", "parse_match_id"]
+__all__ = [
+    "LARGEST_ID",
+    "MATCH_ID",
+    "ArchiveReason",
+    "ArchiveRefusal",
+    "FinishedMatchService",
+    "parse_match_id",
+]

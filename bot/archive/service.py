@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 LARGEST_ID = 2**63 - 1
 """The largest id a database keeps (a BIGINT): anything larger is no match."""
+MATCH_ID = r"[1-9]\d{0,18}"
+"""A match id written out (in a button's custom_id, a link): up to 19 digits; one above
+:data:`LARGEST_ID` is refused as unknown, as a typed one is."""
 REPLAYS_KEPT = 8
 """Replays kept in memory: the newest asked for."""
 INFOS_KEPT = 256

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import discord
 
 if TYPE_CHECKING:
+    from bot.archive import FinishedMatchService
+
     from .daily import DailyController
     from .hands import HandController
     from .lobby import LobbyController
@@ -73,6 +75,11 @@ class Front(Protocol):
     @property
     def reviews(self) -> ReviewController:
         """Players' reviews of finished matches: the Review button, the deal menu."""
+        ...
+
+    @property
+    def archive(self) -> FinishedMatchService:
+        """The server's finished matches (the ``match`` option's list)."""
         ...
 
     @property

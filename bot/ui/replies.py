@@ -18,7 +18,9 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.archive import ArchiveRefusal
 from bot.i18n import N_, _
+from bot.render.archive import refusal_text as archive_refusal_text
 from bot.render.reasons import refusal_text
 from bot.store.tables import TableStore
 from bot.tables import Refusal, TableReason, TableView
@@ -80,6 +82,8 @@ class Guard:
         except Refusal as refusal:  # plain words, which may quote a name someone chose
             text = literal(worded(refusal, self._table_at(interaction)))
             await say_privately(interaction, f"⚠️ {text}")
+        except ArchiveRefusal as refusal:  # (a typed id it quotes is the asker's own)
+            await say_privately(interaction, f"⚠️ {literal(archive_refusal_text(refusal))}")
         except Exception:
             log.exception(
                 "interaction failed: user=%s guild=%s channel=%s data=%s",

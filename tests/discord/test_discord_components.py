@@ -187,5 +187,5 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
     offered = {name for name in dir(Front) if not name.startswith("_")}
     assert offered == {
         *("boards", "guard", "hands", "lobby", "places", "rematch"),
-        *("daily", "replays", "reviews", "tally"),
+        *("archive", "daily", "replays", "reviews", "tally"),
     }

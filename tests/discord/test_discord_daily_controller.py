@@ -59,6 +59,7 @@ def _daily(store: Store, clock: Clock) -> Daily:
         rematch=None,
         tally=None,
         replays=None,
+        archive=None,
         reviews=None,
         boards=boards,
     )
