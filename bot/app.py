@@ -24,9 +24,10 @@ from bot.parts import Parts, build_parts
 from bot.review import ReviewSettings
 from bot.settings import Settings
 from bot.ui.answers import Answers
-from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.daily import DailyController
+from bot.ui.daily_replay import DailyReplays
 from bot.ui.hands import HandController
+from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
@@ -50,7 +51,9 @@ class BonkenBot(commands.Bot):
     """A slash-command-only bot: no message content, no privileged intents.
 
     It offers the objects discord.py builds itself (buttons, menus, autocomplete) the
-    :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
+    parts they may use, as properties of the parts built in ``setup_hook``: the guard
+    every click runs in (:class:`~bot.ui.front.Front`), and the parts each feature's
+    ``Protocol`` names (``TableFront``, ``ReplayFront``, ...).
     """
 
     def __init__(
@@ -120,6 +123,10 @@ class BonkenBot(commands.Bot):
     @property
     def daily(self) -> DailyController:
         return self.parts.daily
+
+    @property
+    def daily_replays(self) -> DailyReplays:
+        return self.parts.daily.replays
 
     @property
     def reviews(self) -> ReviewController:

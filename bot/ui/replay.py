@@ -24,7 +24,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -36,9 +36,8 @@ from bot.render.text import contract_name, player_name
 from bot.review.replay import Address, DealLabel, Replay
 from bot.store import FinishedMatch
 from bot.store.tables import TableStore
-from bot.tables import Refusal
 
-from .front import front_of
+from .front import Guarded, picked
 from .pictures import DRAWER, show
 from .replies import literal, server_language
 
@@ -246,8 +245,15 @@ def step_button(
     )
 
 
+class ReplayFront(Protocol):
+    """The part of the bot a replay's buttons use."""
+
+    @property
+    def replays(self) -> Replays: ...
+
+
 class ReplayStep(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:rp:{MATCH}:{ADDRESS}:(?P<op>first|back|next|last)",
 ):
     """Start of deal, one back, one forward, end of deal: each carries where it leads."""
@@ -263,15 +269,12 @@ class ReplayStep(
     ) -> ReplayStep:
         return cls(int(match["match"]), Address.parse(match["code"]), match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.replays.step(interaction, self.match_id, self.target)
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.step(interaction, self.match_id, self.target)
 
 
 class AnimateButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:rpa:{MATCH}:(?P<deal>0|[1-9]\d?)",
 ):
     """The deal as one animated picture, posted in the channel."""
@@ -294,14 +297,11 @@ class AnimateButton(
     ) -> AnimateButton:
         return cls(int(match["match"]), int(match["deal"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.replays.animate(interaction, self.match_id, self.deal)
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.animate(interaction, self.match_id, self.deal)
 
 
-class DealMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonken:rpd:{MATCH}"):
+class DealMenu(Guarded[discord.ui.Select[Any]], template=rf"bonken:rpd:{MATCH}"):
     """The menu of the match's deals ("Deal 4 · Queens · chosen by Bob")."""
 
     def __init__(self, match_id: int, labels: tuple[DealLabel, ...] = (), current: int = 0) -> None:
@@ -330,17 +330,11 @@ class DealMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonke
     ) -> DealMenu:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.replays.go_to_deal(interaction, self.match_id, _picked(interaction)),
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.go_to_deal(interaction, self.match_id, picked(interaction)[0])
 
 
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"bonken:replay:{MATCH}"
-):
+class ReplayButton(Guarded[discord.ui.Button[Any]], template=rf"bonken:replay:{MATCH}"):
     """Under the final standings: that match's replay, privately, for whoever clicks."""
 
     def __init__(self, match_id: int) -> None:
@@ -360,17 +354,8 @@ class ReplayButton(
     ) -> ReplayButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: front.replays.open_match(interaction, self.match_id))
-
-
-def _picked(interaction: Interaction) -> str:
-    data: dict[str, Any] = dict(interaction.data or {})
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.open_match(interaction, self.match_id)
 
 
 def match_choice_name(found: FinishedMatch) -> str:
@@ -378,3 +363,7 @@ def match_choice_name(found: FinishedMatch) -> str:
     (UTC), its players."""
     players = ", ".join(player_name(name) for name in found.names)
     return f"#{found.match_id} · {found.ended_at:%Y-%m-%d %H:%M} · {players}"[:100]
+
+
+ITEMS = (ReplayStep, AnimateButton, DealMenu, ReplayButton)
+"""The replay's buttons and menu, for the bot to register."""

@@ -17,9 +17,9 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -31,11 +31,10 @@ from bot.render.text import player_name
 from bot.review import Address, PlayerReview, Replay
 from bot.review.service import ReviewService, ReviewTicket
 from bot.store import MatchInfo, ReviewStatus
-from bot.tables import Refusal
 
-from .front import front_of
+from .front import Guarded, picked
 from .pictures import DRAWER, show
-from .replies import literal
+from .replies import UIRefusal, literal
 from .review_posts import (
     SUMMARY,
     deal_embed,
@@ -83,7 +82,7 @@ class ReviewController:
         who = player or interaction.user
         seat = self._archive.seat_of(info, who.id)
         if seat is None:
-            raise Refusal(_(NOT_PLAYED, name=literal(who.display_name), match=info.match_id))
+            raise UIRefusal(_(NOT_PLAYED, name=literal(who.display_name), match=info.match_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         ticket = await self._reviews.request(info.match_id, seat, info.guild_id)
         names = [player_name(s.name) for s in info.seats]
@@ -95,11 +94,11 @@ class ReviewController:
 
     async def show_deal(self, interaction: Interaction, match_id: int, seat: int) -> None:
         """The deal menu's pick: every decision of that deal, or the summary again."""
-        value = _selected(interaction)
+        value = picked(interaction)[0]
         info = await self._archive.get(interaction.guild_id or 0, match_id)
         state = await self._reviews.stored(info.match_id, seat)
         if state is None:
-            raise Refusal(_(NOT_READY))
+            raise UIRefusal(_(NOT_READY))
         names = [player_name(s.name) for s in info.seats]
         view = deal_view(state, info.match_id)
         if value == SUMMARY:
@@ -110,7 +109,7 @@ class ReviewController:
             embed = deal_embed(state, info.match_id, int(value), names)
             await interaction.response.edit_message(embed=embed, attachments=[], view=view)
         else:
-            raise Refusal(_("nothing was selected"))
+            raise UIRefusal(_("nothing was selected"))
 
     def close(self) -> None:
         """Stop following reviews (the bot stops; the reviews resume at the next start)."""
@@ -215,16 +214,15 @@ def _position_png(replay: Replay, address: Address, language: str) -> bytes:
     return replay_png(replay.point(address), replay.match.players, language)
 
 
-def _selected(interaction: Interaction) -> str:
-    data: Mapping[str, Any] = interaction.data or {}
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
+class ReviewFront(Protocol):
+    """The part of the bot a review's button and menu use."""
+
+    @property
+    def reviews(self) -> ReviewController: ...
 
 
 class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"bonken:review:(?P<match>{MATCH_ID})"
+    Guarded[discord.ui.Button[Any]], template=rf"bonken:review:(?P<match>{MATCH_ID})"
 ):
     """Under the final standings: the clicker's review of that match."""
 
@@ -245,15 +243,12 @@ class ReviewButton(
     ) -> ReviewButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.reviews.review(interaction, str(self.match_id), None)
-        )
+    async def clicked(self, interaction: Interaction, front: ReviewFront) -> None:
+        await front.reviews.review(interaction, str(self.match_id), None)
 
 
 class ReviewDealSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    Guarded[discord.ui.Select[Any]],
     template=rf"bonken:rvdeal:(?P<match>{MATCH_ID}):(?P<seat>[0-3])",
 ):
     """A review's menu of deals (and the summary)."""
@@ -277,14 +272,15 @@ class ReviewDealSelect(
     ) -> ReviewDealSelect:
         return cls(int(match["match"]), int(match["seat"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.reviews.show_deal(interaction, self.match_id, self.seat)
-        )
+    async def clicked(self, interaction: Interaction, front: ReviewFront) -> None:
+        await front.reviews.show_deal(interaction, self.match_id, self.seat)
 
 
 def deal_view(review: PlayerReview, match_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ReviewDealSelect(match_id, review.seat, deal_options(review)))
     return view
+
+
+ITEMS = (ReviewButton, ReviewDealSelect)
+"""The review's button and menu, for the bot to register."""

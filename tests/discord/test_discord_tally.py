@@ -20,7 +20,7 @@ from bot.engine import Choose, rules_for
 from bot.engine.tally import Doubles, Result, Tally, questions
 from bot.store import Store, TallyStatus, open_store
 from bot.tally import TallyService, TallyView
-from bot.ui.components import claimed
+from bot.ui.items import claimed
 from bot.ui.replies import Guard
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import TallyButton, TallySelect
