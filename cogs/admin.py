@@ -22,10 +22,10 @@ from bot.render.rules import rules_line
 from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
 from bot.store.seasons import SeasonStore
 from bot.store.tables import TableStore
-from bot.tables import LEVELS, Refusal
+from bot.tables import LEVELS
 from bot.ui.embeds import level_name
 from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
-from bot.ui.replies import Guard, apologise, is_admin, literal
+from bot.ui.replies import Guard, UIRefusal, apologise, is_admin, literal
 from bot.ui.rules_options import OPTIONS, TITLES, chosen_rules, rule_options
 from bot.ui.standings import NO_MENTIONS, Boards, leaderboard_embed, leaderboard_view
 
@@ -108,7 +108,9 @@ def settings_text(
 
 def _require_manage_server(interaction: Interaction, what: str) -> None:
     if not is_admin(interaction):
-        raise Refusal(_("only members with the Manage Server permission can {what}", what=_(what)))
+        raise UIRefusal(
+            _("only members with the Manage Server permission can {what}", what=_(what))
+        )
 
 
 @app_commands.guild_only()
@@ -149,15 +151,15 @@ class BonkenAdmin(
             _require_manage_server(interaction, N_("start a season"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal(_("seasons belong to a server; use this command in one"))
+                raise UIRefusal(_("seasons belong to a server; use this command in one"))
             if not name.strip():
-                raise Refusal(_("a season needs a name"))
+                raise UIRefusal(_("a season needs a name"))
             seasons = self.seasons
             previous = await seasons.active_season(guild_id)
             try:
                 started = await seasons.start_season(guild_id, name)
             except Conflict:
-                raise Refusal(
+                raise UIRefusal(
                     _("there is already a season named {name}", name=repr(name.strip()))
                 ) from None
             with i18n.using(await self.boards.language(interaction)):  # posted for the channel
@@ -181,11 +183,11 @@ class BonkenAdmin(
             _require_manage_server(interaction, N_("end a season"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal(_("seasons belong to a server; use this command in one"))
+                raise UIRefusal(_("seasons belong to a server; use this command in one"))
             try:
                 ended = await self.seasons.end_season(guild_id)
             except NotFound:
-                raise Refusal(_("there is no active season to end")) from None
+                raise UIRefusal(_("there is no active season to end")) from None
             viewer = interaction.user.id
             page = await self.boards.page(ended.season_id, LeaderboardSort.POINTS, 0, viewer)
             with i18n.using(await self.boards.language(interaction)):  # posted for the channel
@@ -242,16 +244,16 @@ class BonkenAdmin(
             _require_manage_server(interaction, N_("change the server's Bonken settings"))
             guild_id = interaction.guild_id
             if guild_id is None:
-                raise Refusal(_("settings belong to a server; use this command in one"))
+                raise UIRefusal(_("settings belong to a server; use this command in one"))
             if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-                raise Refusal(turn_time_refusal())
+                raise UIRefusal(turn_time_refusal())
             if computer_level is not None and computer_level not in LEVELS:
-                raise Refusal(level_refusal())
+                raise UIRefusal(level_refusal())
             places = [place.value for place in TablePlace]
             if where is not None and where not in places:
-                raise Refusal(_("a match plays in one of: {places}", places=", ".join(places)))
+                raise UIRefusal(_("a match plays in one of: {places}", places=", ".join(places)))
             if language is not None and language not in i18n.LANGUAGES:
-                raise Refusal(language_refusal())
+                raise UIRefusal(language_refusal())
             tables = self.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
@@ -284,7 +286,7 @@ class BonkenAdmin(
                 try:
                     await self.daily.set_deals_per_day(guild_id, daily_deals)
                 except DailyRefusal as refusal:
-                    raise Refusal(daily_refusal_text(refusal, self.daily.today())) from None
+                    raise UIRefusal(daily_refusal_text(refusal, self.daily.today())) from None
             if new != now:
                 await tables.set_guild_settings(guild_id, new)
             guild_language = i18n.language_of(interaction.guild_locale)

@@ -13,12 +13,12 @@ from bot.archive import FinishedMatchService
 from bot.engine import Choose, Double
 from bot.i18n import _
 from bot.render.text import contract_name, player_name
-from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import compass
 from bot.ui.front import front_of
 from bot.ui.places import Places
 from bot.ui.replay import match_choice_name
+from bot.ui.replies import UIRefusal
 
 Interaction = discord.Interaction[Any]
 
@@ -42,7 +42,7 @@ def parse_seat(value: str) -> int:
     for seat, name in enumerate(SEAT_NAMES):
         if value.lower() in (name.lower(), compass(seat).lower()):
             return seat
-    raise Refusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
+    raise UIRefusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
 
 
 async def seat_autocomplete(

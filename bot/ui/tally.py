@@ -26,13 +26,12 @@ from bot.render import tally as words
 from bot.render.text import contract_name
 from bot.store import TablePlace, TallySeat, TallyStatus
 from bot.store.tables import TableStore
-from bot.tables import Refusal
 from bot.tally import Made, TallyRefusal, TallyService, TallyView
 
 from .lobby import NEEDED, PERMISSION_NAMES, can_thread, language_refusal
 from .pictures import chart_file
 from .records import record_file
-from .replies import is_admin, literal
+from .replies import UIRefusal, is_admin, literal
 from .rules_options import chosen_rules
 from .tally_components import TallyButton
 from .tally_ids import PAIRS, Draft, Ref
@@ -65,15 +64,15 @@ def seats_of(members: Sequence[Any | None], guests: Sequence[str | None]) -> lis
     for seat, (member, guest) in enumerate(zip(members, guests, strict=True), start=1):
         name = (guest or "").strip()
         if (member is None) == (not name):
-            raise Refusal(
+            raise UIRefusal(
                 _("seat {seat}: name one member or one guest, not both or neither", seat=seat)
             )
         if member is not None and member.bot:
-            raise Refusal(_("seat {seat}: a bot cannot play with real cards", seat=seat))
+            raise UIRefusal(_("seat {seat}: a bot cannot play with real cards", seat=seat))
         if member is not None:
             seats.append(TallySeat(seat=seat - 1, name=member.display_name, user_id=member.id))
         elif len(name) > GUEST_NAME:
-            raise Refusal(
+            raise UIRefusal(
                 _("seat {seat}: a guest's name has at most {n} characters", seat=seat, n=GUEST_NAME)
             )
         else:
@@ -110,13 +109,15 @@ class TallyController:
         and the rules chosen (as ``/bonken new``), in a thread of its own where the
         server plays in threads."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal(_("Bonken is played in a server's text channel"))
+            raise UIRefusal(_("Bonken is played in a server's text channel"))
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
             names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
-            raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
+            raise UIRefusal(
+                _("I need these permissions in this channel first: {names}", names=names)
+            )
         if language is not None and language not in i18n.LANGUAGES:
-            raise Refusal(language_refusal())
+            raise UIRefusal(language_refusal())
         seats = seats_of(members, guests)
         guild = await self.tables.guild_settings(interaction.guild_id)
         defaults = guild.table_defaults
@@ -206,7 +207,7 @@ class TallyController:
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
         if index >= len(asked):
-            raise Refusal(_("this deal asks no more counts"))
+            raise UIRefusal(_("this deal asks no more counts"))
         question = asked[index]
         counts = tuple(_count(view.names[s], values.get(f"c{s}", "")) for s in range(SEATS))
         if index + 1 < len(asked):
@@ -241,7 +242,7 @@ class TallyController:
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
         if index >= len(asked):
-            raise Refusal(_("this deal asks no more counts"))
+            raise UIRefusal(_("this deal asks no more counts"))
         await interaction.response.send_modal(counts_modal(view, ref, asked[index], number))
 
     async def _doubles(
@@ -280,7 +281,7 @@ class TallyController:
         asked = [q for q in questions(contract) if not q.counts]
         parts = value.split(".")
         if len(parts) != len(asked) or not asked:
-            raise Refusal(_("that answer does not fit this deal; use the newest sheet"))
+            raise UIRefusal(_("that answer does not fit this deal; use the newest sheet"))
         seats = [_number(part, SEATS) for part in parts]
         answers = {q.key: seat for q, seat in zip(asked, seats, strict=True)}
         await self._result(interaction, ref, view, Result.of(answers))
@@ -300,7 +301,7 @@ class TallyController:
     async def _start_correction(self, interaction: Interaction, ref: Ref, number: int) -> None:
         view = await self._may_enter(interaction, ref)
         if number not in range(1, len(view.deals) + 1):
-            raise Refusal(_("deal {number} is not complete", number=number))
+            raise UIRefusal(_("deal {number} is not complete", number=number))
         await self._correction_step(
             interaction, view, Ref(ref.tally_id, ref.version, Draft(number))
         )
@@ -309,7 +310,7 @@ class TallyController:
         view = await self._may_enter(interaction, ref)
         number = ref.draft.deal
         if number not in range(1, len(view.deals) + 1):
-            raise Refusal(_("deal {number} is not complete", number=number))
+            raise UIRefusal(_("deal {number} is not complete", number=number))
         allowed = await self.service.contracts_for(ref.tally_id, number)
         if contract not in allowed:
             deal = view.deals[number - 1]
@@ -318,7 +319,7 @@ class TallyController:
                 if contract in view.rules.by_id
                 else contract
             )
-            raise Refusal(
+            raise UIRefusal(
                 _(
                     "deal {number}: {name} may not choose {contract}",
                     number=number,
@@ -352,10 +353,10 @@ class TallyController:
                 draft.deal not in range(1, len(view.deals) + 1)
                 or draft.contract not in view.rules.by_id
             ):
-                raise Refusal(_("that correction no longer fits the sheet; start it again"))
+                raise UIRefusal(_("that correction no longer fits the sheet; start it again"))
             return view.rules.by_id[draft.contract], draft.deal
         if view.current is None:
-            raise Refusal(_("that is not what the sheet asks now"))
+            raise UIRefusal(_("that is not what the sheet asks now"))
         return view.current.contract, view.number
 
     # -- entering and showing -----------------------------------------------------------
@@ -482,7 +483,7 @@ class TallyController:
             if tally_id is not None:
                 with contextlib.suppress(TallyRefusal):
                     view = await self.service.view(tally_id)
-            raise Refusal(words.refusal_text(refusal, view)) from None
+            raise UIRefusal(words.refusal_text(refusal, view)) from None
 
 
 def summary_text(view: TallyView) -> str:
@@ -497,7 +498,7 @@ def _record_name(view: TallyView) -> str:
 
 def _number(value: str, below: int) -> int:
     if not value.isdigit() or int(value) >= below:
-        raise Refusal(_("that answer does not fit this deal; use the newest sheet"))
+        raise UIRefusal(_("that answer does not fit this deal; use the newest sheet"))
     return int(value)
 
 
@@ -506,7 +507,7 @@ def _count(name: str, value: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise Refusal(
+        raise UIRefusal(
             _("{name}: {value} is not a number", name=literal(name), value=repr(text))
         ) from None
 
