@@ -25,7 +25,7 @@ from bot.ui.replies import Guard
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import TallyButton, TallySelect
 from bot.ui.tally_ids import MODAL_ID, PAIRS, Ref
-from bot.ui.tally_sheet import SHEET
+from bot.ui.tally_sheet import SHEET, deal_block
 from tests.discord.fakes import (
     BOT_PERMISSIONS,
     CHANNEL_ID,
@@ -169,8 +169,11 @@ def refused(event: FakeInteraction) -> str:
 # -- entering a deal as the table does --------------------------------------------------
 
 
-async def enter_deal(s: Sheet, entries: list[Any], people: tuple[int, int, int]) -> None:
-    """One deal's contract, doubles and result, each by its person, through the sheet."""
+async def enter_deal(
+    s: Sheet, entries: list[Any], people: tuple[int, int, int]
+) -> FakeInteraction:
+    """One deal's contract, doubles and result, each by its person, through the sheet;
+    the result's interaction."""
     choose, doubles, result = entries
     assert isinstance(choose, Choose) and isinstance(doubles, Doubles)
     menu = find(await sheet_controls(s), "con")
@@ -194,14 +197,14 @@ async def enter_deal(s: Sheet, entries: list[Any], people: tuple[int, int, int])
     else:
         event = await on(s, people[1], find(items, "pass")["custom_id"])
     assert event.answer.kind == "edit", event.answer
-    await enter_result(s, people[2], result)
+    return await enter_result(s, people[2], result)
 
 
 def _ephemeral() -> discord.MessageFlags:
     return discord.MessageFlags(ephemeral=True)
 
 
-async def enter_result(s: Sheet, user: int, result: Result) -> None:
+async def enter_result(s: Sheet, user: int, result: Result) -> FakeInteraction:
     view = await s.view()
     assert view.current is not None
     asked = questions(view.current.contract)
@@ -211,6 +214,7 @@ async def enter_result(s: Sheet, user: int, result: Result) -> None:
         assert event.answer.content == "Entered."
     else:
         assert event.answer.embed is not None
+    return event
 
 
 async def give_result(
@@ -249,8 +253,16 @@ async def test_a_match_entered_through_the_sheet_scores_as_the_engine_played_it(
     entries = list(entries_of(match))
     for number in range(match.rules.deals):
         turn = [PEOPLE[(number + i) % 4] for i in range(3)]
-        await enter_deal(s, entries[3 * number : 3 * number + 3], tuple(turn))  # type: ignore[arg-type]
+        entered = entries[3 * number : 3 * number + 3]
+        last = await enter_deal(s, entered, tuple(turn))  # type: ignore[arg-type]
     view = await s.view()
+    # The finished sheet keeps the last deal's details beside the final standings.
+    shown = [a.embed for a in (*last.response.sent, *last.response.later) if a.embed]
+    edited = [e.fields["embed"] for e in s.channel(CHANNEL_ID).edits if "embed" in e.fields]
+    sheet_text = (shown or edited)[-1].description or ""
+    deals = match.rules.deals
+    assert f"Deal {deals} of {deals}" in sheet_text and "Final standings" in sheet_text
+    assert deal_block(view, view.deals[-1]) in sheet_text
     assert view.status is TallyStatus.FINISHED
     assert [d.final_scores() for d in view.deals] == [d.final_scores() for d in match.deals]
     assert list(view.totals) == match.totals()
