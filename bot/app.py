@@ -157,6 +157,8 @@ class BonkenBot(commands.Bot):
         for table_id, match_id in await parts.presenter.unshown_ends():
             if await parts.service.restore_end(table_id, match_id):
                 log.info("table %s: its match's end is shown again", table_id)
+        sheets = await parts.tally_feed.restore(self.settings.shards.owns)
+        log.info("looked for scoresheet posts a stop kept back in %d sheet(s)", sheets)
         resumed = await parts.review_service.restore(self.settings.shards.owns)
         if resumed:
             log.info("resumed %d review(s) of finished matches", resumed)

@@ -4,10 +4,11 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again, the standings and the scoresheets; the daily deals' service and their messages; and
-the finished matches' service (:mod:`bot.archive`), their replays and reviews. The cogs
-are given theirs from these (:mod:`bot.app`). Closing goes the other way: the reviews and
-the tables stop, what is queued is sent, the store closes.
+again, the standings, the scoresheets' thread posts and their controls; the daily deals'
+service and their messages; and the finished matches' service (:mod:`bot.archive`),
+their replays and reviews. The cogs are given theirs from these (:mod:`bot.app`).
+Closing goes the other way: the reviews and the tables stop, what is queued is sent,
+the store closes.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
+from bot.ui.tally_feed import TallyFeed
 from bot.ui.threads import THREAD
 
 
@@ -60,6 +62,7 @@ class Parts:
     lobby: LobbyController
     rematch: Rematch
     boards: Boards
+    tally_feed: TallyFeed
     tally: TallyController
     daily_service: DailyService
     daily: DailyController
@@ -139,6 +142,8 @@ def _build(
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
     boards = Boards(store.seasons, store.standings, store.tables)
+    tally_service = TallyService(store, rater=rater)
+    tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads)
     daily_service = DailyService(store.daily, store.tables)
     archive = FinishedMatchService(store.matches, thread_role=THREAD)
     review_service = ReviewService(
@@ -157,11 +162,13 @@ def _build(
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
         boards=boards,
+        tally_feed=tally_feed,
         tally=TallyController(
-            TallyService(store, rater=rater),
+            tally_service,
             store.tables,
             presenter.threads,
             client.get_partial_messageable,
+            tally_feed,
         ),
         daily_service=daily_service,
         daily=DailyController(daily_service, store.tables, boards),

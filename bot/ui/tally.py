@@ -24,25 +24,21 @@ from bot.engine.tally import Correct, DealEntry, Doubles, Entry, Result, Undo, q
 from bot.i18n import _
 from bot.render import tally as words
 from bot.render.text import contract_name
-from bot.store import TablePlace, TallySeat, TallyStatus
+from bot.store import TablePlace, TallySeat
 from bot.store.tables import TableStore
-from bot.tally import Made, TallyRefusal, TallyService, TallyView
+from bot.tally import TallyRefusal, TallyService, TallyView
 
 from .lobby import NEEDED, PERMISSION_NAMES, can_thread, language_refusal
-from .pictures import chart_file
-from .records import record_file
 from .replies import UIRefusal, is_admin, literal
 from .rules_options import chosen_rules
 from .tally_components import TallyButton
+from .tally_feed import TallyFeed, chart_of, summary_text
 from .tally_ids import PAIRS, Draft, Ref
 from .tally_sheet import (
     SHEET,
     SUMMARY,
-    closed_text,
     correction_controls,
     counts_modal,
-    deal_block,
-    person_of,
     sheet_controls,
     sheet_embed,
 )
@@ -87,13 +83,16 @@ class TallyController:
         tables: TableStore,
         threads: Threads,
         channel: Callable[[int], discord.PartialMessageable],
+        feed: TallyFeed,
     ) -> None:
         """``tables``: the server's defaults; ``threads``: opens a sheet's thread;
-        ``channel``: a channel or thread to post in, by its id."""
+        ``channel``: a channel or thread to post in, by its id; ``feed``: the sheets'
+        thread posts."""
         self.service = service
         self.tables = tables
         self.threads = threads
         self.channel = channel
+        self.feed = feed
 
     # -- opening ------------------------------------------------------------------------
 
@@ -133,6 +132,7 @@ class TallyController:
                 images=defaults.images,
             ),
         )
+        await self.feed.opened(view.tally_id)
         threaded = guild.place is TablePlace.THREAD and can_thread(interaction)
         with i18n.using(view.language):
             controls = sheet_controls(view)
@@ -181,7 +181,7 @@ class TallyController:
                 ref.tally_id, user, ref.version, is_admin=is_admin(interaction)
             )
             view = await self._call(ref.tally_id, call)
-            await self._shown(interaction, view, _("The scoresheet is cancelled."), changed=True)
+            await self._shown(interaction, view, _("The scoresheet is cancelled."))
         elif op == "chart":
             await self._chart(interaction, ref)
 
@@ -371,14 +371,12 @@ class TallyController:
             note = _("Deal {number} corrected.", number=entry.number)
         elif isinstance(entry, Undo):
             note = _("Taken back.")
-        await self._shown(interaction, view, note, changed=isinstance(entry, Correct | Undo))
+        await self._shown(interaction, view, note)
 
-    async def _shown(
-        self, interaction: Interaction, view: TallyView, note: str, *, changed: bool = False
-    ) -> None:
+    async def _shown(self, interaction: Interaction, view: TallyView, note: str) -> None:
         """Answer the click with the sheet as it now is (edited in place when the click
-        was on it; else a private note, and the sheet edited after), then announce what
-        the sheet's thread should see: a change, the final standings."""
+        was on it; else a private note, and the sheet edited after), then post what the
+        sheet's thread has not been told yet (:class:`~.tally_feed.TallyFeed`)."""
         sheet = view.messages.get(SHEET)
         message = interaction.message
         on_sheet = message is not None and sheet is not None and message.id == sheet
@@ -389,7 +387,7 @@ class TallyController:
         else:
             await _private(interaction, note, None)
             await self._edit_sheet(view, embed, controls)
-        await self._announce(view, changed)
+        await self.feed.catch_up(view.tally_id)
 
     async def _edit_sheet(
         self, view: TallyView, embed: discord.Embed, controls: discord.ui.View | None
@@ -403,71 +401,15 @@ class TallyController:
         except discord.HTTPException as error:  # the sheet is stored; the next click shows it
             log.warning("tally %s: editing the sheet failed: %s", view.tally_id, error)
 
-    async def _announce(self, view: TallyView, changed: bool) -> None:
-        """In the sheet's thread: an undo, a correction or the cancelling just made (with
-        who made it), and once the last deal is in, the final standings with the chart
-        and the record."""
-        where = self.channel(self._where(view))
-        with i18n.using(view.language):
-            posts: list[dict[str, Any]] = []
-            last = view.changes[-1] if changed and view.changes else None
-            if last is not None:
-                line = words.change_text(view, last, person_of(view))
-                text = f"✎ {literal(line)}"
-                if last.made is Made.CORRECT and last.deal is not None:
-                    text += "\n" + deal_block(view, view.deals[last.deal - 1])
-                posts.append({"content": text[:2000]})
-            if view.status is TallyStatus.FINISHED:
-                posts.append(await self._final(view))
-        for post in posts:
-            try:
-                await where.send(**post)
-            except discord.HTTPException as error:
-                log.warning("tally %s: a post failed: %s", view.tally_id, error)
-        if view.status is TallyStatus.FINISHED and SUMMARY in view.messages:
-            await self._edit_summary(view)
-        thread = view.messages.get(THREAD)
-        if not view.is_open and thread:
-            self.threads.archive_later(thread)
-
-    async def _final(self, view: TallyView) -> dict[str, Any]:
-        text = closed_text(view)
-        if any(seat.user_id is not None for seat in view.seats):  # guests reach no standings
-            counted = _("It counts in this server's season standings, as a match played here.")
-            text += "\n\n" + counted
-        embed = discord.Embed(
-            title=_("The match is over"), description=text, colour=discord.Colour.gold()
-        )
-        files = [await record_file(await self.service.record(view.tally_id), _record_name(view))]
-        chart = await self._chart_of(view) if view.images else None
-        if chart is not None:
-            embed.set_image(url=f"attachment://{chart.filename}")
-            files.append(chart)
-        return {"embed": embed, "files": files}
-
-    async def _edit_summary(self, view: TallyView) -> None:
-        with i18n.using(view.language):
-            text = summary_text(view) + "\n" + closed_text(view)
-        try:
-            message = self.channel(view.channel_id).get_partial_message(view.messages[SUMMARY])
-            await message.edit(content=text[:2000])
-        except discord.HTTPException as error:
-            log.warning("tally %s: editing the summary failed: %s", view.tally_id, error)
-
     async def _chart(self, interaction: Interaction, ref: Ref) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self._call(ref.tally_id, self.service.view(ref.tally_id))
-        chart = await self._chart_of(view)
+        with i18n.using(view.language):  # (the chart's words are the sheet's)
+            chart = await chart_of(view)
         if chart is None:
             await interaction.followup.send(_("There is no chart yet."), ephemeral=True)
             return
         await interaction.followup.send(file=chart, ephemeral=True)
-
-    async def _chart_of(self, view: TallyView) -> discord.File | None:
-        if not view.deals:
-            return None
-        data = words.chart_data(view, i18n.current())
-        return await chart_file(data, f"the chart of tally {view.tally_id}")
 
     @staticmethod
     def _where(view: TallyView) -> int:
@@ -484,16 +426,6 @@ class TallyController:
                 with contextlib.suppress(TallyRefusal):
                     view = await self.service.view(tally_id)
             raise UIRefusal(words.refusal_text(refusal, view)) from None
-
-
-def summary_text(view: TallyView) -> str:
-    """The channel's line about a threaded sheet."""
-    names = ", ".join(literal(name) for name in view.names)
-    return "📝 " + _("Scoresheet of {names}: the scores are kept in the thread below.", names=names)
-
-
-def _record_name(view: TallyView) -> str:
-    return f"bonken-tally-{view.tally_id}.json"
 
 
 def _number(value: str, below: int) -> int:
