@@ -226,7 +226,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
         BonkenAdmin(
             guard=parts.guard,
             boards=parts.boards,
-            daily=parts.daily_service,
+            server_settings=parts.server_settings,
             seasons=store.seasons,
             tables=store.tables,
         ),

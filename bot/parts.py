@@ -42,6 +42,7 @@ from bot.ui.rematch import Rematch
 from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
+from bot.ui.settings import ServerSettings
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.tally_feed import TallyFeed
@@ -66,6 +67,7 @@ class Parts:
     tally: TallyController
     daily_service: DailyService
     daily: DailyController
+    server_settings: ServerSettings
     archive: FinishedMatchService
     review_service: ReviewService
     reviews: ReviewController
@@ -172,6 +174,7 @@ def _build(
         ),
         daily_service=daily_service,
         daily=DailyController(daily_service, store.tables, boards),
+        server_settings=ServerSettings(store.tables, daily_service),
         archive=archive,
         review_service=review_service,
         reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval),

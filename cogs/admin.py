@@ -15,95 +15,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.daily import MAX_DEALS, DailyRefusal, DailyService
+from bot.daily import MAX_DEALS
 from bot.i18n import N_, _
-from bot.render.daily import daily_refusal_text
-from bot.render.rules import rules_line
-from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
+from bot.store import Conflict, LeaderboardSort, NotFound, TablePlace
 from bot.store.seasons import SeasonStore
 from bot.store.tables import TableStore
-from bot.tables import LEVELS
-from bot.ui.embeds import level_name
-from bot.ui.lobby import MAX_TURN, MIN_TURN, language_refusal, level_refusal, turn_time_refusal
+from bot.ui.lobby import MAX_TURN, MIN_TURN
 from bot.ui.replies import Guard, UIRefusal, apologise, is_admin, literal
-from bot.ui.rules_options import OPTIONS, TITLES, chosen_rules, rule_options
+from bot.ui.rules_options import rule_options
+from bot.ui.settings import Asked, ServerSettings
 from bot.ui.standings import NO_MENTIONS, Boards, leaderboard_embed, leaderboard_view
 
 from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
 
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
-PLACE_WORDS = {
-    TablePlace.THREAD: N_(
-        "a thread of its own, opened on the lobby message when the match starts (where I "
-        "may create threads; elsewhere in the channel)"
-    ),
-    TablePlace.CHANNEL: N_("the channel the table is opened in"),
-}
-IMAGE_WORDS = {
-    True: N_("on (the table, the Domino rows and the score chart are drawn)"),
-    False: N_("off (text only)"),
-}
-RATED_WORDS = {
-    True: N_(
-        "- Matches kept by a scoresheet (`/bonken tally new`) change the ratings: **yes** "
-        "(they count in the standings either way)"
-    ),
-    False: N_(
-        "- Matches kept by a scoresheet (`/bonken tally new`) change the ratings: **no** "
-        "(they count in the standings either way)"
-    ),
-}
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
 ]
-
-
-def settings_text(
-    settings: GuildSettings, changed: list[str], guild_language: str, daily_deals: int
-) -> str:
-    """The server's defaults for new tables, as the settings command shows them
-    (``guild_language``: the server's preferred locale's, followed while none is set),
-    and the number of deals of its daily deals."""
-    defaults = settings.table_defaults
-    head = (
-        _("Changed: {what}. Tables open now keep their settings.", what=", ".join(changed)) + "\n"
-        if changed
-        else ""
-    )
-    if settings.language is None:
-        language = _(
-            "{language}, the server's language in Discord",
-            language=i18n.LANGUAGE_NAMES[guild_language],
-        )
-    else:
-        language = i18n.LANGUAGE_NAMES[settings.language]
-    return (
-        head
-        + _(
-            "This server's defaults for new tables (`/bonken new` may still choose the "
-            "turn time, the level, the rules, the pictures and the language):\n"
-            "- Turn time: **{seconds} s** per card (choosing and doubling get 1.5×)\n"
-            "- Computer level: **{level}**\n"
-            "- Where a match plays: **{place}**\n"
-            "- Rules: **{rules}**\n"
-            "- Pictures: **{pictures}**\n"
-            "- Language of the tables' posts: **{language}** (private replies speak each "
-            "player's own Discord language)\n"
-            "- Daily deals: **{daily_deals}** a day (a change counts from the next day nobody "
-            "has begun)",
-            seconds=defaults.turn_seconds,
-            level=level_name(defaults.computer_level),
-            place=_(PLACE_WORDS[settings.place]),
-            rules=rules_line(defaults.rules),
-            pictures=_(IMAGE_WORDS[defaults.images]),
-            language=language,
-            daily_deals=daily_deals,
-        )
-        + "\n"
-        + _(RATED_WORDS[settings.rate_tallies])
-    )
 
 
 def _require_manage_server(interaction: Interaction, what: str) -> None:
@@ -125,15 +55,15 @@ class BonkenAdmin(
         *,
         guard: Guard,
         boards: Boards,
-        daily: DailyService,
+        server_settings: ServerSettings,
         seasons: SeasonStore,
         tables: TableStore,
     ) -> None:
-        """``seasons``: started and ended here; ``tables``: the server's settings;
-        ``daily``: the number of its daily deals."""
+        """``server_settings``: the settings command's work; ``seasons``: started and
+        ended here; ``tables``: the server's language."""
         self.guard = guard
         self.boards = boards
-        self.daily = daily
+        self.server_settings = server_settings
         self.seasons = seasons
         self.tables = tables
         super().__init__()
@@ -242,60 +172,17 @@ class BonkenAdmin(
     ) -> None:
         async def work() -> None:
             _require_manage_server(interaction, N_("change the server's Bonken settings"))
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                raise UIRefusal(_("settings belong to a server; use this command in one"))
-            if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-                raise UIRefusal(turn_time_refusal())
-            if computer_level is not None and computer_level not in LEVELS:
-                raise UIRefusal(level_refusal())
-            places = [place.value for place in TablePlace]
-            if where is not None and where not in places:
-                raise UIRefusal(_("a match plays in one of: {places}", places=", ".join(places)))
-            if language is not None and language not in i18n.LANGUAGES:
-                raise UIRefusal(language_refusal())
-            tables = self.tables
-            now = await tables.guild_settings(guild_id)
-            defaults = now.table_defaults
-            new = GuildSettings(
-                table_defaults=TableSettings(
-                    turn_seconds=turn_seconds or defaults.turn_seconds,
-                    computer_level=computer_level or defaults.computer_level,
-                    rules=chosen_rules(defaults.rules, rules),
-                    images=defaults.images if images is None else images,
-                ),
-                place=TablePlace(where) if where is not None else now.place,
-                language=language or now.language,
-                rate_tallies=now.rate_tallies if rate_scoresheets is None else rate_scoresheets,
+            asked = Asked(
+                turn_seconds=turn_seconds,
+                computer_level=computer_level,
+                where=where,
+                language=language,
+                images=images,
+                rate_scoresheets=rate_scoresheets,
+                daily_deals=daily_deals,
+                rules=rules,
             )
-            changed = [
-                _(what)
-                for what, given in (
-                    (N_("turn time"), turn_seconds),
-                    (N_("computer level"), computer_level),
-                    (N_("where a match plays"), where),
-                    (N_("language"), language),
-                    *((TITLES[name], rules.get(name)) for name in OPTIONS),
-                    (N_("pictures"), images),
-                    (N_("scoresheets in the ratings"), rate_scoresheets),
-                    (N_("daily deals"), daily_deals),
-                )
-                if given is not None
-            ]
-            if daily_deals is not None:
-                try:
-                    await self.daily.set_deals_per_day(guild_id, daily_deals)
-                except DailyRefusal as refusal:
-                    raise UIRefusal(daily_refusal_text(refusal, self.daily.today())) from None
-            if new != now:
-                await tables.set_guild_settings(guild_id, new)
-            guild_language = i18n.language_of(interaction.guild_locale)
-            deals = await self.daily.deals_per_day(guild_id)
-            await interaction.response.send_message(
-                settings_text(new, changed, guild_language, deals),
-                ephemeral=True,
-                allowed_mentions=NO_MENTIONS,
-            )
+            await self.server_settings.change(interaction, asked)
 
         await self.guard(interaction, work)
 
