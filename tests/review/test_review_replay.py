@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from review_helpers import PLAYERS, normal_match
+from tests.review.review_helpers import PLAYERS, normal_match
 
 from bot.engine.actions import Choose, Double, Play
 from bot.engine.deal import Phase

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_helpers import normal_match
+from tests.review.review_helpers import normal_match
 from test_review import _kingjacks_blunder
 
 from bot.engine.record import from_record

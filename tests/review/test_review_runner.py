@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from review_helpers import normal_match
+from tests.review.review_helpers import normal_match
 
 from bot.review import (
     DealReview,

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from review_helpers import normal_match, scripted_match
+from tests.review.review_helpers import normal_match, scripted_match
 
 from bot.engine.actions import PASS, Choose, Play
 from bot.engine.cards import CARDS, Card, Suit
