@@ -402,8 +402,8 @@ class TallyController:
             log.warning("tally %s: editing the sheet failed: %s", view.tally_id, error)
 
     async def _chart(self, interaction: Interaction, ref: Ref) -> None:
+        view = await self._call(ref.tally_id, self.service.view(ref.tally_id))  # (refused first)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self._call(ref.tally_id, self.service.view(ref.tally_id))
         with i18n.using(view.language):  # (the chart's words are the sheet's)
             chart = await chart_of(view)
         if chart is None:
