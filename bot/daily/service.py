@@ -104,16 +104,11 @@ class DailyService:
         """Start today's attempt, or resume the person's attempt in play: one begun
         yesterday and not finished first (it closes sooner), else today's. A person who
         finished today's deals is refused: one attempt a day."""
-        yesterday, today = open_days(self._clock())
-        for day in (yesterday, today):
-            info = await self._daily.attempt_of(guild_id, day, user_id)
-            if info is not None and info.finished_at is None:
-                async with self._locked(info.attempt_id) as live:
-                    return self._view(live)
-        if info is not None:  # today's, finished
-            raise DailyRefusal(
-                "you have played today's deals already", DailyReason.ALREADY_PLAYED, day=today
-            )
+        info = await self._in_play(guild_id, user_id)
+        if info is not None:
+            async with self._locked(info.attempt_id) as live:
+                return self._view(live)
+        today = day_of(self._clock())
         program = await self.program(guild_id, today)
         attempt = Attempt(program, name)
         moves = await play_computers(attempt, self._decide)
@@ -132,6 +127,26 @@ class DailyService:
         live = Live(info, attempt)
         self._keep(live)
         return self._view(live)
+
+    async def may_play(self, guild_id: int, user_id: int) -> None:
+        """Refuse, as :meth:`play` would and changing nothing, a person who finished
+        today's deals (a front end asks before it acknowledges the command)."""
+        await self._in_play(guild_id, user_id)
+
+    async def _in_play(self, guild_id: int, user_id: int) -> AttemptInfo | None:
+        """The person's attempt in play (yesterday's unfinished first: it closes sooner),
+        None if they may begin today's; refused if they finished today's already."""
+        yesterday, today = open_days(self._clock())
+        found = None
+        for day in (yesterday, today):
+            found = await self._daily.attempt_of(guild_id, day, user_id)
+            if found is not None and found.finished_at is None:
+                return found
+        if found is not None:  # today's, finished
+            raise DailyRefusal(
+                "you have played today's deals already", DailyReason.ALREADY_PLAYED, day=today
+            )
+        return None
 
     async def turn(
         self, attempt_id: int, user_id: int, step: int, action: Action | None = None

@@ -59,6 +59,8 @@ class DailyController:
         """``/bonken daily``: today's attempt begun, or the one in play resumed, in a new
         private message."""
         guild_id = _guild(interaction)
+        # One attempt a day: refused as the command's own answer, before any "thinking".
+        await self._checked(self._service.may_play(guild_id, interaction.user.id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             view = await self._service.play(

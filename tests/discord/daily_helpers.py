@@ -4,6 +4,7 @@ person's interactions, a whole attempt played through, the message shown."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -53,9 +54,9 @@ def daily_user(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInt
 
 
 async def start(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInteraction:
-    """``/bonken daily`` typed by ``user_id``."""
+    """``/bonken daily`` typed by ``user_id`` (its work in the guard, as the cog runs it)."""
     asked = daily_user(daily, user_id, name, **options)
-    await daily.controller.start(asked)
+    await daily.front.guard(asked, partial(daily.controller.start, asked))
     return asked
 
 

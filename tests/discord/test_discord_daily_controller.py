@@ -116,9 +116,7 @@ async def test_two_people_making_the_same_moves_see_the_same_messages_across_a_r
 async def test_a_second_attempt_the_same_day_is_refused_privately(daily: Daily):
     await play_through(daily, ANN, "Ann")
     again = await start(daily, ANN, "Ann")
-    (edit,) = again.edits
-    assert edit.content == "⚠️ you have played today's deals already: one attempt a day"
-    assert edit.view is None and edit.file_names == []
+    assert refused(again) == "⚠️ you have played today's deals already: one attempt a day"
 
 
 async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_nothing(
