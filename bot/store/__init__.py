@@ -96,6 +96,7 @@ __all__ = [
     "MatchSeat",
     "MatchStatus",
     "NotFound",
+    "PlayedMatch",
     "PlayerStats",
     "RatedPlayer",
     "Rater",

@@ -506,3 +506,16 @@ class RatingPoint:
 
     rated_at: datetime
     rating: Rating
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A finished match (or tally) as one of its players' lists show it."""
+
+    match_id: int
+    """The match's id, or the tally's in a list of tallies."""
+    ended_at: datetime
+    names: tuple[str, ...]
+    seat: int
+    points: int
+    rank: int
