@@ -43,6 +43,11 @@ from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
+from bot.ui.web import WebLinker
+from bot.web.app import WebServer, make_app
+from bot.web.links import WebLinks
+from bot.web.site import Services
+from bot.web.tokens import load_signer
 
 
 @dataclass(frozen=True)
@@ -65,11 +70,17 @@ class Parts:
     review_service: ReviewService
     reviews: ReviewController
     replays: Replays
+    web: WebLinker
+    """The links to the web pages that messages carry (none without an address)."""
+    pages: WebServer | None
+    """The web pages served by this process (``BONKEN_WEB_PORT``), or None."""
 
     async def close(self) -> None:
         """Stop the reviews (they resume at the next start) and the tables, then send
         what the channels and hands still have queued (for a few seconds: what does not
         go out is posted at the next start), then close."""
+        if self.pages is not None:
+            await self.pages.close()
         self.reviews.close()
         await self.review_service.close()
         await self.service.close()
@@ -94,7 +105,12 @@ async def build_parts(
     the presenter's timings, ``review`` how a new review is computed."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, answers, pacing, review, store)
+        address = settings.web_address
+        links = None if address is None else WebLinks(address, await load_signer(store.facts))
+        parts = _build(settings, client, answers, pacing, review, store, links)
+        if parts.pages is not None:
+            await parts.pages.start()
+        return parts
     except BaseException:
         await store.close()
         raise
@@ -107,6 +123,7 @@ def _build(
     pacing: Pacing,
     review: ReviewSettings,
     store: Store,
+    links: WebLinks | None,
 ) -> Parts:
     players = PlayerPool()
 
@@ -125,6 +142,7 @@ def _build(
         owns_guild=settings.shards.owns,
     )
     hands = HandController(service, store.delivery, WebhookEdits(client))
+    web = WebLinker(links, store.tables)
     presenter = Presenter(
         service,
         store.delivery,
@@ -133,6 +151,7 @@ def _build(
         client.http,
         answers,
         pacing,
+        web,
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
@@ -170,6 +189,14 @@ def _build(
             edit_every=pacing.edit_interval,
         ),
         replays=Replays(store.matches, store.tables, places),
+        web=web,
+        pages=None
+        if links is None or settings.web_port is None
+        else WebServer(
+            make_app(Services.of(store, daily=daily_service, boards=boards), links),
+            settings.web_host,
+            settings.web_port,
+        ),
     )
 
 

@@ -97,9 +97,13 @@ class Settings:
         return self.database_url or self.database_path
 
     @property
-    def web_address(self) -> str:
-        """The public address of the pages, without a trailing slash: what links use."""
-        return self.web_url or f"http://{self.web_host}:{self.web_port}"
+    def web_address(self) -> str | None:
+        """The public address of the pages, without a trailing slash: what links use.
+        None when neither ``BONKEN_WEB_URL`` nor ``BONKEN_WEB_PORT`` is set (no links);
+        a bot beside a separate ``python -m bot web`` sets only the URL."""
+        if self.web_url is not None:
+            return self.web_url
+        return None if self.web_port is None else f"http://{self.web_host}:{self.web_port}"
 
     def require_token(self) -> str:
         if not self.token:

@@ -16,6 +16,7 @@ from pathlib import Path
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from bot import i18n
 
@@ -69,7 +70,7 @@ async def _healthz(request: web.Request) -> web.Response:
     return web.Response(text="ok")
 
 
-def _guard(limit: RateLimit) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def _guard(limit: RateLimit) -> Middleware:
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.method not in ("GET", "HEAD"):
@@ -96,7 +97,9 @@ SHORT_WORDS = {
 }
 
 
-def short_page(request: web.Request, status: int, headers: dict[str, str] | None = None) -> web.Response:
+def short_page(
+    request: web.Request, status: int, headers: dict[str, str] | None = None
+) -> web.Response:
     """A short page for a refused request, in the reader's language."""
     language = page_language(None, request.headers.get("Accept-Language"))
     with i18n.using(language):
@@ -136,5 +139,3 @@ class WebServer:
 
     async def close(self) -> None:
         await asyncio.shield(self._runner.cleanup())
-
-

@@ -167,9 +167,7 @@ class Pages:
         self, drawn: Drawn, request: web.Request, reader: Reader, *, final: bool
     ) -> web.Response:
         headers = {"ETag": drawn.etag, "Vary": "Accept-Language"}
-        headers["Cache-Control"] = (
-            "public, max-age=31536000, immutable" if final else "no-cache"
-        )
+        headers["Cache-Control"] = "public, max-age=31536000, immutable" if final else "no-cache"
         if not reader.public:
             headers["X-Robots-Tag"] = "noindex"
         if drawn.etag in request.headers.get("If-None-Match", ""):

@@ -64,7 +64,10 @@ def client_address(request: web.Request) -> str:
 
 def malformed(request: web.Request) -> str | None:
     """Why the request is refused before routing (400), or None."""
-    if len(request.rel_url.raw_path) > MAX_PATH or len(request.rel_url.raw_query_string) > MAX_QUERY:
+    if (
+        len(request.rel_url.raw_path) > MAX_PATH
+        or len(request.rel_url.raw_query_string) > MAX_QUERY
+    ):
         return "too long"
     if request.body_exists:
         return "a body"

@@ -109,4 +109,3 @@ async def attempt_page(
         },
         final=True,
     )
-
