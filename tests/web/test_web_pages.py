@@ -5,15 +5,18 @@ caching of what never changes."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.engine import from_record
+from bot.engine import Match, from_record
+from bot.ratings import OpenSkillRater
 from bot.render.labels import signed
-from bot.store import WebAccess
+from bot.store import Human, WebAccess
+from tests.store.store_helpers import play
 from tests.web.web_helpers import GUILD, Filled, filled_copy, filled_template
 
 
@@ -177,20 +180,11 @@ async def test_finished_pages_are_cached_with_an_etag(filled: Filled, client) ->
 
 async def test_names_are_escaped(filled: Filled, client) -> None:
     table = await filled.store.tables.create_table(GUILD, 77, 1)
-    from tests.store.store_helpers import play
-
-    import random
-
-    from bot.ratings import OpenSkillRater
-    from bot.store import Human
-
     await filled.store.tables.update_table(
         table.table_id, seats={i: Human(i + 1) for i in range(4)}
     )
     names = ["<script>alert(1)</script>", "Bob & Co", 'Cas "the" Card', "Dirk"]
     info = await filled.store.matches.create_match(table.table_id, names)
-    from bot.engine import Match
-
     await play(filled.store, info.match_id, random.Random(1), match=Match(names))
     await filled.store.matches.finish_match(info.match_id, rater=OpenSkillRater())
     page = await html(client, filled.links.match_path(GUILD, info.match_id))
