@@ -178,17 +178,19 @@ def _build(
             store.tables,
             presenter.threads,
             client.get_partial_messageable,
+            web,
         ),
         daily_service=daily_service,
-        daily=DailyController(daily_service, store.tables, boards),
+        daily=DailyController(daily_service, store.tables, boards, web),
         review_service=review_service,
         reviews=ReviewController(
             review_service,
             FinishedMatches(store.matches),
             store.matches,
             edit_every=pacing.edit_interval,
+            web=web,
         ),
-        replays=Replays(store.matches, store.tables, places),
+        replays=Replays(store.matches, store.tables, places, web),
         web=web,
         pages=None
         if links is None or settings.web_port is None

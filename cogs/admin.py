@@ -19,7 +19,15 @@ from bot.daily import MAX_DEALS, DailyRefusal, DailyService
 from bot.i18n import N_, _
 from bot.render.daily import daily_refusal_text
 from bot.render.rules import rules_line
-from bot.store import Conflict, GuildSettings, LeaderboardSort, NotFound, TablePlace, TableSettings
+from bot.store import (
+    Conflict,
+    GuildSettings,
+    LeaderboardSort,
+    NotFound,
+    TablePlace,
+    TableSettings,
+    WebAccess,
+)
 from bot.store.seasons import SeasonStore
 from bot.store.tables import TableStore
 from bot.tables import LEVELS, Refusal
@@ -54,6 +62,22 @@ RATED_WORDS = {
         "(they count in the standings either way)"
     ),
 }
+WEB_WORDS = {
+    WebAccess.OFF: N_("- Web pages: **off** (no page of this server is served)"),
+    WebAccess.LINK: N_(
+        "- Web pages: **by link** (a page opens only through the link its message carries)"
+    ),
+    WebAccess.PUBLIC: N_(
+        "- Web pages: **public** (the server's page also lists its players, matches and days)"
+    ),
+}
+WEB_CHOICES = [
+    app_commands.Choice(name="off: no web pages", value=WebAccess.OFF.value),
+    app_commands.Choice(name="link: a page only through its link", value=WebAccess.LINK.value),
+    app_commands.Choice(
+        name="public: the server page lists its pages", value=WebAccess.PUBLIC.value
+    ),
+]
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
@@ -103,6 +127,8 @@ def settings_text(
         )
         + "\n"
         + _(RATED_WORDS[settings.rate_tallies])
+        + "\n"
+        + _(WEB_WORDS[settings.web])
     )
 
 
@@ -218,11 +244,13 @@ class BonkenAdmin(
         language="The language of the tables' posts; default the server's language in Discord",
         rate_scoresheets="Let matches kept by a scoresheet (real cards) change the ratings",
         daily_deals="How many deals the server's daily deals have (from the next day begun)",
+        web="Who may open the server's web pages (default: only through their links)",
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
         language=LANGUAGE_CHOICES,
+        web=WEB_CHOICES,
     )
     @rule_options
     async def settings(
@@ -236,6 +264,7 @@ class BonkenAdmin(
         images: bool | None = None,
         rate_scoresheets: bool | None = None,
         daily_deals: app_commands.Range[int, 1, MAX_DEALS] | None = None,
+        web: str | None = None,
         **rules: str | None,
     ) -> None:
         async def work() -> None:
@@ -252,6 +281,8 @@ class BonkenAdmin(
                 raise Refusal(_("a match plays in one of: {places}", places=", ".join(places)))
             if language is not None and language not in i18n.LANGUAGES:
                 raise Refusal(language_refusal())
+            if web is not None and web not in set(WebAccess):
+                raise Refusal(_("the web pages are one of: off, link, public"))
             tables = self.tables
             now = await tables.guild_settings(guild_id)
             defaults = now.table_defaults
@@ -265,6 +296,7 @@ class BonkenAdmin(
                 place=TablePlace(where) if where is not None else now.place,
                 language=language or now.language,
                 rate_tallies=now.rate_tallies if rate_scoresheets is None else rate_scoresheets,
+                web=now.web if web is None else WebAccess(web),
             )
             changed = [
                 _(what)
@@ -277,6 +309,7 @@ class BonkenAdmin(
                     (N_("pictures"), images),
                     (N_("scoresheets in the ratings"), rate_scoresheets),
                     (N_("daily deals"), daily_deals),
+                    (N_("web pages"), web),
                 )
                 if given is not None
             ]

@@ -43,6 +43,7 @@ from .pictures import DRAWER, show
 from .places import Places
 from .replies import literal, server_language
 from .threads import THREAD
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +80,17 @@ SHARED = N_("Deal {number} of match {match}, every card in order ({contract}, ch
 class Replays:
     """The replay's work for the command and the buttons (see the module)."""
 
-    def __init__(self, matches: MatchStore, tables: TableStore, places: Places) -> None:
+    def __init__(
+        self,
+        matches: MatchStore,
+        tables: TableStore,
+        places: Places,
+        web: WebLinker | None = None,
+    ) -> None:
         """``matches``: the finished matches and their records; ``tables``: the server's
-        language; ``places``: the channel a command was typed in (or its table's)."""
+        language; ``places``: the channel a command was typed in (or its table's);
+        ``web``: the link to the match's page the replay carries."""
+        self._web = web or WebLinker.none()
         self._matches = matches
         self._tables = tables
         self._places = places
@@ -214,9 +223,10 @@ class Replays:
         names = replay.match.players
         picture = await _drawn(lambda: replay_png(replay.point(address), names, language))
         file = discord.File(io.BytesIO(picture), filename=PICTURE_FILE)
+        url = await self._web.match(interaction.guild_id, match_id)
         with i18n.using(language):
             embed = replay_embed(replay, match_id, address)
-            buttons = replay_view(replay, match_id, address)
+            buttons = with_web_link(replay_view(replay, match_id, address), url)
         await interaction.edit_original_response(
             embed=show(embed, file), attachments=[file], view=buttons
         )

@@ -46,6 +46,7 @@ from .review_posts import (
     progress_text,
     summary_embed,
 )
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,11 @@ class ReviewController:
         matches: MatchStore,
         *,
         edit_every: float = 2.0,
+        web: WebLinker | None = None,
     ) -> None:
-        """``matches``: the records, to draw the costliest decisions' positions."""
+        """``matches``: the records, to draw the costliest decisions' positions; ``web``:
+        the link to the match's page a finished review carries."""
+        self._web = web or WebLinker.none()
         self._reviews = reviews
         self._finder = finder
         self._matches = matches
@@ -145,11 +149,12 @@ class ReviewController:
             )
             return
         embeds, files = await self._summary_message(ticket.review, ticket.match_id, names)
+        url = await self._web.match(interaction.guild_id, ticket.match_id)
         await interaction.edit_original_response(
             content=None,
             embeds=embeds,
             attachments=files,
-            view=deal_view(ticket.review, ticket.match_id),
+            view=with_web_link(deal_view(ticket.review, ticket.match_id), url),
         )
 
     async def _summary_message(

@@ -48,6 +48,7 @@ from .tally_sheet import (
     sheet_embed,
 )
 from .threads import THREAD, Threads, named_thread
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +89,12 @@ class TallyController:
         tables: TableStore,
         threads: Threads,
         channel: Callable[[int], discord.PartialMessageable],
+        web: WebLinker | None = None,
     ) -> None:
         """``tables``: the server's defaults; ``threads``: opens a sheet's thread;
-        ``channel``: a channel or thread to post in, by its id."""
+        ``channel``: a channel or thread to post in, by its id; ``web``: the link to the
+        sheet's page its final standings carry."""
+        self._web = web or WebLinker.none()
         self.service = service
         self.tables = tables
         self.threads = threads
@@ -442,7 +446,11 @@ class TallyController:
         if chart is not None:
             embed.set_image(url=f"attachment://{chart.filename}")
             files.append(chart)
-        return {"embed": embed, "files": files}
+        post: dict[str, Any] = {"embed": embed, "files": files}
+        link = with_web_link(None, await self._web.sheet(view.guild_id, view.tally_id))
+        if link is not None:
+            post["view"] = link
+        return post
 
     async def _edit_summary(self, view: TallyView) -> None:
         with i18n.using(view.language):
