@@ -16,8 +16,8 @@ from bot.render.chart import COLOURS, MARKERS, ChartData, y_range
 from bot.render.labels import signed
 from bot.render.text import contract_name
 
-WIDTH, HEIGHT = 640, 300
-LEFT, TOP, RIGHT, BOTTOM = 52, 16, 628, 240
+WIDTH, HEIGHT = 660, 330
+LEFT, TOP, RIGHT, BOTTOM = 52, 16, 600, 240
 """The plotting area inside the drawing."""
 MARK = 5
 
