@@ -53,6 +53,7 @@ WORDS: dict[str, str] = {
     "trick": N_("Trick"),
     "trick_number": N_("trick {number}"),
     "step": N_("step {step} of {steps}"),
+    "choosing": LABELS["choosing"],
     "last_trick": LABELS["last_trick"],
     "total": LABELS["total"],
     "after_doubling": LABELS["after_doubling"],

@@ -216,7 +216,7 @@
       this.root.dataset.step = step;
       this.root.classList.toggle("dv-domino", data.domino);
       this.heading.textContent = data.heading;
-      this.contract.textContent = data.contract_name;
+      this.contract.textContent = step === 0 ? this.words.choosing : data.contract_name;
       this.caption.textContent = point.caption;
       const hands = this.hands(data, step);
       const decisions = this.decisions.get(`${deal}.${step}`) || [];
@@ -359,7 +359,8 @@
       const notes = decisions.map((decision) => {
         const note = node("div", `dv-decision dv-${decision.class}`);
         note.dataset.seat = decision.seat;
-        const badge = node("span", "dv-badge", `${decision.class_name} ${decision.mark}`);
+        const badge = node("span", "dv-badge", decision.mark);
+        badge.title = decision.class_name;
         note.append(badge, node("span", "dv-decision-line", `${decision.name}: ${decision.line}`));
         return note;
       });
