@@ -18,9 +18,9 @@ from bot.render.replay import caption_of, sorted_hand
 from bot.render.text import card_text, player_name
 from bot.review import PlayerReview
 from bot.review.replay import Replay, ReplayPoint
-from bot.web.viewer import match_viewer, script_json
+from bot.web.viewer import attempt_viewer, match_viewer, script_json
 from tests.web.conftest import PHONE, Site
-from tests.web.viewer_helpers import replay, review
+from tests.web.viewer_helpers import attempt, replay, review
 
 SEED = 11
 PAGE = """<!doctype html>
@@ -255,3 +255,37 @@ def test_data_it_cannot_read_draws_nothing_and_breaks_nothing(
     page.wait_for_load_state("load")
     assert page.locator(".deal-viewer.dv-empty").count() == 1
     assert page.locator(".dv-table").count() == 0
+
+
+def test_a_days_attempts_each_have_their_own_viewer_and_links(page: Page, site: Site) -> None:
+    """A day's page holds a viewer per attempt, each with its own ``data-hash-prefix``:
+    a link opens the one it names, the keys step the one last used."""
+    attempts = [attempt(7, 3), attempt(8, 3)]
+    viewers, scripts = [], []
+    for index, records in enumerate(attempts):
+        data = script_json(attempt_viewer(records, "en"))
+        viewers.append(
+            f'<div class="deal-viewer" data-source="a{index}" data-hash-prefix="a{index}-"></div>'
+        )
+        scripts.append(f'<script type="application/json" id="a{index}">{data}</script>')
+    path = f"/day-{next(_pages)}"
+    site.pages[path] = PAGE.format(language="en", data="").replace(
+        '<div class="deal-viewer" data-source="viewer-data"></div>\n'
+        '<script type="application/json" id="viewer-data"></script>',
+        "\n".join(viewers + scripts),
+    )
+    page.goto(site.url + path + "#a1-deal-2-step-6")
+    page.wait_for_selector(".dv-table")
+    first, second = page.locator(".deal-viewer").all()
+    assert (first.get_attribute("data-deal"), first.get_attribute("data-step")) == ("1", "0")
+    assert (second.get_attribute("data-deal"), second.get_attribute("data-step")) == ("2", "6")
+    expected = Replay.from_record(attempts[1][1], whole=False).deal_points(0)[6]
+    shown = second.locator(".dv-trick .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    assert shown == [card.code for _, card in expected.trick]
+    first.locator(".dv-caption").click()  # the first viewer is the one in use now
+    page.keyboard.press("ArrowRight")
+    assert first.get_attribute("data-step") == "1"
+    assert second.get_attribute("data-step") == "6"
+    assert page.evaluate("location.hash") == "#a0-deal-1-step-1"
