@@ -51,20 +51,19 @@ WORDS: dict[str, str] = {
     "end": N_("End of deal"),
     "deal": N_("Deal"),
     "trick": N_("Trick"),
+    "trick_number": N_("trick {number}"),
     "step": N_("step {step} of {steps}"),
+    "choosing": LABELS["choosing"],
     "last_trick": LABELS["last_trick"],
     "total": LABELS["total"],
     "after_doubling": LABELS["after_doubling"],
-    "deal_over": LABELS["deal_over"],
     "dealer": LABELS["dealer_chip"],
     "doubled": LABELS["doubled"],
     "redoubled": LABELS["redoubled"],
     "out": LABELS["out"],
     "doubling": N_("Doubling"),
     "no_doubles": N_("No doubles"),
-    "review": N_("Review"),
     "costliest": N_("The costliest decisions"),
-    "better": N_("The better option: {option}"),
     "viewer": N_("Deal viewer"),
     "keys": N_("Step with ← and →"),
 }
@@ -155,15 +154,16 @@ def _deal(
         "chooser": label.chooser,
         "hands": [[card.code for card in sorted_hand(hand)] for hand in points[0].hands],
         "tricks": [point.address.step for point in points if point.trick_winner is not None],
-        "steps": [_step(point, names) for point in points],
+        "steps": [_step(point, names, domino=contract.domino) for point in points],
     }
 
 
-def _step(point: ReplayPoint, names: list[str]) -> dict[str, Any]:
+def _step(point: ReplayPoint, names: list[str], *, domino: bool) -> dict[str, Any]:
     """One point, as the script draws it: what was done (the script takes a card played
     out of the hand the deal's ``hands`` dealt), the trick at each player's side (the
     full trick on its fourth card), the last trick otherwise, the doubles, the deal's
-    scores before and after doubling and the match's totals."""
+    scores before and after doubling and the match's totals; ``domino``: and Domino's
+    table (from the deal's start, before its contract is chosen)."""
     view = point.view
     last = view.last_trick
     completed = point.trick_winner is not None
@@ -185,7 +185,7 @@ def _step(point: ReplayPoint, names: list[str]) -> dict[str, Any]:
         "doubled": [list(pair) for pair in view.doubled],
         "to_act": None if point.is_end else view.to_act,
         "end": point.is_end,
-    } | (_domino(point) if view.contract is not None and view.contract.domino else {})
+    } | (_domino(point) if domino else {})
 
 
 def _domino(point: ReplayPoint) -> dict[str, Any]:

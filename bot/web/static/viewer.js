@@ -79,12 +79,13 @@
         const chips = node("span", "dv-chips");
         top.append(name, chips);
         const stats = node("div", "dv-stats");
+        const settled = node("div", "dv-settled");
         const total = node("div", "dv-total");
-        plate.append(top, stats, total);
+        plate.append(top, stats, settled, total);
         const hand = node("div", "dv-hand");
         box.append(plate, hand);
         this.table.append(box);
-        return { box, plate, chips, stats, total, hand };
+        return { box, plate, chips, stats, settled, total, hand };
       });
       this.centre = node("div", "dv-centre");
       this.trick = node("div", "dv-trick");
@@ -215,7 +216,7 @@
       this.root.dataset.step = step;
       this.root.classList.toggle("dv-domino", data.domino);
       this.heading.textContent = data.heading;
-      this.contract.textContent = data.contract_name;
+      this.contract.textContent = step === 0 ? this.words.choosing : data.contract_name;
       this.caption.textContent = point.caption;
       const hands = this.hands(data, step);
       const decisions = this.decisions.get(`${deal}.${step}`) || [];
@@ -256,7 +257,7 @@
       parts.chips.replaceChildren(...chips);
       let first;
       if (data.domino) {
-        const place = point.out.indexOf(seat);
+        const place = (point.out || []).indexOf(seat);
         first = place >= 0
           ? "\u2714 " + fill(this.words.out, { place: this.data.ordinals[place] })
           : this.data.cards[hand.length];
@@ -265,9 +266,9 @@
       }
       parts.stats.textContent = first;
       const doubled = point.doubled.some(([a, b]) => a === seat || b === seat);
-      parts.total.textContent = doubled
-        ? fill(this.words.after_doubling, { score: signed(point.final[seat]) })
-        : fill(this.words.total, { total: signed(point.totals[seat]) });
+      parts.settled.hidden = !doubled;
+      parts.settled.textContent = fill(this.words.after_doubling, { score: signed(point.final[seat]) });
+      parts.total.textContent = fill(this.words.total, { total: signed(point.totals[seat]) });
       const mine = decisions.filter((d) => d.seat === seat);
       const chosen = new Set(mine.map((d) => d.chosen).filter(Boolean));
       const better = new Set(mine.map((d) => d.best).filter(Boolean));
@@ -303,7 +304,7 @@
     }
 
     drawRows(point) {
-      const laid = new Map(point.rows.map(([suit, low, high]) => [suit, [low, high]]));
+      const laid = new Map((point.rows || []).map(([suit, low, high]) => [suit, [low, high]]));
       const rows = ROWS.map((suit) => {
         const row = node("div", "dv-row");
         row.dataset.suit = suit;
@@ -358,7 +359,8 @@
       const notes = decisions.map((decision) => {
         const note = node("div", `dv-decision dv-${decision.class}`);
         note.dataset.seat = decision.seat;
-        const badge = node("span", "dv-badge", `${decision.class_name} ${decision.mark}`);
+        const badge = node("span", "dv-badge", decision.mark);
+        badge.title = decision.class_name;
         note.append(badge, node("span", "dv-decision-line", `${decision.name}: ${decision.line}`));
         return note;
       });
@@ -386,7 +388,7 @@
       this.timeline.replaceChildren(...marks);
       const select = this.trickMenu.select;
       select.replaceChildren(new Option("\u2013", "-1"));
-      data.tricks.forEach((_, index) => select.append(new Option(String(index + 1), String(index))));
+      data.tricks.forEach((_, index) => select.append(new Option(fill(this.words.trick_number, { number: index + 1 }), String(index))));
       this.trickMenu.label.hidden = data.domino || !data.tricks.length;
     }
 
