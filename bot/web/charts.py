@@ -47,9 +47,9 @@ def _points(points: Sequence[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _svg(title: str, body: list[str]) -> Markup:
+def _svg(title: str, body: list[str], height: int = HEIGHT) -> Markup:
     return Markup(
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'xmlns="http://www.w3.org/2000/svg" aria-label="{escape(title)}">'
         f"<title>{escape(title)}</title>{''.join(body)}</svg>"
     )
@@ -121,4 +121,4 @@ def rating_chart(ratings: Sequence[float], title: str) -> Markup:
     )
     if len(at) <= 60:
         body.extend(_marker("circle", x, y, colour) for x, y in at)
-    return _svg(title, body)
+    return _svg(title, body, height=BOTTOM + 12)  # no names under this one
