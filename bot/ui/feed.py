@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -62,8 +62,8 @@ class FeedContext:
     answers: Answers
     stopping: asyncio.Event
     """Set when the bot stops: edits no longer wait for their turn."""
-    web: WebLinker
-    """The links to the web pages the posts may carry."""
+    web: WebLinker = field(default_factory=WebLinker.none)
+    """The links to the web pages the posts may carry (none unless given)."""
 
 
 class ChannelFeed:
