@@ -6,6 +6,7 @@ budget of bytes; a reader who has it already gets 304 Not Modified.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -14,15 +15,27 @@ BUDGET = 64 * 1024 * 1024
 """Bytes of pages kept at most."""
 
 
+GZIP_FROM = 1024
+"""Pages of this many bytes or more are also kept gzipped (a match's page holds its whole
+replay: a quarter of a megabyte, a tenth of it gzipped)."""
+
+
 @dataclass(frozen=True)
 class Drawn:
     body: bytes
     content_type: str
     etag: str
+    gzipped: bytes | None = None
 
     @classmethod
     def of(cls, body: bytes, content_type: str) -> Drawn:
-        return cls(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        compressible = content_type.startswith("text/") and len(body) >= GZIP_FROM
+        return cls(body, content_type, etag, gzip.compress(body, 6) if compressible else None)
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"")
 
 
 class PageCache:
@@ -38,13 +51,13 @@ class PageCache:
         return drawn
 
     def put(self, path: str, language: str, drawn: Drawn) -> None:
-        if len(drawn.body) > self._budget:
+        if drawn.size > self._budget:
             return
         old = self._kept.pop((path, language), None)
         if old is not None:
-            self._size -= len(old.body)
+            self._size -= old.size
         self._kept[(path, language)] = drawn
-        self._size += len(drawn.body)
+        self._size += drawn.size
         while self._size > self._budget:
             _key, dropped = self._kept.popitem(last=False)
-            self._size -= len(dropped.body)
+            self._size -= dropped.size

@@ -9,6 +9,7 @@ unknown id all get the same 404, so a page says nothing of what it does not show
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import date
 from typing import Any
@@ -33,6 +34,10 @@ from .pages.sheet import sheet_page
 from .site import BadQuery, NotThere, Page, Reader, Services
 
 Build = Callable[[Reader, Mapping[str, str]], Awaitable[Page]]
+SETTING_SECONDS = 2.0
+"""How long a server's web setting is taken as read."""
+SETTINGS_KEPT = 10_000
+"""Servers' settings kept at most (all forgotten at once past it)."""
 
 
 class Pages:
@@ -45,6 +50,7 @@ class Pages:
         self._links = links
         self._cache = cache
         self._env = env
+        self._settings: dict[int, tuple[float, WebAccess]] = {}
 
     def add_routes(self, router: web.UrlDispatcher) -> None:
         router.add_get("/g/{guild}/{token}", self.server)
@@ -157,11 +163,24 @@ class Pages:
         token = request.match_info["token"]
         if not self._links.signer.valid(token, kind, guild, *ids):
             raise web.HTTPNotFound()
-        settings = await self._services.tables.guild_settings(guild)
-        if settings.web is WebAccess.OFF:
+        access = await self._access(guild)
+        if access is WebAccess.OFF:
             raise web.HTTPNotFound()
         language = page_language(query.get("lang"), request.headers.get("Accept-Language"))
-        return Reader(guild, settings.web, language, self._links)
+        return Reader(guild, access, language, self._links)
+
+    async def _access(self, guild_id: int) -> WebAccess:
+        """The server's web setting, read again once it is :data:`SETTING_SECONDS` old
+        (a change in Discord reaches the pages within that)."""
+        now = time.monotonic()
+        known = self._settings.get(guild_id)
+        if known is not None and now - known[0] < SETTING_SECONDS:
+            return known[1]
+        access = (await self._services.tables.guild_settings(guild_id)).web
+        if len(self._settings) >= SETTINGS_KEPT:
+            self._settings.clear()
+        self._settings[guild_id] = (now, access)
+        return access
 
     def _respond(
         self, drawn: Drawn, request: web.Request, reader: Reader, *, final: bool
