@@ -10,8 +10,8 @@ loop's longest stall while they are served.
    second, p50 and p99 of the time a page took, as the clients saw it. Server and player
    pages are read from the store each time (``uncached``); a finished match's page is
    drawn once and then kept (``cached``), and drawn every time with nothing kept
-   (``uncached``, a server process with a cache of 0 bytes, ``--uncached-requests``). Targets: p99 <= 50 ms cached,
-   <= 150 ms uncached.
+   (``uncached``, a server process with a cache of 0 bytes, ``--uncached-requests``).
+   Targets: p99 <= 50 ms cached, <= 150 ms uncached.
 2. **The loop's stall.** The bot (``BonkenBot`` against the tests' fake Discord, as
    ``bench/stall.py`` runs it) serves the pages in its own event loop while ``--tables``
    (20) tables of hard computers play, and a client asks for the server's page, a
