@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from markupsafe import Markup
+
 from bot.daily import DailyRefusal, closes_at
 from bot.daily.views import DayResults
 from bot.i18n import _
@@ -19,7 +21,7 @@ from bot.render.daily import percent
 from bot.render.text import contract_name
 
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import attempt_viewer
+from ..viewer import attempt_viewer, script_json
 from .common import only, shown_name, signed, when
 
 NOBODY = 0
@@ -97,7 +99,9 @@ async def attempt_page(
     replay = next((r for r in replays if r.attempt_id == attempt_id), None)
     if replay is None:
         raise NotThere("no such attempt of a closed day")
-    viewer = await asyncio.to_thread(attempt_viewer, replay.records, reader.language)
+    viewer = await asyncio.to_thread(
+        lambda: Markup(script_json(attempt_viewer(replay.records, reader.language)))
+    )
     name = shown_name(replay.name)
     return Page(
         "attempt.html",

@@ -12,6 +12,8 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup
+
 from bot import i18n
 from bot.engine import rules_for
 from bot.engine.match import Match
@@ -25,7 +27,7 @@ from bot.store import MatchInfo, MatchStatus, NotFound, ReviewStatus
 
 from ..charts import score_chart
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import match_viewer
+from ..viewer import match_viewer, script_json
 from .common import only, shown_name, signed, when
 
 
@@ -147,5 +149,6 @@ def _finished(
                 f"{ranks[seat]}. {names[seat]} {signed(totals[seat])}" for seat in order
             ),
             "chart": score_chart(data, _("Scores after each deal")),
-            "viewer": match_viewer(replay, language, reviews),
+            # Made into the script element's text here, in the worker thread.
+            "viewer": Markup(script_json(match_viewer(replay, language, reviews))),
         }
