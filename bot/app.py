@@ -19,13 +19,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.archive import FinishedMatchService
 from bot.parts import Parts, build_parts
 from bot.review import ReviewSettings
 from bot.settings import Settings
 from bot.ui.answers import Answers
-from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.daily import DailyController
+from bot.ui.daily_replay import DailyReplays
 from bot.ui.hands import HandController
+from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
 from bot.ui.places import Places
@@ -49,7 +51,9 @@ class BonkenBot(commands.Bot):
     """A slash-command-only bot: no message content, no privileged intents.
 
     It offers the objects discord.py builds itself (buttons, menus, autocomplete) the
-    :class:`~bot.ui.front.Front` they may use, from the parts built in ``setup_hook``.
+    parts they may use, as properties of the parts built in ``setup_hook``: the guard
+    every click runs in (:class:`~bot.ui.front.Front`), and the parts each feature's
+    ``Protocol`` names (``TableFront``, ``ReplayFront``, ...).
     """
 
     def __init__(
@@ -121,8 +125,16 @@ class BonkenBot(commands.Bot):
         return self.parts.daily
 
     @property
+    def daily_replays(self) -> DailyReplays:
+        return self.parts.daily.replays
+
+    @property
     def reviews(self) -> ReviewController:
         return self.parts.reviews
+
+    @property
+    def archive(self) -> FinishedMatchService:
+        return self.parts.archive
 
     @property
     def replays(self) -> Replays:
@@ -145,6 +157,8 @@ class BonkenBot(commands.Bot):
         for table_id, match_id in await parts.presenter.unshown_ends():
             if await parts.service.restore_end(table_id, match_id):
                 log.info("table %s: its match's end is shown again", table_id)
+        sheets = await parts.tally_feed.restore(self.settings.shards.owns)
+        log.info("looked for scoresheet posts a stop kept back in %d sheet(s)", sheets)
         resumed = await parts.review_service.restore(self.settings.shards.owns)
         if resumed:
             log.info("resumed %d review(s) of finished matches", resumed)
@@ -213,7 +227,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
         BonkenAdmin(
             guard=parts.guard,
             boards=parts.boards,
-            daily=parts.daily_service,
+            server_settings=parts.server_settings,
             seasons=store.seasons,
             tables=store.tables,
         ),

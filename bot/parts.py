@@ -4,10 +4,11 @@ The order follows what each part needs: the settings, then the store (a database
 cannot be opened stops the start here, with one line), the computer players and the
 table service, then the Discord front end: the hand messages, the channel presenter,
 where an interaction's table is, the guard every interaction runs in, the lobby, Play
-again, the standings and the scoresheets; the daily deals' service and their messages; and
-the replays and the reviews of finished matches. The cogs are given theirs from these
-(:mod:`bot.app`). Closing goes the other way: the reviews and the
-tables stop, what is queued is sent, the store closes.
+again, the standings, the scoresheets' thread posts and their controls; the daily deals'
+service and their messages; and the finished matches' service (:mod:`bot.archive`),
+their replays and reviews. The cogs are given theirs from these (:mod:`bot.app`).
+Closing goes the other way: the reviews and the tables stop, what is queued is sent,
+the store closes.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import partial
 
 import discord
 
+from bot.archive import FinishedMatchService
 from bot.daily import DailyService
 from bot.engine import Action, SeatView
 from bot.players.pool import PlayerPool
@@ -31,7 +33,6 @@ from bot.tables import events as ev
 from bot.tally import TallyService
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
-from bot.ui.finished import FinishedMatches
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
@@ -41,8 +42,11 @@ from bot.ui.rematch import Rematch
 from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 from bot.ui.review import ReviewController
+from bot.ui.settings import ServerSettings
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
+from bot.ui.tally_feed import TallyFeed
+from bot.ui.threads import THREAD
 from bot.ui.web import WebLinker
 from bot.web.app import WebServer, make_app
 from bot.web.links import WebLinks
@@ -64,9 +68,12 @@ class Parts:
     lobby: LobbyController
     rematch: Rematch
     boards: Boards
+    tally_feed: TallyFeed
     tally: TallyController
     daily_service: DailyService
     daily: DailyController
+    server_settings: ServerSettings
+    archive: FinishedMatchService
     review_service: ReviewService
     reviews: ReviewController
     replays: Replays
@@ -156,7 +163,10 @@ def _build(
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
     boards = Boards(store.seasons, store.standings, store.tables)
+    tally_service = TallyService(store, rater=rater)
+    tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads, web)
     daily_service = DailyService(store.daily, store.tables)
+    archive = FinishedMatchService(store.matches, thread_role=THREAD)
     review_service = ReviewService(
         store,
         settings=review,
@@ -173,29 +183,28 @@ def _build(
         lobby=lobby,
         rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
         boards=boards,
+        tally_feed=tally_feed,
         tally=TallyController(
-            TallyService(store, rater=rater),
+            tally_service,
             store.tables,
             presenter.threads,
             client.get_partial_messageable,
-            web,
+            tally_feed,
         ),
         daily_service=daily_service,
         daily=DailyController(daily_service, store.tables, boards, web),
+        server_settings=ServerSettings(store.tables, daily_service),
+        archive=archive,
         review_service=review_service,
-        reviews=ReviewController(
-            review_service,
-            FinishedMatches(store.matches),
-            store.matches,
-            edit_every=pacing.edit_interval,
-            web=web,
-        ),
-        replays=Replays(store.matches, store.tables, places, web),
+        reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval, web=web),
+        replays=Replays(archive, store.tables, web),
         web=web,
         pages=None
         if links is None or settings.web_port is None
         else WebServer(
-            make_app(Services.of(store, daily=daily_service, boards=boards), links),
+            make_app(
+                Services.of(store, daily=daily_service, boards=boards, archive=archive), links
+            ),
             settings.web_host,
             settings.web_port,
         ),

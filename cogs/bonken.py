@@ -14,9 +14,9 @@ from discord.ext import commands
 from bot.store.matches import MatchStore
 from bot.store.tables import TableStore
 from bot.tables import TableService
-from bot.ui.components import answer_unclaimed
 from bot.ui.daily import DailyController
 from bot.ui.hands import HandController
+from bot.ui.items import answer_unclaimed
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
 from bot.ui.replay import Replays

@@ -3,22 +3,35 @@ for the server's finished matches."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
 
 from bot import i18n
+from bot.archive import FinishedMatchService
 from bot.engine import Choose, Double
 from bot.i18n import _
 from bot.render.text import contract_name, player_name
-from bot.tables import Refusal
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import compass
 from bot.ui.front import front_of
+from bot.ui.places import Places
 from bot.ui.replay import match_choice_name
+from bot.ui.replies import UIRefusal
 
 Interaction = discord.Interaction[Any]
+
+
+@runtime_checkable
+class ChoicesFront(Protocol):
+    """The parts of the bot the options' lists use."""
+
+    @property
+    def places(self) -> Places: ...
+
+    @property
+    def archive(self) -> FinishedMatchService: ...
 
 
 def parse_seat(value: str) -> int:
@@ -29,7 +42,7 @@ def parse_seat(value: str) -> int:
     for seat, name in enumerate(SEAT_NAMES):
         if value.lower() in (name.lower(), compass(seat).lower()):
             return seat
-    raise Refusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
+    raise UIRefusal(_("there is no seat {seat}; pick one from the list", seat=repr(value)))
 
 
 async def seat_autocomplete(
@@ -37,7 +50,7 @@ async def seat_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """Every occupied seat of this channel's table, as "South: Ann" (in the asker's
     language)."""
-    view = front_of(interaction).places.table_at(interaction)
+    view = front_of(interaction, ChoicesFront).places.table_at(interaction)
     if view is None:
         return []
     with i18n.using(interaction.locale):
@@ -52,7 +65,7 @@ async def double_target_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The seats you may double or redouble on your doubling turn."""
-    found = front_of(interaction).places.my_seat(interaction)
+    found = front_of(interaction, ChoicesFront).places.my_seat(interaction)
     if found is None:
         return []
     view, seat_view = found
@@ -72,7 +85,7 @@ async def contract_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Only the contracts you may choose now (none when it is not your choice)."""
-    found = front_of(interaction).places.my_seat(interaction)
+    found = front_of(interaction, ChoicesFront).places.my_seat(interaction)
     if found is None:
         return []
     with i18n.using(interaction.locale):
@@ -89,7 +102,7 @@ async def match_autocomplete(
     """The server's newest finished matches: number, when, who played."""
     if interaction.guild_id is None:
         return []
-    found = await front_of(interaction).replays.recent(interaction.guild_id)
+    found = await front_of(interaction, ChoicesFront).archive.recent(interaction.guild_id)
     typed = current.strip().lower()
     with i18n.using(interaction.locale):
         names = [match_choice_name(match) for match in found]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -16,13 +16,21 @@ from bot.ui.replies import Guard
 Interaction = discord.Interaction[Any]
 
 
+@runtime_checkable
+class DailyFront(Protocol):
+    """The part of the bot the day option's list uses."""
+
+    @property
+    def daily(self) -> DailyController: ...
+
+
 async def day_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Today, yesterday and the days before, in the asker's language."""
     typed = current.strip().lower()
     with i18n.using(interaction.locale):
-        days = front_of(interaction).daily.recent_days()
+        days = front_of(interaction, DailyFront).daily.recent_days()
     return [
         app_commands.Choice(name=label[:100], value=value)
         for label, value in days

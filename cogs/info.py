@@ -16,12 +16,12 @@ from bot.render.rules import rules_text
 from bot.render.text import contract_name
 from bot.store.matches import MatchStore
 from bot.store.tables import TableStore
-from bot.tables import Refusal, TableService, TableView
+from bot.tables import TableService, TableView
 from bot.ui.embeds import compass, plain_name
 from bot.ui.pictures import chart_of_scores, chart_picture, show
 from bot.ui.places import Places
 from bot.ui.records import record_file
-from bot.ui.replies import Guard
+from bot.ui.replies import Guard, UIRefusal
 from bot.ui.threads import THREAD
 
 Interaction = discord.Interaction[Any]
@@ -161,7 +161,7 @@ class InfoCommands(commands.Cog):
             table = self.places.table_here(interaction)
             deals = self.service.scores(table.table_id)
             if not deals:
-                raise Refusal(_("no deal has been scored yet"))
+                raise UIRefusal(_("no deal has been scored yet"))
             embed = discord.Embed(
                 title=_("Scores so far (after doubling)"), description=scores_table(table, deals)
             )
@@ -232,7 +232,7 @@ class InfoCommands(commands.Cog):
         # open a while after the match, and a restart forgets it was the table's).
         stored = await self.matches.latest_record_in_channel(channel, thread_role=THREAD)
         if stored is None:
-            raise Refusal(_("no match has been played here yet"))
+            raise UIRefusal(_("no match has been played here yet"))
         match = await asyncio.to_thread(from_record, stored)  # a whole match: off the loop
         if match.is_over:
             return stored, _(RECORD_DONE)

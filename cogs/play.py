@@ -11,12 +11,12 @@ from discord.ext import commands
 from bot.engine import Choose, Double
 from bot.i18n import _
 from bot.render.text import contract_name, names_text
-from bot.tables import Refusal, TableService
+from bot.tables import TableService
 from bot.tables.table import SEAT_NAMES
 from bot.ui.embeds import seat_labels
 from bot.ui.hands import HandController
 from bot.ui.places import Places
-from bot.ui.replies import Guard
+from bot.ui.replies import Guard, UIRefusal
 
 from .choices import contract_autocomplete, double_target_autocomplete, parse_seat
 
@@ -70,7 +70,7 @@ class PlayCommands(commands.Cog):
         async def work() -> None:
             seats = [parse_seat(p) for p in (player, player2, player3) if p is not None]
             if len(set(seats)) != len(seats):
-                raise Refusal(_("you named the same player twice"))
+                raise UIRefusal(_("you named the same player twice"))
             channel = self.places.channel_of(interaction)
             await self.service.act_in_channel(
                 channel, interaction.user.id, Double(frozenset(seats))

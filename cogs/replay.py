@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui.replay import Replays, parse_match
+from bot.ui.replay import Replays
 from bot.ui.replies import Guard
 
 from .choices import match_autocomplete
@@ -33,8 +33,4 @@ class ReplayCommands(commands.Cog):
     async def replay(
         self, interaction: Interaction, match: str | None = None, public: bool = False
     ) -> None:
-        async def work() -> None:
-            match_id = None if match is None else parse_match(match)
-            await self.replays.open(interaction, match_id, public=public)
-
-        await self.guard(interaction, work)
+        await self.guard(interaction, lambda: self.replays.open(interaction, match, public=public))

@@ -3,7 +3,7 @@ ended with ``/bonken-admin season``, in :mod:`cogs.admin`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -26,6 +26,16 @@ from bot.ui.standings import (
 from bot.ui.web import WebLinker, with_web_link
 
 Interaction = discord.Interaction[Any]
+
+
+@runtime_checkable
+class BoardsFront(Protocol):
+    """The part of the bot the season option's list uses."""
+
+    @property
+    def boards(self) -> Boards: ...
+
+
 SORT_CHOICES = [
     app_commands.Choice(name=SORT_NAMES[sort], value=sort.value) for sort in LeaderboardSort
 ]
@@ -38,7 +48,7 @@ async def season_autocomplete(
     """The guild's seasons, newest first, the active one marked."""
     if interaction.guild_id is None:
         return []
-    seasons = await front_of(interaction).boards.seasons_of(interaction.guild_id)
+    seasons = await front_of(interaction, BoardsFront).boards.seasons_of(interaction.guild_id)
     typed = current.strip().lower()
     with i18n.using(interaction.locale):
         active = " " + _("(active)")

@@ -133,11 +133,19 @@ class DailyService:
         self._keep(live)
         return self._view(live)
 
-    async def turn(self, attempt_id: int, user_id: int, step: int) -> AttemptView:
+    async def turn(
+        self, attempt_id: int, user_id: int, step: int, action: Action | None = None
+    ) -> AttemptView:
         """The person's attempt at move ``step``, refused as :meth:`act` would refuse a
-        move there; changes nothing (a doubling toggle shows its choice with it)."""
+        move there (and ``action``, if given); changes nothing (a doubling toggle shows
+        its choice with it; a move is checked before its click is acknowledged)."""
         async with self._locked(attempt_id) as live:
             self._check_turn(live, user_id, step)
+            if action is not None:
+                try:
+                    live.attempt.check(action)
+                except IllegalAction as error:
+                    raise DailyRefusal(str(error), error.reason, action=action) from None
             return self._view(live)
 
     async def act(self, attempt_id: int, user_id: int, step: int, action: Action) -> AttemptView:
@@ -249,18 +257,24 @@ class DailyService:
 
     # -- results ------------------------------------------------------------------------
 
-    async def results(self, guild_id: int, when: str | None, viewer_id: int) -> DayResults:
-        """The results of the day ``when`` (``YYYY-MM-DD``; None: today) as ``viewer_id``
-        may see them: each deal's comparison only once they finished the day or it
-        closed; every attempt's replay once it closed."""
-        now = self._clock()
-        today = day_of(now)
+    def day(self, when: str | None) -> date:
+        """The day ``when`` names (``YYYY-MM-DD``; None: today), refused if it is no date
+        or has not begun (changes nothing: a front end asks before it acknowledges)."""
+        today = day_of(self._clock())
         try:
             day = today if when is None else parse_day(when)
         except ValueError:
             raise DailyRefusal(f"not a date: {when!r}", DailyReason.BAD_DATE) from None
         if day > today:
             raise DailyRefusal("that day has not begun yet", DailyReason.FUTURE_DATE, day=day)
+        return day
+
+    async def results(self, guild_id: int, when: str | None, viewer_id: int) -> DayResults:
+        """The results of the day ``when`` (``YYYY-MM-DD``; None: today) as ``viewer_id``
+        may see them: each deal's comparison only once they finished the day or it
+        closed; every attempt's replay once it closed."""
+        now = self._clock()
+        day = self.day(when)
         closed = is_closed(day, now)
         attempts = await self._daily.day_scores(guild_id, day)
         field = attempts if closed else [a for a in attempts if a.finished]

@@ -22,13 +22,18 @@ searches then got so little of a core that decisions overran their budget by sec
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from bot.engine.actions import Action
 from bot.engine.view import SeatView
@@ -77,6 +82,24 @@ def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_B
     return player_for(level).choose_action(view, random.Random(seed), budget)
 
 
+class KnownWorkers:
+    """A multiprocessing context that remembers the processes it starts: the workers a
+    :class:`ProcessPoolExecutor` made with it, which it offers no public way to reach
+    before Python 3.14 (``terminate_workers``). Everything else is the base context's."""
+
+    def __init__(self, base: BaseContext | None = None) -> None:
+        self._base: Any = base or multiprocessing.get_context()
+        self.started: weakref.WeakSet[BaseProcess] = weakref.WeakSet()
+
+    def Process(self, *args: Any, **kwargs: Any) -> BaseProcess:
+        process: BaseProcess = self._base.Process(*args, **kwargs)
+        self.started.add(process)
+        return process
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
 class PlayerPool:
     """Owns the worker processes; use as ``async with PlayerPool() as pool``. Default
     workers: one core fewer than the machine has, at least one and at most two.
@@ -88,6 +111,7 @@ class PlayerPool:
     ) -> None:
         self.workers = workers or max(1, min(2, (os.cpu_count() or 1) - 1))
         self._executor: Executor | None = None
+        self._context = KnownWorkers()
         self._clock = clock
         self._free = [0.0] * self.workers  # when each worker is expected to be free
 
@@ -105,11 +129,11 @@ class PlayerPool:
         if executor is None:
             return
         # ProcessPoolExecutor cannot stop a running call; its workers are ended instead
-        # (its process table is the one way to reach them before Python 3.14). Its own
-        # thread then sees them gone and ends at once: waiting for it here keeps it from
-        # closing its pipe while Python's exit writes to it (an error at exit otherwise).
-        if isinstance(executor, ProcessPoolExecutor):
-            for worker in list(executor._processes.values()):  # type: ignore[attr-defined]
+        # (the context it started them with knows them). Its own thread then sees them
+        # gone and ends at once: waiting for it here keeps it from closing its pipe
+        # while Python's exit writes to it (an error at exit otherwise).
+        for worker in list(self._context.started):
+            if worker.is_alive():
                 worker.terminate()
         executor.shutdown(wait=True, cancel_futures=True)
 
@@ -135,7 +159,10 @@ class PlayerPool:
         self._free[worker] = done
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, initializer=worker_started
+                max_workers=self.workers,
+                # (a context by what it offers, not by its class)
+                mp_context=self._context,  # type: ignore[call-overload]
+                initializer=worker_started,
             )
         loop = asyncio.get_running_loop()
         try:

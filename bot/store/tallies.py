@@ -189,6 +189,19 @@ class TallyStore:
             for row in rows
         ]
 
+    async def marked_since(self, role: str, since_ms: int) -> list[tuple[int, int]]:
+        """``(tally, guild)`` of the tallies open or ended after ``since_ms`` (ms since
+        the epoch) that keep a message of ``role``: those a front end may still owe a
+        post (it marks the ones it keeps count of so)."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT t.tally_id, t.guild_id FROM tallies t "
+                "JOIN tally_messages m ON m.tally_id = t.tally_id AND m.role = ? "
+                "WHERE t.status = 'open' OR t.ended_at >= ? ORDER BY t.tally_id",
+                (role, since_ms),
+            )
+        return [(row["tally_id"], row["guild_id"]) for row in rows]
+
     async def load_record(self, tally_id: int) -> dict[str, Any]:
         """The tally's ``bonken-tally/1`` record, for an export or a bug report."""
         info, entries = await self.load(tally_id)

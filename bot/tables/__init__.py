@@ -6,12 +6,13 @@ a :class:`Refusal` says why a request was not carried out, as a reason and a sen
 
 from .computers import LEVELS, Decider, random_decider
 from .errors import Refusal, TableReason
-from .service import TableService
+from .service import Hand, TableService
 from .table import SeatInfo, TableView
 
 __all__ = [
     "LEVELS",
     "Decider",
+    "Hand",
     "Refusal",
     "SeatInfo",
     "TableReason",

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from bot.engine import Action, SeatView, public_record, seat_view, to_record
+from bot.engine import Action, Phase, SeatView, public_record, seat_view, to_record
 from bot.store import Rater, Store, TableSettings
 
 from .closing import Closing
@@ -37,9 +37,17 @@ from .lobby import Left, Lobby
 from .play import Play
 from .recovery import Recovery
 from .table import TableView, view_of
-from .turns import Turns
+from .turns import Turns, on_turn
 
-__all__ = ["Left", "TableService"]
+__all__ = ["Hand", "Left", "TableService"]
+
+
+class Hand(NamedTuple):
+    """What one seated person may see and do now: their seat's view, and the turn the
+    buttons made from it carry."""
+
+    view: SeatView
+    turn: int
 
 
 def every_guild(guild_id: int) -> bool:
@@ -86,13 +94,22 @@ class TableService:
     def tables(self) -> list[TableView]:
         return [view_of(table) for table in self.registry.all()]
 
-    def hand(self, table_id: int, user_id: int) -> tuple[SeatView, int]:
+    def hand(self, table_id: int, user_id: int) -> Hand:
         """The seat view of ``user_id`` at this table, with the turn its buttons carry."""
         table = self.registry.table(table_id)
         seat = seated(table, user_id)
         if table.match is None:
             raise Refusal("the match has not started yet", TableReason.NOT_STARTED)
-        return seat_view(table.match, seat), table.turn
+        return Hand(seat_view(table.match, seat), table.turn)
+
+    def on_turn(self, table_id: int, user_id: int, turn: int, phase: Phase) -> Hand:
+        """The hand of ``user_id`` if it is their turn ``turn`` and the match is in
+        ``phase`` (the trumps menu, a doubling's targets: what leads to an action); else
+        the refusal :meth:`act` would give."""
+        table = self.registry.table(table_id)
+        seat = on_turn(table, user_id, turn, phase)
+        assert table.match is not None
+        return Hand(seat_view(table.match, seat), table.turn)
 
     def scores(self, table_id: int) -> list[tuple[int, str, tuple[int, ...], tuple[int, ...]]]:
         """(deal number, contract, base, final) for every deal chosen so far."""
@@ -194,13 +211,30 @@ class TableService:
 
     # -- playing ------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, turn: int | None, action: Action) -> None:
-        """A human's action. ``turn`` is the number their button carried (None: now)."""
-        await self.turns.act(self.registry.table(table_id), user_id, turn, action)
+    async def act(
+        self, table_id: int, user_id: int, turn: int | None, action: Action
+    ) -> Hand | None:
+        """A human's action. ``turn`` is the number their button carried (None: now).
+        Answers with the actor's hand as the action left it (None: it ended the match)."""
+        table = self.registry.table(table_id)
+        await self.turns.act(table, user_id, turn, action)
+        return self._after(table_id, user_id)
 
-    async def act_in_channel(self, channel_id: int, user_id: int, action: Action) -> None:
-        """A slash command's action: the table of the channel, the current turn."""
-        await self.turns.act(self.registry.in_channel(channel_id), user_id, None, action)
+    async def act_in_channel(self, channel_id: int, user_id: int, action: Action) -> Hand | None:
+        """A slash command's action: the table of the channel, the current turn; answers
+        as :meth:`act` does."""
+        table = self.registry.in_channel(channel_id)
+        await self.turns.act(table, user_id, None, action)
+        return self._after(table.table_id, user_id)
+
+    def _after(self, table_id: int, user_id: int) -> Hand | None:
+        """The actor's hand after their action, unless it closed the table."""
+        if self.registry.get(table_id) is None:
+            return None
+        try:
+            return self.hand(table_id, user_id)
+        except Refusal:  # (the table closed with the match, or they left it meanwhile)
+            return None
 
     async def take_back(self, channel_id: int, user_id: int) -> None:
         """``back``: the player takes their seat back from the computer."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.engine import Action, IllegalAction, seat_view
+from bot.engine import Action, IllegalAction, Phase, Reason, seat_view
 from bot.store import Computer, TableStatus
 
 from . import events as ev
@@ -33,6 +33,27 @@ human's action would wait behind all of them (hundreds at 500 busy tables). With
 human's action waits behind at most this many computer moves."""
 
 
+def on_turn(table: Table, user_id: int, turn: int | None, phase: Phase | None = None) -> int:
+    """The seat of ``user_id`` if it is their turn ``turn`` (the number their button
+    carried; None: now), and the match is in ``phase`` if one is given; else the refusal
+    that says why not. The one check of whose turn it is, for an action and for what
+    leads to one (a menu of trumps, a doubling's targets)."""
+    if table.match is None or table.status is not TableStatus.PLAYING:
+        raise Refusal("the match has not started yet", TableReason.NOT_STARTED)
+    seat = seated(table, user_id)
+    if turn is not None and turn != table.turn:
+        raise Refusal("that was for an earlier turn", TableReason.STALE_TURN)
+    to_act = table.match.to_act
+    if to_act != seat:
+        whose = "nobody's" if to_act is None else f"{table.seats[to_act].name}'s"
+        raise Refusal(
+            f"it is not your turn; it is {whose} turn", TableReason.NOT_YOUR_TURN, seat=to_act
+        )
+    if phase is not None and table.turn_kind() is not phase:
+        raise Refusal("you cannot do that now", Reason.WRONG_PHASE)
+    return seat
+
+
 class Turns:
     """After every change: announce whose turn it is, then time the human or let the
     computer move; the timer's expiry, when a computer moves for the human."""
@@ -50,19 +71,8 @@ class Turns:
     async def act(self, table: Table, user_id: int, turn: int | None, action: Action) -> None:
         """A human's action. ``turn`` is the number their button carried (None: now)."""
         async with table.lock:
-            if table.match is None or table.status is not TableStatus.PLAYING:
-                raise Refusal("the match has not started yet", TableReason.NOT_STARTED)
-            seat = seated(table, user_id)
-            if turn is not None and turn != table.turn:
-                raise Refusal("that was for an earlier turn", TableReason.STALE_TURN)
-            to_act = table.match.to_act
-            if to_act != seat:
-                whose = "nobody's" if to_act is None else f"{table.seats[to_act].name}'s"
-                raise Refusal(
-                    f"it is not your turn; it is {whose} turn",
-                    TableReason.NOT_YOUR_TURN,
-                    seat=to_act,
-                )
+            seat = on_turn(table, user_id, turn)
+            assert table.match is not None
             try:
                 table.match.check(action, seat)
             except IllegalAction as error:

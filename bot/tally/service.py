@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from bot.engine import Reason, Rules, Tally, TallyError
@@ -154,6 +155,11 @@ class TallyService:
     async def remember_message(self, tally_id: int, role: str, message_id: int) -> None:
         """Keep a front end's message id (the scoresheet, its thread) across restarts."""
         await self._store.tallies.remember_message(tally_id, role, message_id)
+
+    async def marked_since(self, role: str, since: datetime) -> list[tuple[int, int]]:
+        """``(tally, guild)`` of the tallies open or ended since ``since`` that keep a
+        front end's message of ``role`` (what it may still owe them, after a restart)."""
+        return await self._store.tallies.marked_since(role, int(since.timestamp() * 1000))
 
     async def record(self, tally_id: int) -> dict[str, Any]:
         """The tally's ``bonken-tally/1`` record (it holds no cards: nothing to hide)."""

@@ -1,43 +1,67 @@
-"""Buttons and menus as ``DynamicItem``s: everything they need lives in the custom_id.
+"""A table's buttons and menus: the lobby's, Show my hand, the hand message's cards,
+contracts and doubles, and Play again. Everything a click needs lives in its custom_id.
 
 ``bonken:<kind>:<table>[:<turn>...]``: the table id routes the click, and the turn number
 lets the service refuse a click made for an earlier turn. Because nothing is kept in
-memory per message, the buttons keep working after a restart; ``setup_hook`` registers
-:data:`DYNAMIC_ITEMS` with the client.
+memory per message, the buttons keep working after a restart. The other features declare
+their own items beside their work; :mod:`bot.ui.items` gathers every feature's for the
+bot to register.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot import i18n
-from bot.engine import Card, Choose, Double, Play, parse_action
+from bot.engine import Action, Card, Choose, Double, Play, parse_action
 from bot.i18n import N_, _
 from bot.render.text import card_text
-from bot.tables import Refusal
 
-from .daily_message import DailyMove, DailyToggle
-from .daily_replay import DailyReplayMenu, DailyReplayStep
-from .front import front_of
-from .replay import AnimateButton, DealMenu, ReplayButton, ReplayStep
-from .replies import say_privately
-from .review import ReviewButton, ReviewDealSelect
-from .standings import LeaderboardButton
-from .tally_components import TALLY_ITEMS
-
-if TYPE_CHECKING:
-    from .hands import HandController
-
-log = logging.getLogger(__name__)
+from .front import Guarded, picked
+from .replay import ReplayButton
+from .review import ReviewButton
 
 TRUMPS = "trumps"
-STALE = N_("this button is no longer valid; use the newest message (`/bonken hand` for your hand)")
 Interaction = discord.Interaction[Any]
+
+
+class HandButtons(Protocol):
+    """What a hand message's buttons ask of the hand controller."""
+
+    async def show(self, interaction: Interaction, table_id: int) -> None: ...
+
+    async def act(
+        self, interaction: Interaction, table_id: int, turn: int, action: Action
+    ) -> None: ...
+
+    async def offer_trumps(self, interaction: Interaction, table_id: int, turn: int) -> None: ...
+
+    async def toggle_double(
+        self, interaction: Interaction, table_id: int, turn: int, chosen: frozenset[int]
+    ) -> None: ...
+
+
+class LobbyButtons(Protocol):
+    async def button(self, interaction: Interaction, table_id: int, op: str) -> None: ...
+
+
+class PlayAgain(Protocol):
+    async def play_again(self, interaction: Interaction, table_id: int) -> None: ...
+
+
+class TableFront(Protocol):
+    """The parts of the bot a table's buttons use."""
+
+    @property
+    def lobby(self) -> LobbyButtons: ...
+
+    @property
+    def hands(self) -> HandButtons: ...
+
+    @property
+    def rematch(self) -> PlayAgain: ...
 
 
 DOUBLE_CODE = r"(?P<code>D:(?:-|(?=[0-3])0?1?2?3?))"
@@ -65,7 +89,7 @@ def _play_card(code: str) -> Card:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=r"bonken:lobby:(?P<table>\d+):(?P<op>join|leave|addbot|start)",
 ):
     LABELS: ClassVar[dict[str, str]] = {
@@ -97,11 +121,8 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(int(match["table"]), match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.lobby.button(interaction, self.table_id, self.op)
-        )
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.lobby.button(interaction, self.table_id, self.op)
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
@@ -111,9 +132,7 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return view
 
 
-class ShowHandButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bonken:hand:(?P<table>\d+)"
-):
+class ShowHandButton(Guarded[discord.ui.Button[Any]], template=r"bonken:hand:(?P<table>\d+)"):
     def __init__(self, table_id: int) -> None:
         self.table_id = table_id
         super().__init__(
@@ -131,9 +150,8 @@ class ShowHandButton(
     ) -> ShowHandButton:
         return cls(int(match["table"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: front.hands.show(interaction, self.table_id))
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.hands.show(interaction, self.table_id)
 
 
 def table_view(table_id: int) -> discord.ui.View:
@@ -142,9 +160,7 @@ def table_view(table_id: int) -> discord.ui.View:
     return view
 
 
-class PlayAgainButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bonken:again:(?P<table>\d+)"
-):
+class PlayAgainButton(Guarded[discord.ui.Button[Any]], template=r"bonken:again:(?P<table>\d+)"):
     """Under the final standings: a rematch of that (finished) table."""
 
     def __init__(self, table_id: int) -> None:
@@ -164,9 +180,8 @@ class PlayAgainButton(
     ) -> PlayAgainButton:
         return cls(int(match["table"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: front.rematch.play_again(interaction, self.table_id))
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.rematch.play_again(interaction, self.table_id)
 
 
 def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
@@ -179,7 +194,7 @@ def rematch_view(table_id: int, match_id: int) -> discord.ui.View:
 
 
 class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=r"bonken:play:(?P<table>\d+):(?P<turn>\d+):(?P<card>(?:P:)?[2-9TJQKA][CDHS])",
 ):
     def __init__(
@@ -202,16 +217,12 @@ class PlayButton(
     ) -> PlayButton:
         return cls(int(match["table"]), int(match["turn"]), _play_card(match["card"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.hands.act(interaction, self.table_id, self.turn, Play(self.card)),
-        )
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.hands.act(interaction, self.table_id, self.turn, Play(self.card))
 
 
 class ContractSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    Guarded[discord.ui.Select[Any]],
     template=r"bonken:(?P<kind>choose|trump):(?P<table>\d+):(?P<turn>\d+)",
 ):
     """The chooser's menu: the contracts (``choose``), or after "Trumps…" the trump
@@ -250,20 +261,16 @@ class ContractSelect(
     ) -> ContractSelect:
         return cls(int(match["table"]), int(match["turn"]), kind=match["kind"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: self.pick(interaction, front.hands))
-
-    async def pick(self, interaction: Interaction, hands: HandController) -> None:
-        value = _selected(interaction)
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        value = picked(interaction)[0]
         if value == TRUMPS:
-            await hands.offer_trumps(interaction, self.table_id, self.turn)
+            await front.hands.offer_trumps(interaction, self.table_id, self.turn)
         else:
-            await hands.act(interaction, self.table_id, self.turn, Choose(value))
+            await front.hands.act(interaction, self.table_id, self.turn, Choose(value))
 
 
 class DoubleToggle(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:dbl:(?P<table>\d+):(?P<turn>\d+):(?:{DOUBLE_CODE}|{OLD_MASK}):(?P<seat>[0-3])",
 ):
     def __init__(
@@ -286,17 +293,13 @@ class DoubleToggle(
         chosen = _double_seats(match)
         return cls(int(match["table"]), int(match["turn"]), chosen, int(match["seat"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
         toggled = self.chosen ^ {self.seat}
-        await front.guard(
-            interaction,
-            lambda: front.hands.toggle_double(interaction, self.table_id, self.turn, toggled),
-        )
+        await front.hands.toggle_double(interaction, self.table_id, self.turn, toggled)
 
 
 class DoubleConfirm(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:dblok:(?P<table>\d+):(?P<turn>\d+):(?:{DOUBLE_CODE}|{OLD_MASK})(?P<pass>:pass)?",
 ):
     def __init__(
@@ -327,23 +330,11 @@ class DoubleConfirm(
         is_pass = match["pass"] is not None
         return cls(int(match["table"]), int(match["turn"]), chosen, is_pass=is_pass)
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        action = Double(self.chosen)
-        await front.guard(
-            interaction, lambda: front.hands.act(interaction, self.table_id, self.turn, action)
-        )
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.hands.act(interaction, self.table_id, self.turn, Double(self.chosen))
 
 
-def _selected(interaction: Interaction) -> str:
-    data: Mapping[str, Any] = interaction.data or {}
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+ITEMS = (
     LobbyButton,
     ShowHandButton,
     PlayAgainButton,
@@ -351,39 +342,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ContractSelect,
     DoubleToggle,
     DoubleConfirm,
-    LeaderboardButton,
-    *TALLY_ITEMS,
-    DailyMove,
-    DailyToggle,
-    DailyReplayMenu,
-    DailyReplayStep,
-    ReviewButton,
-    ReviewDealSelect,
-    ReplayButton,
-    ReplayStep,
-    DealMenu,
-    AnimateButton,
 )
-
-
-def claimed(custom_id: str) -> bool:
-    """True if one of :data:`DYNAMIC_ITEMS` answers a click with this custom_id."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
-
-
-async def answer_unclaimed(interaction: Interaction) -> None:
-    """The last net for clicks: answer a component interaction no item of ours claims.
-
-    discord.py hands a click to the ``DynamicItem`` whose template matches its custom_id
-    and silently drops one that matches none (a button of an older version of the bot, a
-    malformed id), so Discord would tell the user "This interaction failed". The templates
-    are strict, so a claimed custom_id always parses and its callback (guarded) answers."""
-    if interaction.type is not discord.InteractionType.component:
-        return
-    data: Mapping[str, Any] = interaction.data or {}
-    custom_id = data.get("custom_id")
-    if isinstance(custom_id, str) and claimed(custom_id):
-        return
-    log.info("unclaimed component click: user=%s custom_id=%r", interaction.user.id, custom_id)
-    with i18n.using(interaction.locale):
-        await say_privately(interaction, f"⚠️ {_(STALE)}")
+"""The table's buttons and menus, for the bot to register."""

@@ -26,12 +26,11 @@ from bot.engine import Action
 from bot.i18n import _
 from bot.render import daily as words
 from bot.store.tables import TableStore
-from bot.tables import Refusal
 
 from .daily_message import daily_buttons, daily_content
 from .daily_replay import DailyReplays
 from .pictures import DAILY_FILE, daily_picture
-from .replies import display_name, literal, server_language
+from .replies import UIRefusal, display_name, literal, server_language
 from .standings import GOLD, NO_MENTIONS, Boards
 from .web import WebLinker, with_web_link
 
@@ -83,7 +82,9 @@ class DailyController:
         self, interaction: Interaction, attempt_id: int, step: int, action: Action
     ) -> None:
         """A card, Confirm or Pass: the move and the computers' answers, then the same
-        message shows where the attempt stands."""
+        message shows where the attempt stands. The move is checked before the click is
+        acknowledged (a refusal is then the click's own private answer)."""
+        await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
         await interaction.response.defer()  # the clicked message is edited below
         view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
         await self._show(interaction, view)
@@ -102,6 +103,10 @@ class DailyController:
         its deals; once the day has closed, a menu to replay each attempt's deals and
         every attempt's record as a file."""
         guild_id = _guild(interaction)
+        try:
+            self._service.day(when)  # a date that is none is refused before the "thinking"
+        except DailyRefusal as refusal:
+            raise UIRefusal(self._worded(refusal)) from None
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             results = await self._service.results(guild_id, when, interaction.user.id)
@@ -171,7 +176,7 @@ class DailyController:
         try:
             return await call
         except DailyRefusal as refusal:
-            raise Refusal(self._worded(refusal)) from None
+            raise UIRefusal(self._worded(refusal)) from None
 
     def _worded(self, refusal: DailyRefusal) -> str:
         return words.daily_refusal_text(refusal, self._service.today())
@@ -206,7 +211,7 @@ class DailyController:
 
 def _guild(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refusal(_("the daily deals belong to a server; use this command in one"))
+        raise UIRefusal(_("the daily deals belong to a server; use this command in one"))
     return interaction.guild_id
 
 

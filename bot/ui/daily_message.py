@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.daily import AttemptView
-from bot.engine import Double, Phase, Play, Suit, parse_action
+from bot.engine import Action, Double, Phase, Play, Suit, parse_action
 from bot.engine.cards import Card
 from bot.i18n import _
 from bot.render import daily as words
 from bot.render.text import card_text
 
-from .front import front_of
+from .front import Guarded
 
 Interaction = discord.Interaction[Any]
 
@@ -92,8 +92,27 @@ def _rows(hand: tuple[Card, ...]) -> list[list[Card]]:
     return rows
 
 
+class DailyMoves(Protocol):
+    """What a daily attempt's buttons ask of the daily deals' controller."""
+
+    async def act(
+        self, interaction: Interaction, attempt_id: int, step: int, action: Action
+    ) -> None: ...
+
+    async def toggle(
+        self, interaction: Interaction, attempt_id: int, step: int, chosen: frozenset[int]
+    ) -> None: ...
+
+
+class DailyFront(Protocol):
+    """The part of the bot a daily attempt's buttons use."""
+
+    @property
+    def daily(self) -> DailyMoves: ...
+
+
 class DailyMove(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:daily:(?P<attempt>\d+):(?P<step>\d+):(?P<code>P:[2-9TJQKA][CDHS]|{DOUBLE})(?P<ok>:ok)?",
 ):
     """A move of the attempt: a card, Confirm (the doubles toggled) or Pass."""
@@ -136,16 +155,13 @@ class DailyMove(
             int(match["attempt"]), int(match["step"]), match["code"], confirm=bool(match["ok"])
         )
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
+    async def clicked(self, interaction: Interaction, front: DailyFront) -> None:
         action = parse_action(self.code)
-        await front.guard(
-            interaction, lambda: front.daily.act(interaction, self.attempt_id, self.step, action)
-        )
+        await front.daily.act(interaction, self.attempt_id, self.step, action)
 
 
 class DailyToggle(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:dailydbl:(?P<attempt>\d+):(?P<step>\d+):(?P<code>{DOUBLE}):(?P<seat>[0-3])",
 ):
     """Flips one player in the doubling turn's choice; nothing is played until Confirm."""
@@ -171,10 +187,10 @@ class DailyToggle(
         assert isinstance(action, Double)  # the template admits only a double's code
         return cls(int(match["attempt"]), int(match["step"]), action.targets, int(match["seat"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
+    async def clicked(self, interaction: Interaction, front: DailyFront) -> None:
         toggled = self.chosen ^ {self.seat}
-        await front.guard(
-            interaction,
-            lambda: front.daily.toggle(interaction, self.attempt_id, self.step, toggled),
-        )
+        await front.daily.toggle(interaction, self.attempt_id, self.step, toggled)
+
+
+ITEMS = (DailyMove, DailyToggle)
+"""A daily attempt's buttons, for the bot to register."""

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -34,12 +34,11 @@ from bot.render import daily as words
 from bot.render.replay import replay_scene, replay_scene_png
 from bot.render.text import contract_name, player_name
 from bot.review.replay import Address, Replay, ReplayError
-from bot.tables import Refusal
 
-from .front import front_of
+from .front import Guarded, picked
 from .pictures import DRAWER, show
 from .replay import step_button
-from .replies import literal
+from .replies import UIRefusal, literal
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -104,22 +103,19 @@ class DailyReplays:
         """The menu's choice: the deal at its end, in a new private message."""
         chosen = CHOICE.fullmatch(value)
         if chosen is None:
-            raise Refusal(_(NO_POINT))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+            raise UIRefusal(_(NO_POINT))
         attempt_id, deal = int(chosen["attempt"]), int(chosen["deal"])
-        try:
-            kept = await self._replay(interaction, day, attempt_id, deal)
-        except Refusal as refusal:
-            await interaction.edit_original_response(content=f"⚠️ {literal(str(refusal))}")
-            return
+        kept = await self._replay(interaction, day, attempt_id, deal)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self._answer(interaction, day, (attempt_id, deal), kept, kept.replay.end(0).step)
 
     async def step(self, interaction: Interaction, day: str, attempt_id: int, at: Address) -> None:
-        """A button's click: the message shows ``at`` now."""
-        await interaction.response.defer()  # the clicked message is edited below
+        """A button's click: the message shows ``at`` now (a point the deal does not have
+        refused before the click is acknowledged)."""
         kept = await self._replay(interaction, day, attempt_id, at.deal)
         if not kept.replay.contains(Address(0, at.step)):
-            raise Refusal(_(NO_POINT))
+            raise UIRefusal(_(NO_POINT))
+        await interaction.response.defer()  # the clicked message is edited below
         await self._answer(interaction, day, (attempt_id, at.deal), kept, at.step)
 
     # -- inside -------------------------------------------------------------------------
@@ -136,14 +132,14 @@ class DailyReplays:
                     guild_id, day, attempt_id, interaction.user.id
                 )
             except DailyRefusal as refusal:
-                raise Refusal(words.daily_refusal_text(refusal, self._service.today())) from None
+                raise UIRefusal(words.daily_refusal_text(refusal, self._service.today())) from None
             if deal >= len(found.records):
-                raise Refusal(_(NO_POINT))
+                raise UIRefusal(_(NO_POINT))
             record = found.records[deal]
             try:
-                replay = await _drawn(lambda: Replay.from_record(record, whole=False))
+                replay = await asyncio.to_thread(Replay.from_record, record, whole=False)
             except ReplayError:
-                raise Refusal(_(UNFINISHED)) from None
+                raise UIRefusal(_(UNFINISHED)) from None
             kept = Kept(found.name, len(found.records), replay)
         self._kept[key] = kept
         self._kept.move_to_end(key)
@@ -203,7 +199,7 @@ def _picture(kept: Kept, at: Address, number: tuple[int, int], language: str) ->
 
 def _guild(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refusal(_("the daily deals belong to a server; use this command in one"))
+        raise UIRefusal(_("the daily deals belong to a server; use this command in one"))
     return interaction.guild_id
 
 
@@ -221,9 +217,14 @@ async def _drawn(work: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(DRAWER, work)
 
 
-class DailyReplayMenu(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonken:drm:{DAY}"
-):
+class DailyReplayFront(Protocol):
+    """The part of the bot a daily replay's menu and buttons use."""
+
+    @property
+    def daily_replays(self) -> DailyReplays: ...
+
+
+class DailyReplayMenu(Guarded[discord.ui.Select[Any]], template=rf"bonken:drm:{DAY}"):
     """Under a closed day's results: the menu of its attempts' deals."""
 
     def __init__(self, day: str, options: list[tuple[str, str]] | None = None) -> None:
@@ -244,16 +245,12 @@ class DailyReplayMenu(
     ) -> DailyReplayMenu:
         return cls(match["day"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.daily.replays.open(interaction, self.day, _picked(interaction)),
-        )
+    async def clicked(self, interaction: Interaction, front: DailyReplayFront) -> None:
+        await front.daily_replays.open(interaction, self.day, picked(interaction)[0])
 
 
 class DailyReplayStep(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=rf"bonken:drs:{DAY}:{ATTEMPT}:{DEAL}\.{STEP}:(?P<op>first|back|next|last)",
 ):
     """Start of deal, one back, one forward, end of deal: each carries where it leads."""
@@ -272,17 +269,9 @@ class DailyReplayStep(
         target = Address(int(match["deal"]), int(match["step"]))
         return cls(match["day"], int(match["attempt"]), target, match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.daily.replays.step(interaction, self.day, self.attempt_id, self.target),
-        )
+    async def clicked(self, interaction: Interaction, front: DailyReplayFront) -> None:
+        await front.daily_replays.step(interaction, self.day, self.attempt_id, self.target)
 
 
-def _picked(interaction: Interaction) -> str:
-    data: dict[str, Any] = dict(interaction.data or {})
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
+ITEMS = (DailyReplayMenu, DailyReplayStep)
+"""A closed day's replay menu and step buttons, for the bot to register."""

@@ -1,90 +1,96 @@
-"""What the bot offers the objects discord.py builds itself, and the one way to reach it.
+"""The one way a button, a menu, a form or an autocomplete reaches the bot, and the base
+of every button and menu.
 
 Most of the front end is built by the bot in order and handed what it uses. A button or
 menu, though, is rebuilt by discord.py from a click's custom_id (a ``DynamicItem``), and
-an autocomplete callback is called by discord.py too: neither can be handed anything.
-What they may use is :class:`Front`, reached through the interaction's client with
-:func:`front_of`; nothing else of the bot is in their reach.
+an autocomplete callback or a modal submit is called by discord.py too: none can be
+handed anything. They reach the bot through the interaction's client, with
+:func:`front_of`, which checks the client is the Bonken bot.
+
+A click runs its work in the bot's guard (a refusal becomes a polite private reply, a
+surprise a logged apology): :class:`Guarded` does that once for every button and menu,
+and :func:`run_guarded` for the other callbacks discord.py makes. Each feature declares
+its own items (subclasses of :class:`Guarded`) beside the work they call, and the parts
+it uses as a ``Protocol`` of its own, so nothing here names a feature: this module
+imports nothing of the front end.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol, TypeVar, overload, runtime_checkable
 
 import discord
 
-if TYPE_CHECKING:
-    from .daily import DailyController
-    from .hands import HandController
-    from .lobby import LobbyController
-    from .places import Places
-    from .rematch import Rematch
-    from .replay import Replays
-    from .replies import Guard
-    from .review import ReviewController
-    from .standings import Boards
-    from .tally import TallyController
+from bot.i18n import _
+
+from .replies import UIRefusal
+
+Interaction = discord.Interaction[Any]
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+FrontT = TypeVar("FrontT")
+NOTHING = r"(?!)"
+"""A template no custom_id matches: :class:`Guarded` itself is never registered."""
+
+
+class Guarding(Protocol):
+    """Runs an interaction's work, a refusal answered privately (:class:`~bot.ui.replies.Guard`)."""
+
+    async def __call__(
+        self, interaction: Interaction, work: Callable[[], Awaitable[None]]
+    ) -> None: ...
 
 
 @runtime_checkable
 class Front(Protocol):
-    """The parts of the bot a button, a menu or an autocomplete callback may use."""
+    """What every callback discord.py makes may count on: the guard. The parts a feature
+    uses it names in a ``Protocol`` of its own, which the bot offers as properties."""
 
     @property
-    def guard(self) -> Guard:
-        """Runs a click's work, turning a refusal into a polite private reply."""
-        ...
-
-    @property
-    def places(self) -> Places:
-        """Which table an interaction is about."""
-        ...
-
-    @property
-    def lobby(self) -> LobbyController:
-        """The lobby message's buttons."""
-        ...
-
-    @property
-    def hands(self) -> HandController:
-        """The hand messages: show, act, choose, double."""
-        ...
-
-    @property
-    def rematch(self) -> Rematch:
-        """Play again, under the final standings."""
-        ...
-
-    @property
-    def boards(self) -> Boards:
-        """The leaderboard's pages and the server's seasons."""
-        ...
-
-    @property
-    def tally(self) -> TallyController:
-        """The scoresheets' buttons, menus and result forms."""
-        ...
-
-    @property
-    def daily(self) -> DailyController:
-        """The daily deals' private messages: a move, a doubling toggle; the days offered."""
-        ...
-
-    @property
-    def reviews(self) -> ReviewController:
-        """Players' reviews of finished matches: the Review button, the deal menu."""
-        ...
-
-    @property
-    def replays(self) -> Replays:
-        """The replays of finished matches: their steps, deals and animations."""
-        ...
+    def guard(self) -> Guarding: ...
 
 
-def front_of(interaction: discord.Interaction[Any]) -> Front:
-    """The bot's :class:`Front` behind an interaction discord.py routed to an object it
-    built itself."""
+@overload
+def front_of(interaction: Interaction) -> Front: ...
+
+
+@overload
+def front_of(interaction: Interaction, kind: type[FrontT]) -> FrontT: ...
+
+
+def front_of(interaction: Interaction, kind: type[Any] = Front) -> Any:
+    """The bot behind an interaction discord.py routed to an object it built itself, as
+    ``kind`` (a runtime-checkable ``Protocol`` of the parts the caller uses)."""
     client = interaction.client
-    if not isinstance(client, Front):
+    if not isinstance(client, kind):
         raise TypeError(f"{type(client).__name__} is not the Bonken bot")
     return client
+
+
+async def run_guarded(interaction: Interaction, work: Callable[[Any], Awaitable[None]]) -> None:
+    """``work(front)`` in the bot's guard: for a callback discord.py makes (a modal
+    submit), as :class:`Guarded` does for a click."""
+    front = front_of(interaction)
+    await front.guard(interaction, lambda: work(front))
+
+
+class Guarded(discord.ui.DynamicItem[ItemT], template=NOTHING):
+    """A button or menu whose click runs :meth:`clicked` in the bot's guard. A subclass
+    gives its template, carries in its custom_id all its click needs, and types the
+    ``front`` it is given by its feature's ``Protocol``."""
+
+    async def callback(self, interaction: Interaction) -> None:
+        await run_guarded(interaction, lambda front: self.clicked(interaction, front))
+
+    async def clicked(self, interaction: Interaction, front: Any) -> None:
+        """The click's work (the bot's parts in ``front``)."""
+        raise NotImplementedError
+
+
+def picked(interaction: Interaction) -> list[str]:
+    """The values a menu's click picked (a refusal if none: Discord sends at least one)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    values = [str(value) for value in data.get("values") or []]
+    if not values:
+        raise UIRefusal(_("nothing was selected"))
+    return values

@@ -24,11 +24,11 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot import i18n
-from bot.engine import Action, MatchPhase, SeatView
+from bot.engine import Action, MatchPhase
 from bot.i18n import N_, _
 from bot.store import HandLink, StoreError
 from bot.store.delivery import DeliveryStore
-from bot.tables import Refusal, TableReason, TableService
+from bot.tables import Hand, Refusal, TableService
 
 from . import components as c
 from .hand import doubling_items, hand_message, trump_choices
@@ -103,8 +103,10 @@ class HandController:
             return i18n.DEFAULT
 
     def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
-        seat_view, turn = self._service.hand(table_id, user_id)
-        return hand_message(table_id, turn, seat_view, self._service.view(table_id).seats)
+        return self._message(table_id, self._service.hand(table_id, user_id))
+
+    def _message(self, table_id: int, hand: Hand) -> tuple[str, discord.ui.View]:
+        return hand_message(table_id, hand.turn, hand.view, self._service.view(table_id).seats)
 
     async def _answer(
         self,
@@ -155,14 +157,10 @@ class HandController:
         await self._answer(interaction, table_id, content, view, new=True)
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
-        """A click that acts; the hand message then shows the new position in place."""
-        await self._service.act(table_id, interaction.user.id, turn, action)
-        await self._update_in_place(interaction, table_id)
-
-    async def _update_in_place(self, interaction: Interaction, table_id: int) -> None:
-        try:
-            content, view = self._render(table_id, interaction.user.id)
-        except Refusal:
+        """A click that acts; the hand message then shows, in place, the hand the
+        service answers with."""
+        hand = await self._service.act(table_id, interaction.user.id, turn, action)
+        if hand is None:
             # This message says so itself; closing the table must not say it again.
             key = (table_id, interaction.user.id)
             self._links.pop(key, None)
@@ -171,19 +169,14 @@ class HandController:
             await interaction.response.edit_message(content=_(MATCH_OVER, place=place), view=None)
             await self._forget(key)
             return
+        content, view = self._message(table_id, hand)
         await self._answer(interaction, table_id, content, view, new=False)
-
-    def _current_turn(self, table_id: int, user_id: int, turn: int, phase: MatchPhase) -> SeatView:
-        seat_view, now = self._service.hand(table_id, user_id)
-        if now != turn:
-            raise Refusal("that was for an earlier turn", TableReason.STALE_TURN)
-        if not seat_view.my_turn or seat_view.phase is not phase:
-            raise Refusal("it is not your turn for that", TableReason.NOT_YOUR_TURN)
-        return seat_view
 
     async def offer_trumps(self, interaction: Interaction, table_id: int, turn: int) -> None:
         """The chooser picked "Trumps…": show the trump options left."""
-        seat_view = self._current_turn(table_id, interaction.user.id, turn, MatchPhase.CHOOSING)
+        seat_view = self._service.on_turn(
+            table_id, interaction.user.id, turn, MatchPhase.CHOOSING
+        ).view
         ui = discord.ui.View(timeout=None)
         ui.add_item(c.ContractSelect(table_id, turn, trump_choices(seat_view), kind="trump"))
         self._shown.pop((table_id, interaction.user.id), None)  # it shows something else now
@@ -195,7 +188,9 @@ class HandController:
         self, interaction: Interaction, table_id: int, turn: int, chosen: frozenset[int]
     ) -> None:
         """Flip one target of the doubling turn; nothing is sent to the table until Confirm."""
-        seat_view = self._current_turn(table_id, interaction.user.id, turn, MatchPhase.DOUBLING)
+        seat_view = self._service.on_turn(
+            table_id, interaction.user.id, turn, MatchPhase.DOUBLING
+        ).view
         names = [seat.name for seat in self._service.view(table_id).seats]
         ui = discord.ui.View(timeout=None)
         for item in doubling_items(table_id, turn, seat_view, names, chosen):

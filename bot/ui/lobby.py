@@ -17,7 +17,7 @@ from bot.tables.lobby import Left
 from .components import lobby_view
 from .embeds import compass, level_name, lobby_embed
 from .places import Places
-from .replies import display_name, is_admin
+from .replies import UIRefusal, display_name, is_admin
 from .rules_options import chosen_rules
 from .table_message import TABLE_MESSAGE
 from .threads import THREAD, THREAD_WANTED
@@ -99,15 +99,17 @@ class LobbyController:
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
             names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
-            raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
+            raise UIRefusal(
+                _("I need these permissions in this channel first: {names}", names=names)
+            )
         guild = await self.tables.guild_settings(interaction.guild_id or 0)
         defaults = guild.table_defaults
         if turn_seconds is not None and not MIN_TURN <= turn_seconds <= MAX_TURN:
-            raise Refusal(turn_time_refusal())
+            raise UIRefusal(turn_time_refusal())
         if level is not None and level not in LEVELS:
-            raise Refusal(level_refusal())
+            raise UIRefusal(level_refusal())
         if language is not None and language not in i18n.LANGUAGES:
-            raise Refusal(language_refusal())
+            raise UIRefusal(language_refusal())
         chosen = language or guild.language or i18n.language_of(interaction.guild_locale)
         settings = TableSettings(
             turn_seconds=turn_seconds or defaults.turn_seconds,

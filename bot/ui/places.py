@@ -12,6 +12,8 @@ from bot.engine import SeatView
 from bot.i18n import _
 from bot.tables import Refusal, TableReason, TableService, TableView
 
+from .replies import UIRefusal
+
 Interaction = discord.Interaction[Any]
 
 
@@ -25,7 +27,7 @@ class Places:
     def channel_of(self, interaction: Interaction) -> int:
         """The channel whose table the interaction is about; a refusal outside a server."""
         if interaction.channel_id is None or interaction.guild_id is None:
-            raise Refusal(_("Bonken is played in a server's text channel"))
+            raise UIRefusal(_("Bonken is played in a server's text channel"))
         return self._table_channel(interaction.channel_id)
 
     def table_at(self, interaction: Interaction) -> TableView | None:

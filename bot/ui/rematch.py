@@ -18,13 +18,13 @@ from bot import i18n
 from bot.i18n import N_, _
 from bot.store import Computer, Human, NotFound, TableRecord, TableStatus
 from bot.store.tables import TableStore
-from bot.tables import Refusal, TableService, TableView
+from bot.tables import TableService, TableView
 
 from .components import lobby_view
 from .embeds import compass, lobby_embed
 from .lines import post_nonce
 from .lobby import LobbyMessages
-from .replies import display_name
+from .replies import UIRefusal, display_name
 from .table_message import TABLE_MESSAGE
 from .threads import THREAD, THREAD_WANTED
 
@@ -58,12 +58,12 @@ class Rematch:
         try:
             old = await self._tables.get_table(old_table_id)
         except NotFound:
-            raise Refusal(
+            raise UIRefusal(
                 _("that match is not known any more; `/bonken new` opens a table")
             ) from None
         user_id = interaction.user.id
         if Human(user_id) not in old.seats:
-            raise Refusal(_(NOT_A_PLAYER))
+            raise UIRefusal(_(NOT_A_PLAYER))
         here = self._service.table_in_channel(old.channel_id)
         if here is None:
             await self._open(interaction, old)
@@ -74,7 +74,7 @@ class Rematch:
                 _("You sit {seat}.", seat=compass(seat)), ephemeral=True
             )
         else:
-            raise Refusal(_(TABLE_OPEN, channel=old.channel_id))
+            raise UIRefusal(_(TABLE_OPEN, channel=old.channel_id))
 
     async def _open(self, interaction: Interaction, old: TableRecord) -> None:
         """Open the table with the clicker as host, seat the old computers, post the lobby."""

@@ -7,12 +7,13 @@ menu of the deals. Each button carries the match and the point it leads to
 (``bonken:rp:<match>:<deal>.<step>:<op>``), so it works after a restart and for whoever
 presses it; a click edits the message it is on.
 
-Nothing is kept per message. A match is checked on every click: it must be this
-server's (match ids are global; another server's match is answered as unknown, so its
-existence is not told) and finished (a match in play would show its hands). The
-pictures are drawn in the one picture thread (:data:`bot.ui.pictures.DRAWER`), after the
-interaction is acknowledged. A private replay speaks its reader's language; one posted
-in the channel, and an animation (posted there to share), the server's.
+Nothing is kept per message. Every click asks the finished matches' service
+(:mod:`bot.archive`) for the match, which checks it is this server's and finished and
+gives its replay (kept there: a finished match never changes); a point or deal the
+match does not have is refused before the click is acknowledged. The pictures are drawn
+in the one picture thread (:data:`bot.ui.pictures.DRAWER`), after the acknowledgement.
+A private replay speaks its reader's language; one posted in the channel, and an
+animation (posted there to share), the server's.
 """
 
 from __future__ import annotations
@@ -23,26 +24,22 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
 from bot import i18n
+from bot.archive import MATCH_ID, FinishedMatchService
 from bot.i18n import N_, _
 from bot.render.replay import deal_animation, replay_png
 from bot.render.text import contract_name, player_name
-from bot.review.replay import Address, DealLabel, Replay, ReplayError
-from bot.store import FinishedMatch, MatchInfo, MatchStatus, NotFound
-from bot.store.matches import MatchStore
+from bot.review.replay import Address, DealLabel, Replay
+from bot.store import FinishedMatch
 from bot.store.tables import TableStore
-from bot.tables import Refusal
 
-from . import finished
-from .front import front_of
+from .front import Guarded, picked
 from .pictures import DRAWER, show
-from .places import Places
 from .replies import literal, server_language
-from .threads import THREAD
 from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
@@ -52,25 +49,14 @@ T = TypeVar("T")
 
 PICTURE_FILE = "replay.png"
 ANIMATION_FILE = "deal.gif"
-KEPT = 8
-"""Replays kept in memory (a finished match never changes): the newest asked for."""
 ANIMATIONS_KEPT = 4
 NO_MENTIONS = discord.AllowedMentions.none()
-MATCH_ID = r"(?P<match>[1-9]\d{0,17})"
-"""A match id in a custom_id: small enough for any database's integer."""
+MATCH = rf"(?P<match>{MATCH_ID})"
+"""A match id in a custom_id, as the finished matches' service reads it."""
 ADDRESS = r"(?P<code>(?:0|[1-9]\d?)\.(?:0|[1-9]\d?))"
 """An :class:`Address` code exactly as :meth:`Address.parse` reads it (two numbers below
 100 without leading zeros), so a claimed custom_id always parses."""
 
-UNKNOWN = N_("there is no finished match {match} in this server; pick one from the list")
-IN_PLAY = N_("that match is still being played; it can be replayed once it has ended")
-IN_PLAY_HERE = N_(
-    "the match here is still being played; it can be replayed once it has ended "
-    "(or pick an earlier match from the list)"
-)
-STOPPED = N_("that match was stopped before its end, so it cannot be replayed")
-NONE_HERE = finished.NONE_HERE
-NO_POINT = N_("that button does not lead to a point of this match")
 DEAL_LABEL = N_("Deal {number} · {contract} · chosen by {name}")
 STEP = N_("step {step} of {steps}")
 TITLE = N_("Replay of match {match}")
@@ -81,61 +67,48 @@ class Replays:
     """The replay's work for the command and the buttons (see the module)."""
 
     def __init__(
-        self,
-        matches: MatchStore,
-        tables: TableStore,
-        places: Places,
-        web: WebLinker | None = None,
+        self, archive: FinishedMatchService, tables: TableStore, web: WebLinker | None = None
     ) -> None:
-        """``matches``: the finished matches and their records; ``tables``: the server's
-        language; ``places``: the channel a command was typed in (or its table's);
-        ``web``: the link to the match's page the replay carries."""
+        """``archive``: the finished matches and their replays; ``tables``: the server's
+        language; ``web``: the link to the match's page the replay carries."""
         self._web = web or WebLinker.none()
-        self._matches = matches
+        self._archive = archive
         self._tables = tables
-        self._places = places
-        self._replays: OrderedDict[int, Replay] = OrderedDict()
         self._animations: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._animating = asyncio.Lock()
 
-    async def open(self, interaction: Interaction, match_id: int | None, *, public: bool) -> None:
-        """The replay of ``match_id`` (None: the newest finished match played here) at
+    async def open(self, interaction: Interaction, match: str | None, *, public: bool) -> None:
+        """The replay of the match typed (None: the newest finished match played here) at
         the start of its first deal, for the asker only unless ``public``."""
-        if match_id is None:
-            match_id = await self._newest_here(interaction)
-        await self._check(interaction, match_id)
-        await interaction.response.defer(ephemeral=not public, thinking=True)
-        language = await self._language(interaction, public=public)
-        replay = await self._replay(match_id)
-        await self._answer(interaction, replay, match_id, replay.start(0), language)
+        info = await self._archive.find(
+            interaction.guild_id, typed=match, channel_id=interaction.channel_id
+        )
+        await self._open(interaction, info.match_id, public=public)
+
+    async def open_match(self, interaction: Interaction, match_id: int) -> None:
+        """The Replay button under the final standings: that match, privately."""
+        await self._archive.get(_guild(interaction), match_id)
+        await self._open(interaction, match_id, public=False)
 
     async def step(self, interaction: Interaction, match_id: int, address: Address) -> None:
-        """A button's click: the message shows ``address`` now."""
-        info = await self._check(interaction, match_id)
-        if address.deal >= info.deals:
-            raise Refusal(_(NO_POINT))
+        """A button's click: the message shows ``address`` now (a point the match does
+        not have is refused before the click is acknowledged)."""
+        replay = await self._archive.point(_guild(interaction), match_id, address)
         await interaction.response.defer()
-        replay = await self._replay(match_id)
-        if not replay.contains(address):
-            raise Refusal(_(NO_POINT))
         language = await self._language(interaction, public=_is_public(interaction))
         await self._answer(interaction, replay, match_id, address, language)
 
     async def go_to_deal(self, interaction: Interaction, match_id: int, value: str) -> None:
         """The menu's pick: the start of deal ``value`` (its 0-based index)."""
-        if not (value.isascii() and value.isdigit() and len(value) <= 2):
-            raise Refusal(_(NO_POINT))
-        await self.step(interaction, match_id, Address(int(value), 0))
+        deal = int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
+        await self.step(interaction, match_id, Address(deal, 0))  # (-1: refused as no point)
 
     async def animate(self, interaction: Interaction, match_id: int, deal: int) -> None:
         """Every card of ``deal`` as one animated picture, posted in the channel to share
         (made one at a time, in the picture thread, after the click is acknowledged)."""
-        info = await self._check(interaction, match_id)
-        if deal >= info.deals:
-            raise Refusal(_(NO_POINT))
+        replay = await self._archive.deal(_guild(interaction), match_id, deal)
         await interaction.response.defer(thinking=True)
         language = await server_language(self._tables, interaction)
-        replay = await self._replay(match_id)
         key = (match_id, deal, language)
         async with self._animating:
             data = self._animations.get(key)
@@ -160,51 +133,13 @@ class Replays:
             allowed_mentions=NO_MENTIONS,
         )
 
-    async def recent(self, guild_id: int, limit: int = 25) -> list[FinishedMatch]:
-        """The server's newest finished matches, for the ``match`` option's list."""
-        return await self._matches.finished_in_guild(guild_id, limit)
-
     # -- the parts ------------------------------------------------------------------------
 
-    async def _newest_here(self, interaction: Interaction) -> int:
-        channel = self._places.channel_of(interaction)
-        found = await self._matches.latest_in_channel(
-            channel, thread_role=THREAD, status=MatchStatus.FINISHED
-        )
-        if found is not None:
-            return found
-        playing = await self._matches.latest_in_channel(
-            channel, thread_role=THREAD, status=MatchStatus.PLAYING
-        )
-        raise Refusal(_(IN_PLAY_HERE if playing is not None else NONE_HERE))
-
-    async def _check(self, interaction: Interaction, match_id: int) -> MatchInfo:
-        """The match, if it is a finished match of this server; else a refusal. Only the
-        store is asked, so a refusal comes before the acknowledgement."""
-        try:
-            info = await self._matches.get_match(match_id)
-        except NotFound:
-            raise Refusal(_(UNKNOWN, match=match_id)) from None
-        if info.guild_id != interaction.guild_id:  # not told apart from an unknown match
-            raise Refusal(_(UNKNOWN, match=match_id))
-        if info.status is MatchStatus.PLAYING:
-            raise Refusal(_(IN_PLAY))
-        if info.status is not MatchStatus.FINISHED:
-            raise Refusal(_(STOPPED))
-        return info
-
-    async def _replay(self, match_id: int) -> Replay:
-        """The replay of a finished match (checked), replayed in the picture thread."""
-        replay = self._replays.get(match_id)
-        if replay is None:
-            record = await self._matches.load_record(match_id)
-            try:
-                replay = await _drawn(lambda: Replay.from_record(record))
-            except ReplayError:
-                log.exception("the record of finished match %s does not replay", match_id)
-                raise Refusal(_(STOPPED)) from None
-        _keep(self._replays, match_id, replay, KEPT)
-        return replay
+    async def _open(self, interaction: Interaction, match_id: int, *, public: bool) -> None:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        language = await self._language(interaction, public=public)
+        replay = await self._archive.replay(_guild(interaction), match_id)
+        await self._answer(interaction, replay, match_id, replay.start(0), language)
 
     async def _language(self, interaction: Interaction, *, public: bool) -> str:
         if public:
@@ -230,6 +165,11 @@ class Replays:
         await interaction.edit_original_response(
             embed=show(embed, file), attachments=[file], view=buttons
         )
+
+
+def _guild(interaction: Interaction) -> int:
+    """The server a button's click came from (a button of a match is always in one)."""
+    return interaction.guild_id or 0
 
 
 async def _drawn(work: Callable[[], T]) -> T:
@@ -310,9 +250,16 @@ def step_button(
     )
 
 
+class ReplayFront(Protocol):
+    """The part of the bot a replay's buttons use."""
+
+    @property
+    def replays(self) -> Replays: ...
+
+
 class ReplayStep(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"bonken:rp:{MATCH_ID}:{ADDRESS}:(?P<op>first|back|next|last)",
+    Guarded[discord.ui.Button[Any]],
+    template=rf"bonken:rp:{MATCH}:{ADDRESS}:(?P<op>first|back|next|last)",
 ):
     """Start of deal, one back, one forward, end of deal: each carries where it leads."""
 
@@ -327,16 +274,13 @@ class ReplayStep(
     ) -> ReplayStep:
         return cls(int(match["match"]), Address.parse(match["code"]), match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.replays.step(interaction, self.match_id, self.target)
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.step(interaction, self.match_id, self.target)
 
 
 class AnimateButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"bonken:rpa:{MATCH_ID}:(?P<deal>0|[1-9]\d?)",
+    Guarded[discord.ui.Button[Any]],
+    template=rf"bonken:rpa:{MATCH}:(?P<deal>0|[1-9]\d?)",
 ):
     """The deal as one animated picture, posted in the channel."""
 
@@ -358,14 +302,11 @@ class AnimateButton(
     ) -> AnimateButton:
         return cls(int(match["match"]), int(match["deal"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.replays.animate(interaction, self.match_id, self.deal)
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.animate(interaction, self.match_id, self.deal)
 
 
-class DealMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonken:rpd:{MATCH_ID}"):
+class DealMenu(Guarded[discord.ui.Select[Any]], template=rf"bonken:rpd:{MATCH}"):
     """The menu of the match's deals ("Deal 4 · Queens · chosen by Bob")."""
 
     def __init__(self, match_id: int, labels: tuple[DealLabel, ...] = (), current: int = 0) -> None:
@@ -394,17 +335,11 @@ class DealMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"bonke
     ) -> DealMenu:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.replays.go_to_deal(interaction, self.match_id, _picked(interaction)),
-        )
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.go_to_deal(interaction, self.match_id, picked(interaction)[0])
 
 
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"bonken:replay:{MATCH_ID}"
-):
+class ReplayButton(Guarded[discord.ui.Button[Any]], template=rf"bonken:replay:{MATCH}"):
     """Under the final standings: that match's replay, privately, for whoever clicks."""
 
     def __init__(self, match_id: int) -> None:
@@ -424,27 +359,8 @@ class ReplayButton(
     ) -> ReplayButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.replays.open(interaction, self.match_id, public=False)
-        )
-
-
-def _picked(interaction: Interaction) -> str:
-    data: dict[str, Any] = dict(interaction.data or {})
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
-
-
-def parse_match(value: str) -> int:
-    """A match id from the ``match`` option (its list's value, or a number typed)."""
-    typed = value.strip().lstrip("#")
-    if typed.isascii() and typed.isdigit() and 0 < len(typed) <= 18:
-        return int(typed)
-    raise Refusal(_(UNKNOWN, match=repr(value.strip())))
+    async def clicked(self, interaction: Interaction, front: ReplayFront) -> None:
+        await front.replays.open_match(interaction, self.match_id)
 
 
 def match_choice_name(found: FinishedMatch) -> str:
@@ -452,3 +368,7 @@ def match_choice_name(found: FinishedMatch) -> str:
     (UTC), its players."""
     players = ", ".join(player_name(name) for name in found.names)
     return f"#{found.match_id} · {found.ended_at:%Y-%m-%d %H:%M} · {players}"[:100]
+
+
+ITEMS = (ReplayStep, AnimateButton, DealMenu, ReplayButton)
+"""The replay's buttons and menu, for the bot to register."""

@@ -1,7 +1,9 @@
 """Answering interactions: refusals are ephemeral and polite, surprises are logged.
 
 Every command and component handler runs its work through a :class:`Guard`, so a
-:class:`~bot.tables.Refusal` becomes an ephemeral reply to the person who caused it and
+refusal (the front end's own :class:`UIRefusal`, the table service's
+:class:`~bot.tables.Refusal`, the finished matches' :class:`~bot.archive.ArchiveRefusal`)
+becomes an ephemeral reply to the person who caused it and
 an unexpected error becomes a logged traceback plus an apology, never Discord's
 "This interaction failed". :func:`worded` adds Discord's words (a command, a permission)
 to the refusals whose reason needs them; the table service never speaks Discord.
@@ -18,7 +20,9 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.archive import ArchiveRefusal
 from bot.i18n import N_, _
+from bot.render.archive import refusal_text as archive_refusal_text
 from bot.render.reasons import refusal_text
 from bot.store.tables import TableStore
 from bot.tables import Refusal, TableReason, TableView
@@ -26,6 +30,12 @@ from bot.tables import Refusal, TableReason, TableView
 log = logging.getLogger(__name__)
 
 APOLOGY = N_("Sorry, something went wrong on our side. The table is safe; please try again.")
+
+
+class UIRefusal(Exception):
+    """A refusal of the front end's own (a menu with nothing picked, a permission the
+    bot lacks, an option out of range): its sentence is said as it is, worded when it
+    is raised (the guard speaks the reader's language then). Nothing changed."""
 
 
 def literal(text: str) -> str:
@@ -80,6 +90,10 @@ class Guard:
         except Refusal as refusal:  # plain words, which may quote a name someone chose
             text = literal(worded(refusal, self._table_at(interaction)))
             await say_privately(interaction, f"⚠️ {text}")
+        except UIRefusal as refusal:
+            await say_privately(interaction, f"⚠️ {literal(str(refusal))}")
+        except ArchiveRefusal as refusal:  # (a typed id it quotes is the asker's own)
+            await say_privately(interaction, f"⚠️ {literal(archive_refusal_text(refusal))}")
         except Exception:
             log.exception(
                 "interaction failed: user=%s guild=%s channel=%s data=%s",

@@ -17,26 +17,24 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
 from bot import i18n
+from bot.archive import MATCH_ID, ArchiveRefusal, FinishedMatchService
 from bot.i18n import N_, _
 from bot.render.replay import replay_png
 from bot.render.text import player_name
-from bot.review import PlayerReview, Replay, ReplayError
+from bot.review import Address, PlayerReview, Replay
 from bot.review.service import ReviewService, ReviewTicket
-from bot.store import Human, MatchInfo, ReviewStatus
-from bot.store.matches import MatchStore
-from bot.tables import Refusal
+from bot.store import MatchInfo, ReviewStatus
 
-from .finished import FinishedMatches
-from .front import front_of
+from .front import Guarded, picked
 from .pictures import DRAWER, show
-from .replies import literal
+from .replies import UIRefusal, literal
 from .review_posts import (
     SUMMARY,
     deal_embed,
@@ -63,18 +61,17 @@ class ReviewController:
     def __init__(
         self,
         reviews: ReviewService,
-        finder: FinishedMatches,
-        matches: MatchStore,
+        archive: FinishedMatchService,
         *,
         edit_every: float = 2.0,
         web: WebLinker | None = None,
     ) -> None:
-        """``matches``: the records, to draw the costliest decisions' positions; ``web``:
-        the link to the match's page a finished review carries."""
+        """``archive``: the finished matches, and their replays to draw the costliest
+        decisions' positions; ``web``: the link to the match's page a finished review
+        carries."""
         self._web = web or WebLinker.none()
         self._reviews = reviews
-        self._finder = finder
-        self._matches = matches
+        self._archive = archive
         self._edit_every = edit_every
         self._following: set[asyncio.Task[None]] = set()
 
@@ -83,9 +80,13 @@ class ReviewController:
     ) -> None:
         """``player``'s review (the asker's by default) of ``match`` (the channel's
         newest finished match by default), privately."""
-        info = await self._finder.find(interaction, match)
+        info = await self._archive.find(
+            interaction.guild_id, typed=match, channel_id=interaction.channel_id
+        )
         who = player or interaction.user
-        seat = _seat_of(info, who.id, who.display_name)
+        seat = self._archive.seat_of(info, who.id)
+        if seat is None:
+            raise UIRefusal(_(NOT_PLAYED, name=literal(who.display_name), match=info.match_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         ticket = await self._reviews.request(info.match_id, seat, info.guild_id)
         names = [player_name(s.name) for s in info.seats]
@@ -97,22 +98,22 @@ class ReviewController:
 
     async def show_deal(self, interaction: Interaction, match_id: int, seat: int) -> None:
         """The deal menu's pick: every decision of that deal, or the summary again."""
-        value = _selected(interaction)
-        info = await self._finder.find(interaction, str(match_id))
+        value = picked(interaction)[0]
+        info = await self._archive.get(interaction.guild_id or 0, match_id)
         state = await self._reviews.stored(info.match_id, seat)
         if state is None:
-            raise Refusal(_(NOT_READY))
+            raise UIRefusal(_(NOT_READY))
         names = [player_name(s.name) for s in info.seats]
         view = deal_view(state, info.match_id)
         if value == SUMMARY:
             await interaction.response.defer()  # drawing the positions takes a moment
-            embeds, files = await self._summary_message(state, info.match_id, names)
+            embeds, files = await self._summary_message(state, info, names)
             await interaction.edit_original_response(embeds=embeds, attachments=files, view=view)
         elif value.isascii() and value.isdigit() and int(value) < len(state.deals):
             embed = deal_embed(state, info.match_id, int(value), names)
             await interaction.response.edit_message(embed=embed, attachments=[], view=view)
         else:
-            raise Refusal(_("nothing was selected"))
+            raise UIRefusal(_("nothing was selected"))
 
     def close(self) -> None:
         """Stop following reviews (the bot stops; the reviews resume at the next start)."""
@@ -148,7 +149,8 @@ class ReviewController:
                 content=progress_text(ticket, name), embed=None, view=None
             )
             return
-        embeds, files = await self._summary_message(ticket.review, ticket.match_id, names)
+        info = await self._archive.get(interaction.guild_id or 0, ticket.match_id)
+        embeds, files = await self._summary_message(ticket.review, info, names)
         url = await self._web.match(interaction.guild_id, ticket.match_id)
         await interaction.edit_original_response(
             content=None,
@@ -158,12 +160,12 @@ class ReviewController:
         )
 
     async def _summary_message(
-        self, review: PlayerReview, match_id: int, names: list[str]
+        self, review: PlayerReview, info: MatchInfo, names: list[str]
     ) -> tuple[list[discord.Embed], list[discord.File]]:
         """The summary, then each costliest decision's position with its heading."""
-        embeds = [await self._summary(review, match_id, names)]
+        embeds = [await self._summary(review, info.match_id, names)]
         files = []
-        drawn = await self._positions(review, match_id)
+        drawn = await self._positions(review, info)
         for rank, (decision, file) in enumerate(zip(review.costliest, drawn, strict=True), 1):
             if file is not None:
                 embeds.append(
@@ -172,26 +174,24 @@ class ReviewController:
                 files.append(file)
         return embeds, files
 
-    async def _positions(self, review: PlayerReview, match_id: int) -> list[discord.File | None]:
+    async def _positions(self, review: PlayerReview, info: MatchInfo) -> list[discord.File | None]:
         """The replay's picture of each costliest decision's position (all hands face up:
         the match is over), drawn in the picture thread; None where drawing failed."""
         if not review.costliest:
             return []
         language = i18n.current()
-        record = await self._matches.load_record(match_id)
         try:
-            replay = await _drawn(lambda: Replay.from_record(record))
-        except ReplayError:
-            log.exception("the record of finished match %s does not replay", match_id)
+            replay = await self._archive.replay(info.guild_id, info.match_id)
+        except ArchiveRefusal:  # (logged by the archive) the summary goes without them
             return [None] * len(review.costliest)
-        names = replay.match.players
         files: list[discord.File | None] = []
         for i, decision in enumerate(review.costliest, 1):
-            point = replay.point(decision.address)
             try:
-                data = await _drawn(partial(replay_png, point, names, language))
+                data = await _drawn(partial(_position_png, replay, decision.address, language))
             except Exception:
-                log.exception("drawing decision %s of match %s failed", decision.address, match_id)
+                log.exception(
+                    "drawing decision %s of match %s failed", decision.address, info.match_id
+                )
                 files.append(None)
                 continue
             files.append(discord.File(io.BytesIO(data), filename=f"review-{i}.png"))
@@ -214,23 +214,20 @@ async def _drawn(work: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(DRAWER, work)
 
 
-def _seat_of(info: MatchInfo, user_id: int, name: str) -> int:
-    for seat in info.seats:
-        if seat.occupant == Human(user_id):
-            return seat.seat
-    raise Refusal(_(NOT_PLAYED, name=literal(name), match=info.match_id))
+def _position_png(replay: Replay, address: Address, language: str) -> bytes:
+    """The replay's picture of one point (its points are made where it is drawn)."""
+    return replay_png(replay.point(address), replay.match.players, language)
 
 
-def _selected(interaction: Interaction) -> str:
-    data: Mapping[str, Any] = interaction.data or {}
-    values = data.get("values") or []
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return str(values[0])
+class ReviewFront(Protocol):
+    """The part of the bot a review's button and menu use."""
+
+    @property
+    def reviews(self) -> ReviewController: ...
 
 
 class ReviewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bonken:review:(?P<match>\d{1,19})"
+    Guarded[discord.ui.Button[Any]], template=rf"bonken:review:(?P<match>{MATCH_ID})"
 ):
     """Under the final standings: the clicker's review of that match."""
 
@@ -251,16 +248,13 @@ class ReviewButton(
     ) -> ReviewButton:
         return cls(int(match["match"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.reviews.review(interaction, str(self.match_id), None)
-        )
+    async def clicked(self, interaction: Interaction, front: ReviewFront) -> None:
+        await front.reviews.review(interaction, str(self.match_id), None)
 
 
 class ReviewDealSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"bonken:rvdeal:(?P<match>\d{1,19}):(?P<seat>[0-3])",
+    Guarded[discord.ui.Select[Any]],
+    template=rf"bonken:rvdeal:(?P<match>{MATCH_ID}):(?P<seat>[0-3])",
 ):
     """A review's menu of deals (and the summary)."""
 
@@ -283,14 +277,15 @@ class ReviewDealSelect(
     ) -> ReviewDealSelect:
         return cls(int(match["match"]), int(match["seat"]))
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction, lambda: front.reviews.show_deal(interaction, self.match_id, self.seat)
-        )
+    async def clicked(self, interaction: Interaction, front: ReviewFront) -> None:
+        await front.reviews.show_deal(interaction, self.match_id, self.seat)
 
 
 def deal_view(review: PlayerReview, match_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ReviewDealSelect(match_id, review.seat, deal_options(review)))
     return view
+
+
+ITEMS = (ReviewButton, ReviewDealSelect)
+"""The review's button and menu, for the bot to register."""

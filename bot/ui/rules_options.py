@@ -18,7 +18,8 @@ from discord import app_commands
 
 from bot.engine import HOUSE_RULES, VARIANTS, Rules
 from bot.i18n import N_, _
-from bot.tables import Refusal
+
+from .replies import UIRefusal
 
 VARIANT_NAMES = {"standard": "Standard: 11 deals", "twelve": "Twelve: 12 deals, 7th and 13th trick"}
 """How each variant reads in Discord's option list."""
@@ -71,13 +72,13 @@ def chosen_rules(base: Rules, chosen: Mapping[str, str | None]) -> Rules:
     not send is refused politely, naming the option."""
     variant = chosen.get(VARIANT)
     if variant is not None and variant not in VARIANTS:
-        raise Refusal(
+        raise UIRefusal(
             _("{value} is not a variant I know; pick one from the list", value=repr(variant))
         )
     house_rules = {name: chosen.get(name) for name in HOUSE_RULES}
     for name, value in house_rules.items():
         if value is not None and value not in HOUSE_RULES[name].value_names:
-            raise Refusal(
+            raise UIRefusal(
                 _(
                     "{value} is not a choice for {option}; pick one from the list",
                     value=repr(value),

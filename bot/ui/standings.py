@@ -11,7 +11,7 @@ the server's language (the caller sets it); refusals speak the asker's.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -32,10 +32,9 @@ from bot.store import (
 from bot.store.seasons import SeasonStore
 from bot.store.standings import StandingsStore
 from bot.store.tables import TableStore
-from bot.tables import Refusal
 
-from .front import front_of
-from .replies import literal, server_language
+from .front import Guarded
+from .replies import UIRefusal, literal, server_language
 
 Interaction = discord.Interaction[Any]
 
@@ -60,11 +59,11 @@ async def resolve_season(seasons: SeasonStore, guild_id: int | None, name: str |
     """The season named ``name`` in the guild; without a name the active season, or the
     newest one if the guild has none active."""
     if guild_id is None:
-        raise Refusal(_("seasons belong to a server; use this command in one"))
+        raise UIRefusal(_("seasons belong to a server; use this command in one"))
     if name is not None and name.strip():
         season = await seasons.season_named(guild_id, name)
         if season is None:
-            raise Refusal(
+            raise UIRefusal(
                 _("there is no season named {name} in this server", name=repr(name.strip()))
             )
         return season
@@ -73,7 +72,7 @@ async def resolve_season(seasons: SeasonStore, guild_id: int | None, name: str |
         return season
     every = await seasons.seasons(guild_id)
     if not every:
-        raise Refusal(_("no Bonken match has been finished in this server yet"))
+        raise UIRefusal(_("no Bonken match has been finished in this server yet"))
     return every[0]
 
 
@@ -185,8 +184,15 @@ def season_status(season: Season) -> str:
     return _("archived: {start} to {end}", start=started, end=f"{season.ended_at:%Y-%m-%d}")
 
 
+class BoardsFront(Protocol):
+    """The part of the bot a leaderboard's page buttons use."""
+
+    @property
+    def boards(self) -> Boards: ...
+
+
 class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    Guarded[discord.ui.Button[Any]],
     template=(
         r"bonken:lb:(?P<guild>\d+):(?P<season>\d+):(?P<sort>points|wins|average|rating)"
         r":(?P<offset>\d+):(?P<viewer>\d+):(?P<direction>prev|next)"
@@ -233,13 +239,10 @@ class LeaderboardButton(
             match["direction"],
         )
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: self.turn_page(interaction, front.boards))
-
-    async def turn_page(self, interaction: Interaction, boards: Boards) -> None:
+    async def clicked(self, interaction: Interaction, front: BoardsFront) -> None:
+        boards = front.boards
         if interaction.guild_id != self.guild_id:
-            raise Refusal(_("this leaderboard belongs to another server"))
+            raise UIRefusal(_("this leaderboard belongs to another server"))
         page = await boards.page(self.season_id, self.sort, self.offset, self.viewer)
         with i18n.using(await boards.language(interaction)):  # the board is the channel's
             embed = leaderboard_embed(page, self.viewer)
@@ -362,3 +365,7 @@ def stats_embed(stats: PlayerStats, name: str) -> discord.Embed:
         embed.add_field(name=_("By variant (points as played)"), value=variant_text(stats))
     embed.set_footer(text=f"{season_status(stats.season)} · {_(RATING_NOTE)}")
     return embed
+
+
+ITEMS = (LeaderboardButton,)
+"""The leaderboard's page buttons, for the bot to register."""

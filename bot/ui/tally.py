@@ -24,31 +24,25 @@ from bot.engine.tally import Correct, DealEntry, Doubles, Entry, Result, Undo, q
 from bot.i18n import _
 from bot.render import tally as words
 from bot.render.text import contract_name
-from bot.store import TablePlace, TallySeat, TallyStatus
+from bot.store import TablePlace, TallySeat
 from bot.store.tables import TableStore
-from bot.tables import Refusal
-from bot.tally import Made, TallyRefusal, TallyService, TallyView
+from bot.tally import TallyRefusal, TallyService, TallyView
 
 from .lobby import NEEDED, PERMISSION_NAMES, can_thread, language_refusal
-from .pictures import chart_file
-from .records import record_file
-from .replies import is_admin, literal
+from .replies import UIRefusal, is_admin, literal
 from .rules_options import chosen_rules
 from .tally_components import TallyButton
+from .tally_feed import TallyFeed, chart_of, summary_text
 from .tally_ids import PAIRS, Draft, Ref
 from .tally_sheet import (
     SHEET,
     SUMMARY,
-    closed_text,
     correction_controls,
     counts_modal,
-    deal_block,
-    person_of,
     sheet_controls,
     sheet_embed,
 )
 from .threads import THREAD, Threads, named_thread
-from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -66,15 +60,15 @@ def seats_of(members: Sequence[Any | None], guests: Sequence[str | None]) -> lis
     for seat, (member, guest) in enumerate(zip(members, guests, strict=True), start=1):
         name = (guest or "").strip()
         if (member is None) == (not name):
-            raise Refusal(
+            raise UIRefusal(
                 _("seat {seat}: name one member or one guest, not both or neither", seat=seat)
             )
         if member is not None and member.bot:
-            raise Refusal(_("seat {seat}: a bot cannot play with real cards", seat=seat))
+            raise UIRefusal(_("seat {seat}: a bot cannot play with real cards", seat=seat))
         if member is not None:
             seats.append(TallySeat(seat=seat - 1, name=member.display_name, user_id=member.id))
         elif len(name) > GUEST_NAME:
-            raise Refusal(
+            raise UIRefusal(
                 _("seat {seat}: a guest's name has at most {n} characters", seat=seat, n=GUEST_NAME)
             )
         else:
@@ -89,16 +83,16 @@ class TallyController:
         tables: TableStore,
         threads: Threads,
         channel: Callable[[int], discord.PartialMessageable],
-        web: WebLinker | None = None,
+        feed: TallyFeed,
     ) -> None:
         """``tables``: the server's defaults; ``threads``: opens a sheet's thread;
-        ``channel``: a channel or thread to post in, by its id; ``web``: the link to the
-        sheet's page its final standings carry."""
-        self._web = web or WebLinker.none()
+        ``channel``: a channel or thread to post in, by its id; ``feed``: the sheets'
+        thread posts."""
         self.service = service
         self.tables = tables
         self.threads = threads
         self.channel = channel
+        self.feed = feed
 
     # -- opening ------------------------------------------------------------------------
 
@@ -114,13 +108,15 @@ class TallyController:
         and the rules chosen (as ``/bonken new``), in a thread of its own where the
         server plays in threads."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise Refusal(_("Bonken is played in a server's text channel"))
+            raise UIRefusal(_("Bonken is played in a server's text channel"))
         missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:
             names = ", ".join(_(PERMISSION_NAMES[p]) for p in missing)
-            raise Refusal(_("I need these permissions in this channel first: {names}", names=names))
+            raise UIRefusal(
+                _("I need these permissions in this channel first: {names}", names=names)
+            )
         if language is not None and language not in i18n.LANGUAGES:
-            raise Refusal(language_refusal())
+            raise UIRefusal(language_refusal())
         seats = seats_of(members, guests)
         guild = await self.tables.guild_settings(interaction.guild_id)
         defaults = guild.table_defaults
@@ -136,6 +132,7 @@ class TallyController:
                 images=defaults.images,
             ),
         )
+        await self.feed.opened(view.tally_id)
         threaded = guild.place is TablePlace.THREAD and can_thread(interaction)
         with i18n.using(view.language):
             controls = sheet_controls(view)
@@ -184,7 +181,7 @@ class TallyController:
                 ref.tally_id, user, ref.version, is_admin=is_admin(interaction)
             )
             view = await self._call(ref.tally_id, call)
-            await self._shown(interaction, view, _("The scoresheet is cancelled."), changed=True)
+            await self._shown(interaction, view, _("The scoresheet is cancelled."))
         elif op == "chart":
             await self._chart(interaction, ref)
 
@@ -210,7 +207,7 @@ class TallyController:
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
         if index >= len(asked):
-            raise Refusal(_("this deal asks no more counts"))
+            raise UIRefusal(_("this deal asks no more counts"))
         question = asked[index]
         counts = tuple(_count(view.names[s], values.get(f"c{s}", "")) for s in range(SEATS))
         if index + 1 < len(asked):
@@ -245,7 +242,7 @@ class TallyController:
         asked = [q for q in questions(contract) if q.counts]
         index = 1 if ref.draft.counts else 0
         if index >= len(asked):
-            raise Refusal(_("this deal asks no more counts"))
+            raise UIRefusal(_("this deal asks no more counts"))
         await interaction.response.send_modal(counts_modal(view, ref, asked[index], number))
 
     async def _doubles(
@@ -284,7 +281,7 @@ class TallyController:
         asked = [q for q in questions(contract) if not q.counts]
         parts = value.split(".")
         if len(parts) != len(asked) or not asked:
-            raise Refusal(_("that answer does not fit this deal; use the newest sheet"))
+            raise UIRefusal(_("that answer does not fit this deal; use the newest sheet"))
         seats = [_number(part, SEATS) for part in parts]
         answers = {q.key: seat for q, seat in zip(asked, seats, strict=True)}
         await self._result(interaction, ref, view, Result.of(answers))
@@ -304,7 +301,7 @@ class TallyController:
     async def _start_correction(self, interaction: Interaction, ref: Ref, number: int) -> None:
         view = await self._may_enter(interaction, ref)
         if number not in range(1, len(view.deals) + 1):
-            raise Refusal(_("deal {number} is not complete", number=number))
+            raise UIRefusal(_("deal {number} is not complete", number=number))
         await self._correction_step(
             interaction, view, Ref(ref.tally_id, ref.version, Draft(number))
         )
@@ -313,7 +310,7 @@ class TallyController:
         view = await self._may_enter(interaction, ref)
         number = ref.draft.deal
         if number not in range(1, len(view.deals) + 1):
-            raise Refusal(_("deal {number} is not complete", number=number))
+            raise UIRefusal(_("deal {number} is not complete", number=number))
         allowed = await self.service.contracts_for(ref.tally_id, number)
         if contract not in allowed:
             deal = view.deals[number - 1]
@@ -322,7 +319,7 @@ class TallyController:
                 if contract in view.rules.by_id
                 else contract
             )
-            raise Refusal(
+            raise UIRefusal(
                 _(
                     "deal {number}: {name} may not choose {contract}",
                     number=number,
@@ -356,10 +353,10 @@ class TallyController:
                 draft.deal not in range(1, len(view.deals) + 1)
                 or draft.contract not in view.rules.by_id
             ):
-                raise Refusal(_("that correction no longer fits the sheet; start it again"))
+                raise UIRefusal(_("that correction no longer fits the sheet; start it again"))
             return view.rules.by_id[draft.contract], draft.deal
         if view.current is None:
-            raise Refusal(_("that is not what the sheet asks now"))
+            raise UIRefusal(_("that is not what the sheet asks now"))
         return view.current.contract, view.number
 
     # -- entering and showing -----------------------------------------------------------
@@ -374,14 +371,12 @@ class TallyController:
             note = _("Deal {number} corrected.", number=entry.number)
         elif isinstance(entry, Undo):
             note = _("Taken back.")
-        await self._shown(interaction, view, note, changed=isinstance(entry, Correct | Undo))
+        await self._shown(interaction, view, note)
 
-    async def _shown(
-        self, interaction: Interaction, view: TallyView, note: str, *, changed: bool = False
-    ) -> None:
+    async def _shown(self, interaction: Interaction, view: TallyView, note: str) -> None:
         """Answer the click with the sheet as it now is (edited in place when the click
-        was on it; else a private note, and the sheet edited after), then announce what
-        the sheet's thread should see: a change, the final standings."""
+        was on it; else a private note, and the sheet edited after), then post what the
+        sheet's thread has not been told yet (:class:`~.tally_feed.TallyFeed`)."""
         sheet = view.messages.get(SHEET)
         message = interaction.message
         on_sheet = message is not None and sheet is not None and message.id == sheet
@@ -392,7 +387,7 @@ class TallyController:
         else:
             await _private(interaction, note, None)
             await self._edit_sheet(view, embed, controls)
-        await self._announce(view, changed)
+        await self.feed.catch_up(view.tally_id)
 
     async def _edit_sheet(
         self, view: TallyView, embed: discord.Embed, controls: discord.ui.View | None
@@ -406,75 +401,15 @@ class TallyController:
         except discord.HTTPException as error:  # the sheet is stored; the next click shows it
             log.warning("tally %s: editing the sheet failed: %s", view.tally_id, error)
 
-    async def _announce(self, view: TallyView, changed: bool) -> None:
-        """In the sheet's thread: an undo, a correction or the cancelling just made (with
-        who made it), and once the last deal is in, the final standings with the chart
-        and the record."""
-        where = self.channel(self._where(view))
-        with i18n.using(view.language):
-            posts: list[dict[str, Any]] = []
-            last = view.changes[-1] if changed and view.changes else None
-            if last is not None:
-                line = words.change_text(view, last, person_of(view))
-                text = f"✎ {literal(line)}"
-                if last.made is Made.CORRECT and last.deal is not None:
-                    text += "\n" + deal_block(view, view.deals[last.deal - 1])
-                posts.append({"content": text[:2000]})
-            if view.status is TallyStatus.FINISHED:
-                posts.append(await self._final(view))
-        for post in posts:
-            try:
-                await where.send(**post)
-            except discord.HTTPException as error:
-                log.warning("tally %s: a post failed: %s", view.tally_id, error)
-        if view.status is TallyStatus.FINISHED and SUMMARY in view.messages:
-            await self._edit_summary(view)
-        thread = view.messages.get(THREAD)
-        if not view.is_open and thread:
-            self.threads.archive_later(thread)
-
-    async def _final(self, view: TallyView) -> dict[str, Any]:
-        text = closed_text(view)
-        if any(seat.user_id is not None for seat in view.seats):  # guests reach no standings
-            counted = _("It counts in this server's season standings, as a match played here.")
-            text += "\n\n" + counted
-        embed = discord.Embed(
-            title=_("The match is over"), description=text, colour=discord.Colour.gold()
-        )
-        files = [await record_file(await self.service.record(view.tally_id), _record_name(view))]
-        chart = await self._chart_of(view) if view.images else None
-        if chart is not None:
-            embed.set_image(url=f"attachment://{chart.filename}")
-            files.append(chart)
-        post: dict[str, Any] = {"embed": embed, "files": files}
-        link = with_web_link(None, await self._web.sheet(view.guild_id, view.tally_id))
-        if link is not None:
-            post["view"] = link
-        return post
-
-    async def _edit_summary(self, view: TallyView) -> None:
-        with i18n.using(view.language):
-            text = summary_text(view) + "\n" + closed_text(view)
-        try:
-            message = self.channel(view.channel_id).get_partial_message(view.messages[SUMMARY])
-            await message.edit(content=text[:2000])
-        except discord.HTTPException as error:
-            log.warning("tally %s: editing the summary failed: %s", view.tally_id, error)
-
     async def _chart(self, interaction: Interaction, ref: Ref) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self._call(ref.tally_id, self.service.view(ref.tally_id))
-        chart = await self._chart_of(view)
+        with i18n.using(view.language):  # (the chart's words are the sheet's)
+            chart = await chart_of(view)
         if chart is None:
             await interaction.followup.send(_("There is no chart yet."), ephemeral=True)
             return
         await interaction.followup.send(file=chart, ephemeral=True)
-
-    async def _chart_of(self, view: TallyView) -> discord.File | None:
-        if not view.deals:
-            return None
-        data = words.chart_data(view, i18n.current())
-        return await chart_file(data, f"the chart of tally {view.tally_id}")
 
     @staticmethod
     def _where(view: TallyView) -> int:
@@ -490,22 +425,12 @@ class TallyController:
             if tally_id is not None:
                 with contextlib.suppress(TallyRefusal):
                     view = await self.service.view(tally_id)
-            raise Refusal(words.refusal_text(refusal, view)) from None
-
-
-def summary_text(view: TallyView) -> str:
-    """The channel's line about a threaded sheet."""
-    names = ", ".join(literal(name) for name in view.names)
-    return "📝 " + _("Scoresheet of {names}: the scores are kept in the thread below.", names=names)
-
-
-def _record_name(view: TallyView) -> str:
-    return f"bonken-tally-{view.tally_id}.json"
+            raise UIRefusal(words.refusal_text(refusal, view)) from None
 
 
 def _number(value: str, below: int) -> int:
     if not value.isdigit() or int(value) >= below:
-        raise Refusal(_("that answer does not fit this deal; use the newest sheet"))
+        raise UIRefusal(_("that answer does not fit this deal; use the newest sheet"))
     return int(value)
 
 
@@ -514,7 +439,7 @@ def _count(name: str, value: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise Refusal(
+        raise UIRefusal(
             _("{name}: {value} is not a number", name=literal(name), value=repr(text))
         ) from None
 

@@ -1,25 +1,23 @@
 """A scoresheet's buttons and menus as ``DynamicItem``s, and its result form's submit.
 
 Each carries its tally, the sheet's version and a draft (:mod:`bot.ui.tally_ids`); its
-click reaches the bot through :func:`~bot.ui.front.front_of` and runs in the guard, as
-every other button. A modal is not a component discord.py rebuilds from its custom_id,
-so :func:`submit_counts` is called for every modal submit (the cog's listener) and
-answers the ones that are a scoresheet's: a form filled in before a restart is taken
-after it.
+click runs in the guard, as every other button's (:class:`~bot.ui.front.Guarded`). A
+modal is not a component discord.py rebuilds from its custom_id, so
+:func:`submit_counts` is called for every modal submit (the cog's listener) and answers
+the ones that are a scoresheet's: a form filled in before a restart is taken after it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
 from bot.i18n import N_, _
-from bot.tables import Refusal
 
-from .front import front_of
+from .front import Guarded, picked, run_guarded
 from .tally_ids import BUTTONS, MENUS, MODAL_ID, Ref, template
 
 Interaction = discord.Interaction[Any]
@@ -27,7 +25,26 @@ Option = tuple[str, str]
 """A menu option: its value and its label."""
 
 
-class TallyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=template(BUTTONS)):
+class TallyControls(Protocol):
+    """What a scoresheet's buttons, menus and form ask of its controller."""
+
+    async def button(self, interaction: Interaction, ref: Ref, op: str) -> None: ...
+
+    async def pick(
+        self, interaction: Interaction, ref: Ref, op: str, values: list[str]
+    ) -> None: ...
+
+    async def counts(self, interaction: Interaction, ref: Ref, values: dict[str, str]) -> None: ...
+
+
+class TallyFront(Protocol):
+    """The part of the bot a scoresheet's controls use."""
+
+    @property
+    def tally(self) -> TallyControls: ...
+
+
+class TallyButton(Guarded[discord.ui.Button[Any]], template=template(BUTTONS)):
     LABELS: ClassVar[dict[str, str]] = {
         "pass": N_("No doubles"),
         "dok": N_("Yes, each of them held one"),
@@ -66,12 +83,11 @@ class TallyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=templ
     ) -> TallyButton:
         return cls(Ref.parsed(match), match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(interaction, lambda: front.tally.button(interaction, self.ref, self.op))
+    async def clicked(self, interaction: Interaction, front: TallyFront) -> None:
+        await front.tally.button(interaction, self.ref, self.op)
 
 
-class TallySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=template(MENUS)):
+class TallySelect(Guarded[discord.ui.Select[Any]], template=template(MENUS)):
     PLACEHOLDERS: ClassVar[dict[str, str]] = {
         "con": N_("The contract chosen"),
         "dbl": N_("Who doubled whom (pick every double and redouble)"),
@@ -108,20 +124,8 @@ class TallySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=templ
     ) -> TallySelect:
         return cls(Ref.parsed(match), match["op"])
 
-    async def callback(self, interaction: Interaction) -> None:
-        front = front_of(interaction)
-        await front.guard(
-            interaction,
-            lambda: front.tally.pick(interaction, self.ref, self.op, selected(interaction)),
-        )
-
-
-def selected(interaction: Interaction) -> list[str]:
-    data: Mapping[str, Any] = interaction.data or {}
-    values = [str(value) for value in data.get("values") or []]
-    if not values:
-        raise Refusal(_("nothing was selected"))
-    return values
+    async def clicked(self, interaction: Interaction, front: TallyFront) -> None:
+        await front.tally.pick(interaction, self.ref, self.op, picked(interaction))
 
 
 def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
@@ -143,9 +147,13 @@ async def submit_counts(interaction: Interaction) -> None:
     match = MODAL_ID.fullmatch(str(data.get("custom_id") or ""))
     if match is None:
         return
-    front = front_of(interaction)
     ref, values = Ref.parsed(match), modal_values(data)
-    await front.guard(interaction, lambda: front.tally.counts(interaction, ref, values))
+
+    async def counted(front: TallyFront) -> None:
+        await front.tally.counts(interaction, ref, values)
+
+    await run_guarded(interaction, counted)
 
 
-TALLY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TallyButton, TallySelect)
+ITEMS = (TallyButton, TallySelect)
+"""A scoresheet's buttons and menus, for the bot to register."""

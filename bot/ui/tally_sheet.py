@@ -68,6 +68,8 @@ def sheet_embed(view: TallyView) -> discord.Embed:
             parts.append(f"**{_escaped(words.deal_title(view, view.number))}**")
         parts.append("▶ " + _escaped(words.asked_text(view)))
     else:
+        if view.step is Step.OVER and view.deals:  # the last deal's details stay shown
+            parts.append(deal_block(view, view.deals[-1]))
         parts.append(closed_text(view))
     person = person_of(view)
     changes = [words.change_text(view, c, person) for c in view.changes[-SHOWN_CHANGES:]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.archive import FinishedMatchService
 from bot.daily import DailyService
 from bot.store import Store, WebAccess
 from bot.store.matches import MatchStore
@@ -39,6 +40,8 @@ class Services:
     boards: Boards
     standings: StandingsStore
     matches: MatchStore
+    archive: FinishedMatchService
+    """The finished matches (as the replay and the review find them)."""
     tallies: TallyStore
     reviews: ReviewStore
     daily: DailyService
@@ -51,13 +54,16 @@ class Services:
         *,
         daily: DailyService | None = None,
         boards: Boards | None = None,
+        archive: FinishedMatchService | None = None,
     ) -> Services:
-        """The services on ``store``; the bot passes its own daily service and boards."""
+        """The services on ``store``; the bot passes its own daily service, boards and
+        finished matches (whose replays it keeps)."""
         return cls(
             tables=store.tables,
             boards=boards or Boards(store.seasons, store.standings, store.tables),
             standings=store.standings,
             matches=store.matches,
+            archive=archive or FinishedMatchService(store.matches),
             tallies=store.tallies,
             reviews=store.reviews,
             daily=daily or DailyService(store.daily, store.tables),

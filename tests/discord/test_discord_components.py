@@ -20,6 +20,7 @@ from bot.review import Address, DealReview, PlayerReview, Replay, ReviewSettings
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
+from bot.ui.daily_message import DailyMove, DailyToggle
 from bot.ui.hand import doubling_items, hand_message, trump_choices
 from bot.ui.replay import replay_view
 from bot.ui.review import deal_view
@@ -98,14 +99,14 @@ def _daily_views() -> list[discord.ui.View]:
     """A daily attempt's cards, and a doubling turn with nothing and something toggled."""
     cards = discord.ui.View()
     for code in ("P:QS", "P:TH", "P:2C"):
-        cards.add_item(c.DailyMove(1, 4, code, enabled=code != "P:2C"))
+        cards.add_item(DailyMove(1, 4, code, enabled=code != "P:2C"))
     views = [cards]
     for chosen in (frozenset(), frozenset({1, 3})):
         doubling = discord.ui.View()
         for seat in (1, 3):
-            doubling.add_item(c.DailyToggle(1, 4, chosen, seat, f"Double {NAMES[seat]}"))
-        doubling.add_item(c.DailyMove(1, 4, Double(chosen).code, confirm=True))
-        doubling.add_item(c.DailyMove(1, 4, "D:-"))
+            doubling.add_item(DailyToggle(1, 4, chosen, seat, f"Double {NAMES[seat]}"))
+        doubling.add_item(DailyMove(1, 4, Double(chosen).code, confirm=True))
+        doubling.add_item(DailyMove(1, 4, "D:-"))
         views.append(doubling)
     return views
 
@@ -175,17 +176,33 @@ async def test_the_harness_refuses_an_invalid_emoji_as_discord_does():
 
 
 async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_client():
-    """A button discord.py rebuilt from a click sees the bot's ``Front`` (a typed
-    protocol), through the one accessor that checks the client is the Bonken bot."""
+    """A button discord.py rebuilt from a click reaches the bot through the one accessor
+    that checks the client is the Bonken bot, and the bot offers every part each
+    feature's ``Protocol`` names."""
     from types import SimpleNamespace
 
+    from bot.app import BonkenBot
+    from bot.ui import components, daily_message, daily_replay, review, standings
+    from bot.ui import replay as replays
+    from bot.ui import tally_components as tally
     from bot.ui.front import Front, front_of
 
     stranger = SimpleNamespace(client=discord.Client(intents=discord.Intents.none()))
     with pytest.raises(TypeError, match="Client is not the Bonken bot"):
         front_of(stranger)  # type: ignore[arg-type]
-    offered = {name for name in dir(Front) if not name.startswith("_")}
-    assert offered == {
-        *("boards", "guard", "hands", "lobby", "places", "rematch"),
-        *("daily", "replays", "reviews", "tally"),
+    fronts = (
+        Front,
+        components.TableFront,
+        daily_message.DailyFront,
+        daily_replay.DailyReplayFront,
+        review.ReviewFront,
+        replays.ReplayFront,
+        standings.BoardsFront,
+        tally.TallyFront,
+    )
+    named = {name for front in fronts for name in dir(front) if not name.startswith("_")}
+    assert named == {
+        *("boards", "guard", "hands", "lobby", "rematch", "tally"),
+        *("daily", "daily_replays", "replays", "reviews"),
     }
+    assert all(isinstance(getattr(BonkenBot, name), property) for name in named)

@@ -134,7 +134,7 @@ async def test_buttons_that_are_not_theirs_to_press_are_refused_and_change_nothi
     for answer, words in [
         (someone_elses, "these are someone else's daily deals"),
         (no_attempt, "this button belongs to no daily deals"),
-        (mangled, "this button is no longer valid"),
+        (mangled, "this daily deals button is no longer valid; `/bonken daily` brings"),
     ]:
         assert _private(answer) and words in answer.text, answer.text
     assert h.fake.messages[message_id] == before

@@ -13,6 +13,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -50,16 +51,11 @@ def _daily(store: Store, clock: Clock) -> Daily:
     service = DailyService(store.daily, store.tables, clock=clock)
     boards = Boards(store.seasons, store.standings, store.tables)
     controller = DailyController(service, store.tables, boards)
+    # What the daily features' buttons use of the bot (their Protocols' parts).
     front = SimpleNamespace(
         guard=Guard(lambda _interaction: None),
         daily=controller,
-        places=None,
-        lobby=None,
-        hands=None,
-        rematch=None,
-        tally=None,
-        replays=None,
-        reviews=None,
+        daily_replays=controller.replays,
         boards=boards,
     )
     return Daily(store, clock, service, controller, front)
@@ -208,18 +204,16 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
     move = next_move(ann)
     before = await daily.store.daily.moves(attempt_id)
 
+    # Each refused before the click is acknowledged: the refusal is its private answer.
     bob = await click(daily, BOB, move)
-    assert [f.content for f in bob.followup.sent] == ["⚠️ these are someone else's daily deals"]
-    assert bob.followup.sent[0].ephemeral and bob.edits == []
+    assert refused(bob) == "⚠️ these are someone else's daily deals"
 
     forged = await click(daily, ANN, f"bonken:daily:999:{step}:{move.split(':', 4)[4]}")
-    assert [f.content for f in forged.followup.sent] == ["⚠️ this button belongs to no daily deals"]
+    assert refused(forged) == "⚠️ this button belongs to no daily deals"
 
     code = move.split(":", 4)[4]
     stale = await click(daily, ANN, f"bonken:daily:{attempt_id}:{step + 5}:{code}")
-    assert [f.content for f in stale.followup.sent] == [
-        "⚠️ that button was for an earlier move; use the newest message"
-    ]
+    assert refused(stale) == "⚠️ that button was for an earlier move; use the newest message"
     assert await daily.store.daily.moves(attempt_id) == before
     assert bob.edits == forged.edits == stale.edits == []
 
@@ -228,7 +222,7 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
     assert done is not None
     moves = await daily.store.daily.moves(done.attempt_id)
     late = await click(daily, CAS, f"bonken:daily:{done.attempt_id}:{len(moves)}:D:-")
-    assert [f.content for f in late.followup.sent] == ["⚠️ you have finished these deals"]
+    assert refused(late) == "⚠️ you have finished these deals"
     assert late.edits == [] and await daily.store.daily.moves(done.attempt_id) == moves
 
 
@@ -259,6 +253,14 @@ async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily
     assert shown(confirmed).content != edit.content
 
 
+def refused(answered: FakeInteraction) -> str | None:
+    """The words of a refusal said before the acknowledgement: the click's one answer,
+    private, with nothing after it."""
+    answer = answered.answer
+    assert answer.kind == "send" and answer.ephemeral and answered.response.later == []
+    return answer.content
+
+
 async def test_the_date_turning_while_someone_plays(daily: Daily):
     """Begun just before midnight, the attempt plays on the next day for the day it
     began, ``/bonken daily`` resumes it; at the end of that next day it closes."""
@@ -271,9 +273,9 @@ async def test_the_date_turning_while_someone_plays(daily: Daily):
     assert resumed.content == edit.content and resumed.custom_ids() == edit.custom_ids()
     daily.clock.now = datetime(2026, 12, 4, 0, 0, tzinfo=UTC)
     late = await click(daily, ANN, next_move(edit))
-    assert [f.content for f in late.followup.sent] == [
+    assert refused(late) == (
         "⚠️ the results of that day have closed, so its deals can no longer be played"
-    ]
+    )
 
 
 async def test_results_are_hidden_until_played_and_shown_to_all_once_closed(daily: Daily):
@@ -311,8 +313,8 @@ async def test_a_bad_or_future_date_is_refused_privately(daily: Daily):
         ("2026-12-03", "⚠️ that day has not begun yet"),
     ]:
         asked = _user(daily, ANN, "Ann")
-        await daily.controller.results(asked, when)
-        assert shown(asked).content == words
+        await daily.front.guard(asked, partial(daily.controller.results, asked, when))
+        assert refused(asked) == words  # before any "thinking"
 
 
 async def test_the_message_speaks_the_persons_language_and_the_line_the_servers(daily: Daily):

@@ -15,6 +15,7 @@ from bot.tables import Refusal, TableReason, TableService, TableView
 from bot.tables import events as ev
 from bot.ui.lobby import LobbyController
 from bot.ui.places import Places
+from bot.ui.replies import UIRefusal
 from bot.ui.threads import THREAD, THREAD_WANTED
 from tests.discord.fakes import (
     BOT_PERMISSIONS,
@@ -92,7 +93,7 @@ async def test_without_the_permissions_it_needs_nothing_is_opened_and_they_are_n
 ):
     missing = discord.Permissions(view_channel=True, send_messages=True)
     opened = interaction(ANN, app_permissions=missing)
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(UIRefusal) as refused:
         await lobby.lobby.open(opened, None, None)
     assert str(refused.value).endswith("Embed Links, Attach Files")
     assert lobby.service.table_in_channel(CHANNEL_ID) is None
@@ -100,7 +101,7 @@ async def test_without_the_permissions_it_needs_nothing_is_opened_and_they_are_n
 
 
 async def test_a_table_is_opened_in_a_servers_channel_only(lobby: Lobby):
-    with pytest.raises(Refusal, match="played in a server's text channel"):
+    with pytest.raises(UIRefusal, match="played in a server's text channel"):
         await lobby.lobby.open(interaction(ANN, guild_id=None), None, None)
     assert lobby.service.tables() == []
 

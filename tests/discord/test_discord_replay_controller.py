@@ -11,19 +11,13 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image
 
+from bot.archive import ArchiveReason, ArchiveRefusal, FinishedMatchService
 from bot.render.replay import REPLAY_SIZE
 from bot.review import Address
 from bot.store import Store, open_store
-from bot.tables import Refusal, TableService, TableView
-from bot.tables import events as ev
-from bot.ui.places import Places
-from bot.ui.replay import Replays, parse_match
+from bot.ui.replay import Replays
 from tests.discord.fakes import ANN, CHANNEL_ID, GUILD_ID, FakeInteraction, interaction
 from tests.store.store_helpers import finished_match, seated_table
-
-
-async def _ignore(event: ev.Event, view: TableView | None) -> None:
-    """The service's ``publish``: no presenter in these tests."""
 
 
 @dataclass
@@ -38,15 +32,11 @@ class Setup:
 @pytest.fixture
 async def setup(tmp_path) -> AsyncIterator[Setup]:
     async with await open_store(tmp_path / "bonken.sqlite3") as store:
-        service = TableService(store, _ignore, pace=0.0)
-        places = Places(service, lambda channel: channel)
         match_id, match = await finished_match(store, 4, guild_id=GUILD_ID, channel_id=CHANNEL_ID)
         first = match.deals[0]
         steps = 1 + 1 + len(first.doubling) + len(first.plays)
-        try:
-            yield Setup(store, Replays(store.matches, store.tables, places), match_id, steps)
-        finally:
-            await service.close()
+        archive = FinishedMatchService(store.matches)
+        yield Setup(store, Replays(archive, store.tables), match_id, steps)
 
 
 def _edited(clicked: FakeInteraction):  # type: ignore[no-untyped-def]
@@ -95,39 +85,29 @@ async def test_a_step_edits_the_clicked_message_and_crosses_into_the_next_deal(s
     assert f"bonken:rp:{m}:1.0:next" in ids  # forward from a deal's end: the next deal
 
 
+async def _refused(work, reason: ArchiveReason) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ArchiveRefusal) as caught:
+        await work
+    assert caught.value.reason is reason
+
+
 async def test_refusals_come_before_any_answer_and_change_nothing(setup: Setup):
     m = setup.match_id
     elsewhere = interaction(ANN, guild_id=GUILD_ID + 1)
-    with pytest.raises(Refusal, match=f"there is no finished match {m} in this server"):
-        await setup.replays.step(elsewhere, m, Address(0, 1))
+    await _refused(setup.replays.step(elsewhere, m, Address(0, 1)), ArchiveReason.UNKNOWN)
     unknown = interaction(ANN)
-    with pytest.raises(Refusal, match="there is no finished match 999 in this server"):
-        await setup.replays.open(unknown, 999, public=True)
+    await _refused(setup.replays.open(unknown, "999", public=True), ArchiveReason.UNKNOWN)
     table = await seated_table(setup.store, guild_id=GUILD_ID, channel_id=CHANNEL_ID + 1)
     playing = await setup.store.matches.create_match(table.table_id, ["A", "B", "C", "D"])
     in_play = interaction(ANN)
-    with pytest.raises(Refusal, match="it can be replayed once it has ended"):
-        await setup.replays.animate(in_play, playing.match_id, 0)
+    await _refused(setup.replays.animate(in_play, playing.match_id, 0), ArchiveReason.IN_PLAY)
     beyond = interaction(ANN)
-    with pytest.raises(Refusal, match="does not lead to a point of this match"):
-        await setup.replays.animate(beyond, m, 11)
+    await _refused(setup.replays.animate(beyond, m, 11), ArchiveReason.NO_SUCH_POINT)
     menu = interaction(ANN)
-    with pytest.raises(Refusal, match="does not lead to a point of this match"):
-        await setup.replays.go_to_deal(menu, m, "-1")
-    for refused in (elsewhere, unknown, in_play, beyond, menu):
+    await _refused(setup.replays.go_to_deal(menu, m, "-1"), ArchiveReason.NO_SUCH_POINT)
+    button = interaction(ANN, guild_id=GUILD_ID + 1)
+    await _refused(setup.replays.open_match(button, m), ArchiveReason.UNKNOWN)
+    forged = interaction(ANN)  # a step of a real deal that the deal does not have
+    await _refused(setup.replays.step(forged, m, Address(0, 60)), ArchiveReason.NO_SUCH_POINT)
+    for refused in (elsewhere, unknown, in_play, beyond, menu, button, forged):
         assert refused.response.sent == [] and refused.response.later == []
-
-
-async def test_a_forged_step_of_a_real_deal_is_refused_after_the_acknowledgement(setup: Setup):
-    forged = interaction(ANN)
-    with pytest.raises(Refusal, match="does not lead to a point of this match"):
-        await setup.replays.step(forged, setup.match_id, Address(0, 60))
-    assert [sent.kind for sent in forged.response.sent] == ["defer"]
-    assert forged.response.later == []  # the message is not edited
-
-
-def test_a_typed_match_is_a_number_or_refused():
-    assert parse_match(" #12 ") == 12
-    for typed in ("", "twelve", "-3", "1" * 19, "١٢"):
-        with pytest.raises(Refusal):
-            parse_match(typed)

@@ -9,8 +9,11 @@ import logging
 import pytest
 
 from bot.engine import MatchPhase
-from bot.ui.components import STALE
+from bot.ui.items import FEATURES, stale_words
 from tests.discord.discord_harness import play_until, seat_state, show_hand
+
+STALE = stale_words("bonken:play:")
+"""What a stale or mangled button of the table is told (its hand command)."""
 
 
 async def _started(h):
@@ -32,9 +35,7 @@ async def _started(h):
         "bonken:dbl:{table}:{turn}:D:31:1",  # not an action code (seats unsorted)
         "bonken:dblok:{table}:{turn}:D:",
         "bonken:play:{table}:{turn}:C:QS",
-        "bonken:lb:1:2:loudest:0:3:next",
         "bonken:hand:",
-        "x" * 100,
     ],
 )
 async def test_a_button_nothing_claims_is_refused_privately(harness, caplog, custom_id):
@@ -47,6 +48,41 @@ async def test_a_button_nothing_claims_is_refused_privately(harness, caplog, cus
     assert answer.ephemeral and answer.text == f"⚠️ {STALE}"
     assert seat_state(h, ann) == before  # nothing changed
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "command"),
+    [
+        ("bonken:lb:1:2:loudest:0:3:next", "`/bonken leaderboard`"),
+        ("bonken:tally:1:2:nonsense", "`/bonken tally new`"),
+        ("bonken:daily:1:x", "`/bonken daily`"),
+        ("bonken:drs:2026-12-02:1:0.x:next", "`/bonken daily results:`"),
+        ("bonken:rp:1:00.1:next", "`/bonken replay`"),
+        ("bonken:review:x", "`/bonken review`"),
+        ("bonken:play:{table}:{turn}:ZZ", "`/bonken hand`"),
+    ],
+)
+async def test_a_mangled_button_names_its_own_features_command(harness, custom_id, command):
+    """A daily button is not told to use ``/bonken hand``: each feature's stale or
+    mangled button names the command that brings that feature's message back."""
+    h = harness
+    ann, table, turn = await _started(h)
+    custom_id = custom_id.format(table=table, turn=turn)
+    answer = await h.click(ann, custom_id, message=h.old_message(custom_id))
+    assert answer.ephemeral and command in answer.text
+    others = {f.stale for f in FEATURES} - {stale_words(custom_id)}
+    assert all(answer.text != f"⚠️ {words}" for words in others)
+
+
+async def test_a_button_of_no_feature_is_told_to_use_the_newest_message(harness):
+    h = harness
+    ann, _, _ = await _started(h)
+    custom_id = "x" * 100
+    answer = await h.click(ann, custom_id, message=h.old_message(custom_id))
+    assert (
+        answer.ephemeral
+        and answer.text == "⚠️ this button is no longer valid; use the newest message"
+    )
 
 
 async def test_a_menu_nothing_claims_is_refused_privately(harness):

@@ -20,15 +20,17 @@ from bot.engine import Choose, rules_for
 from bot.engine.tally import Doubles, Result, Tally, questions
 from bot.store import Store, TallyStatus, open_store
 from bot.tally import TallyService, TallyView
-from bot.ui.components import claimed
+from bot.ui.items import claimed
 from bot.ui.replies import Guard
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import TallyButton, TallySelect
+from bot.ui.tally_feed import TallyFeed
 from bot.ui.tally_ids import MODAL_ID, PAIRS, Ref
-from bot.ui.tally_sheet import SHEET
+from bot.ui.tally_sheet import SHEET, deal_block
 from tests.discord.fakes import (
     BOT_PERMISSIONS,
     CHANNEL_ID,
+    GUILD_ID,
     THREAD_ID,
     THREAD_PERMISSIONS,
     FakeChannel,
@@ -82,7 +84,8 @@ class Sheet:
 def controller_of(store: Store, threads: FakeThreads, channels: dict[int, FakeChannel]):
     service = TallyService(store)
     sheet = Sheet(store, service, None, threads, channels)  # type: ignore[arg-type]
-    sheet.controller = TallyController(service, store.tables, threads, sheet.channel)  # type: ignore[arg-type]
+    feed = TallyFeed(service, sheet.channel, threads)  # type: ignore[arg-type]
+    sheet.controller = TallyController(service, store.tables, threads, sheet.channel, feed)  # type: ignore[arg-type]
     return sheet
 
 
@@ -169,8 +172,9 @@ def refused(event: FakeInteraction) -> str:
 # -- entering a deal as the table does --------------------------------------------------
 
 
-async def enter_deal(s: Sheet, entries: list[Any], people: tuple[int, int, int]) -> None:
-    """One deal's contract, doubles and result, each by its person, through the sheet."""
+async def enter_deal(s: Sheet, entries: list[Any], people: tuple[int, int, int]) -> FakeInteraction:
+    """One deal's contract, doubles and result, each by its person, through the sheet;
+    the result's interaction."""
     choose, doubles, result = entries
     assert isinstance(choose, Choose) and isinstance(doubles, Doubles)
     menu = find(await sheet_controls(s), "con")
@@ -194,14 +198,14 @@ async def enter_deal(s: Sheet, entries: list[Any], people: tuple[int, int, int])
     else:
         event = await on(s, people[1], find(items, "pass")["custom_id"])
     assert event.answer.kind == "edit", event.answer
-    await enter_result(s, people[2], result)
+    return await enter_result(s, people[2], result)
 
 
 def _ephemeral() -> discord.MessageFlags:
     return discord.MessageFlags(ephemeral=True)
 
 
-async def enter_result(s: Sheet, user: int, result: Result) -> None:
+async def enter_result(s: Sheet, user: int, result: Result) -> FakeInteraction:
     view = await s.view()
     assert view.current is not None
     asked = questions(view.current.contract)
@@ -211,6 +215,7 @@ async def enter_result(s: Sheet, user: int, result: Result) -> None:
         assert event.answer.content == "Entered."
     else:
         assert event.answer.embed is not None
+    return event
 
 
 async def give_result(
@@ -249,8 +254,16 @@ async def test_a_match_entered_through_the_sheet_scores_as_the_engine_played_it(
     entries = list(entries_of(match))
     for number in range(match.rules.deals):
         turn = [PEOPLE[(number + i) % 4] for i in range(3)]
-        await enter_deal(s, entries[3 * number : 3 * number + 3], tuple(turn))  # type: ignore[arg-type]
+        entered = entries[3 * number : 3 * number + 3]
+        last = await enter_deal(s, entered, tuple(turn))  # type: ignore[arg-type]
     view = await s.view()
+    # The finished sheet keeps the last deal's details beside the final standings.
+    shown = [a.embed for a in (*last.response.sent, *last.response.later) if a.embed]
+    edited = [e.fields["embed"] for e in s.channel(CHANNEL_ID).edits if "embed" in e.fields]
+    sheet_text = (shown or edited)[-1].description or ""
+    deals = match.rules.deals
+    assert f"Deal {deals} of {deals}" in sheet_text and "Final standings" in sheet_text
+    assert deal_block(view, view.deals[-1]) in sheet_text
     assert view.status is TallyStatus.FINISHED
     assert [d.final_scores() for d in view.deals] == [d.final_scores() for d in match.deals]
     assert list(view.totals) == match.totals()
@@ -518,3 +531,48 @@ async def test_every_control_of_a_sheet_is_one_discord_takes(sheet: Sheet) -> No
             if item.get("emoji"):
                 assert emoji.is_emoji(item["emoji"]["name"])
         await enter_deal(s, entries[3 * number : 3 * number + 3], (ANN, BOB, CAS))
+
+
+class Killed(BaseException):
+    """The process dies here (nothing after it in this process runs, as after a kill)."""
+
+
+async def test_a_crash_between_an_entry_and_its_post_posts_the_line_once_at_the_start(
+    tmp_path: Path,
+) -> None:
+    """An undo is stored, then the bot dies before its line reaches the sheet's thread;
+    the next start posts that line, once, under the name the first try gave it (so a
+    post Discord took just before the crash is answered with the message already
+    there), and a second start posts nothing more."""
+    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+        s = controller_of(store, FakeThreads(), {})
+        await opened(s)
+        match = doubling_match(3)
+        entries = list(entries_of(match))
+        await enter_deal(s, entries[:3], (ANN, BOB, CAS))
+        dying = s.channel(CHANNEL_ID)
+        tried: list[dict[str, Any]] = []
+
+        async def dies(**fields: Any) -> FakeMessage:
+            tried.append(fields)
+            raise Killed
+
+        dying.send = dies  # type: ignore[method-assign]
+        with pytest.raises(Killed):
+            await on(s, BOB, find(await sheet_controls(s), "undo")["custom_id"])
+        view = await s.view()
+        assert view.version == 4 and len(view.changes) == 1  # the undo is stored
+        assert len(tried) == 1
+
+        for start in range(2):
+            again = controller_of(store, FakeThreads(), {})
+            assert await again.controller.feed.restore(lambda guild: guild == GUILD_ID) == 1
+            posted = again.channel(CHANNEL_ID).posts
+            if start == 0:
+                (line,) = posted
+                assert "Bob took back" in line.fields["content"]
+                assert line.fields["nonce"] == tried[0]["nonce"]
+            else:
+                assert posted == []  # the first start's post was recorded
+        elsewhere = controller_of(store, FakeThreads(), {})
+        assert await elsewhere.controller.feed.restore(lambda guild: False) == 0

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -65,3 +68,26 @@ def test_default_workers_leave_a_core_to_the_event_loop(monkeypatch: pytest.Monk
     for cores, workers in [(1, 1), (2, 1), (3, 2), (16, 2)]:
         monkeypatch.setattr(pool_module.os, "cpu_count", lambda cores=cores: cores)
         assert PlayerPool().workers == workers
+
+
+async def test_closing_the_pool_ends_its_workers_without_waiting_for_their_search() -> None:
+    """A decision still being searched is dropped at a stop: the workers the pool
+    started are ended (and no other process), and whoever awaited it hears so."""
+    bystander = multiprocessing.get_context().Process(target=time.sleep, args=(30,))
+    bystander.start()
+    pool = PlayerPool(workers=1)
+    try:
+        searching = asyncio.create_task(pool.decide("hard", _view(), 1, 20.0))
+        while not [p for p in multiprocessing.active_children() if p is not bystander]:
+            await asyncio.sleep(0.01)
+        workers = [p for p in multiprocessing.active_children() if p is not bystander]
+        began = time.monotonic()
+        pool.close()
+        assert time.monotonic() - began < 10  # not the search's 20 s
+        assert not any(worker.is_alive() for worker in workers)
+        assert bystander.is_alive()
+        with pytest.raises(BrokenProcessPool):
+            await searching
+    finally:
+        bystander.terminate()
+        bystander.join()

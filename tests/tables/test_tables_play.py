@@ -20,11 +20,12 @@ from bot.engine import (
     IllegalAction,
     Phase,
     Play,
+    Reason,
     SeatView,
     from_record,
 )
 from bot.store import MatchStatus, StoreError, TableSettings
-from bot.tables import Refusal, TableService
+from bot.tables import Hand, Refusal, TableReason, TableService
 from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from bot.tables.lobby import EVERYONE_LEFT_THE_MATCH, Left
@@ -275,12 +276,41 @@ async def test_a_double_click_is_stored_once(h: Harness) -> None:
             h.service.act(view.table_id, user, turn, legal[-1]),
             return_exceptions=True,
         )
-        assert results[0] is None
+        assert isinstance(results[0], Hand) and results[0].turn == turn + 1
         assert isinstance(results[1], Refusal) and "earlier turn" in str(results[1])
         info = await h.store.matches.get_match(view.match_id)  # type: ignore[arg-type]
         assert info.actions == turn + 1 == h.service.view(view.table_id).turn
     acts = [e for e in h.events.events if isinstance(e, ACTS)]
     assert len(acts) == 8
+
+
+async def test_an_action_answers_with_the_actors_hand_as_it_left_it(h: Harness) -> None:
+    """The service says what the action did to the actor's hand: a front end shows it
+    without asking again (and never works out whose turn it is itself)."""
+    view = await h.open_with_humans(FOUR)
+    user, turn, legal = await h.human_turn(view.table_id)
+    hand = await h.service.act(view.table_id, user, turn, legal[0])
+    assert hand is not None and hand == h.service.hand(view.table_id, user)
+    assert hand.turn == turn + 1 and not hand.view.my_turn
+
+
+async def test_what_leads_to_an_action_is_checked_as_the_action_is(h: Harness) -> None:
+    """The trumps menu and a doubling's targets ask the service whose turn it is: the
+    same refusals as an action's (an earlier turn, someone else's, another phase)."""
+    view = await h.open_with_humans(FOUR)
+    user, turn, _legal = await h.human_turn(view.table_id)
+    phase = h.service.hand(view.table_id, user).view.phase
+    assert h.service.on_turn(view.table_id, user, turn, phase).turn == turn
+    other = next(u for u in FOUR if u != user)
+    refusals = [
+        (user, turn - 1, phase, TableReason.STALE_TURN),
+        (other, turn, phase, TableReason.NOT_YOUR_TURN),
+        (user, turn, Phase.PLAYING, Reason.WRONG_PHASE),
+    ]
+    for who, at, asked, reason in refusals:
+        with pytest.raises(Refusal) as refused:
+            h.service.on_turn(view.table_id, who, at, asked)
+        assert refused.value.reason is reason
 
 
 async def test_an_action_without_a_turn_number_is_for_the_current_turn(h: Harness) -> None:

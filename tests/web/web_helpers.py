@@ -12,6 +12,7 @@ import contextlib
 import random
 import shutil
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
@@ -132,7 +133,9 @@ async def _filled_file(path: Path) -> Filled:
 def filled_template(folder: Path) -> tuple[Path, Filled]:
     """A store filled once (a few seconds of play), for each test to copy."""
     path = folder / "filled.sqlite3"
-    return path, asyncio.run(_filled_file(path))
+    # In a thread of its own: a browser test's Playwright may hold this thread's loop.
+    with ThreadPoolExecutor(1) as thread:
+        return path, thread.submit(asyncio.run, _filled_file(path)).result()
 
 
 @contextlib.asynccontextmanager

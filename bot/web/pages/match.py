@@ -1,9 +1,11 @@
 """A match's page: the score table deal by deal, the score chart, and the deal viewer.
 
-Only a finished match is shown: one in play says it is still being played (and how
-far), a cancelled one that it was cancelled; neither shows a card. Replaying the record
-(the score table, the viewer's every point) is done off the event loop, once: a finished
-match never changes, so its page is cached (:mod:`bot.web.cache`).
+The match is found, and its replay built, by the finished-match service, as the replay
+and the review find them: only a finished match is shown; one in play says it is still
+being played (and how far), a cancelled one that it was cancelled, in the service's own
+words, and neither shows a card. The page (the score table, the viewer's every point) is
+made off the event loop, once: a finished match never changes, so it is kept drawn
+(:mod:`bot.web.cache`).
 """
 
 from __future__ import annotations
@@ -15,15 +17,16 @@ from typing import Any
 from markupsafe import Markup
 
 from bot import i18n
-from bot.engine import rules_for
+from bot.archive import ArchiveReason, ArchiveRefusal
 from bot.engine.match import Match
 from bot.i18n import _
+from bot.render.archive import refusal_text
 from bot.render.chart import ChartData, chart_png
 from bot.render.rules import rules_line
 from bot.render.text import contract_name
 from bot.review.replay import Replay
 from bot.review.result import PlayerReview
-from bot.store import MatchInfo, MatchStatus, NotFound, ReviewStatus
+from bot.store import ReviewStatus
 
 from ..charts import score_chart
 from ..site import NotThere, Page, Reader, Services
@@ -31,52 +34,31 @@ from ..viewer import match_viewer, script_json
 from .common import only, shown_name, signed, when
 
 
-async def finished_match(services: Services, reader: Reader, match_id: int) -> MatchInfo:
-    """The match, if it is this server's; :class:`NotThere` otherwise."""
-    try:
-        info = await services.matches.get_match(match_id)
-    except NotFound:
-        raise NotThere("no such match") from None
-    if info.guild_id != reader.guild_id:
-        raise NotThere("another server's match")
-    return info
-
-
 async def match_page(
     services: Services, reader: Reader, match_id: int, query: Mapping[str, str]
 ) -> Page:
     only(query, set())
-    info = await finished_match(services, reader, match_id)
-    names = [shown_name(seat.name) for seat in info.seats]
     context: dict[str, Any] = {
         "title": _("Match {match}", match=match_id),
-        "players": ", ".join(names),
         "server": reader.links.server_path(reader.guild_id) if reader.public else None,
     }
-    if info.status is MatchStatus.PLAYING:
-        deals = rules_for(info.rules["variant"], info.rules.get("house_rules")).deals
-        context["description"] = _(
-            "Match {match} is still being played (deal {deal} of {deals}); its page shows "
-            "it once it is over.",
-            match=match_id,
-            deal=max(1, info.deals),
-            deals=deals,
-        )
+    try:
+        info = await services.archive.get(reader.guild_id, match_id)
+        replay = await services.archive.replay(reader.guild_id, match_id)
+    except ArchiveRefusal as refusal:
+        if refusal.reason not in (ArchiveReason.IN_PLAY, ArchiveReason.CANCELLED):
+            raise NotThere(str(refusal)) from None
+        # Said as the replay says it; a match in play shows nothing of its cards.
+        context["description"] = refusal_text(refusal)
         return Page("waiting.html", context)
-    if info.status is MatchStatus.CANCELLED:
-        context["description"] = _(
-            "Match {match} was cancelled before its end: there is nothing to look back at.",
-            match=match_id,
-        )
-        return Page("waiting.html", context)
-    record = await services.matches.load_record(match_id)
     reviews = []
     for seat in range(4):
         state = await services.reviews.get(match_id, seat)
         if state is not None and state.status is ReviewStatus.DONE and state.review:
             reviews.append(PlayerReview.from_json(state.review))
     context.update(
-        await asyncio.to_thread(_finished, record, reviews, reader.language),
+        await asyncio.to_thread(_finished, replay, reviews, reader.language),
+        players=", ".join(shown_name(seat.name) for seat in info.seats),
         when=when(info.ended_at),
         og_image=reader.links.chart_path(reader.guild_id, match_id),
     )
@@ -85,14 +67,14 @@ async def match_page(
 
 async def match_chart(services: Services, reader: Reader, match_id: int) -> bytes:
     """The score chart as a PNG (the link preview's picture), drawn off the loop."""
-    info = await finished_match(services, reader, match_id)
-    if info.status is not MatchStatus.FINISHED:
-        raise NotThere("no chart before the end")
-    record = await services.matches.load_record(match_id)
+    try:
+        replay = await services.archive.replay(reader.guild_id, match_id)
+    except ArchiveRefusal:
+        raise NotThere("no chart before the end") from None
 
     def draw() -> bytes:
         with i18n.using(reader.language):
-            return chart_png(_chart_data(Replay.from_record(record).match, reader.language))
+            return chart_png(_chart_data(replay.match, reader.language))
 
     return await asyncio.to_thread(draw)
 
@@ -108,12 +90,9 @@ def _chart_data(match: Match, language: str) -> ChartData:
     )
 
 
-def _finished(
-    record: dict[str, Any], reviews: Sequence[PlayerReview], language: str
-) -> dict[str, Any]:
+def _finished(replay: Replay, reviews: Sequence[PlayerReview], language: str) -> dict[str, Any]:
     """What the page shows of a finished match (in a worker thread)."""
     with i18n.using(language):
-        replay = Replay.from_record(record)
         match = replay.match
         names = [shown_name(name) for name in match.players]
         running = [0, 0, 0, 0]

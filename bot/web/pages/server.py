@@ -112,7 +112,7 @@ async def server_page(services: Services, reader: Reader, query: Mapping[str, st
                 "names": ", ".join(shown_name(name) for name in found.names),
                 "when": when(found.ended_at),
             }
-            for found in await services.matches.finished_in_guild(guild_id, NEWEST)
+            for found in await services.archive.recent(guild_id, NEWEST)
         ]
         context["days"] = [
             {"href": reader.links.day_path(guild_id, day), "day": day.isoformat()}
