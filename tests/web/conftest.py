@@ -4,8 +4,11 @@ No browser is ever downloaded: Playwright launches the system's Chromium
 (:data:`CHROMIUM`; ``.ci/run`` installs it as it installs PostgreSQL). A missing browser
 fails the tests, saying what to install: a test never skips what it cannot find.
 
-One browser per test session (per pytest-xdist worker), a fresh context and page per
-test. The ``page`` fixture fails its test on any console error or uncaught exception
+One browser per test module (and pytest-xdist worker), a fresh context and page per
+test: while Playwright's synchronous API is open it leaves its event loop marked as
+running in the thread, so a browser kept for the whole session would break every asyncio
+test the worker runs after it; pytest closes a module's fixtures before the next module's
+tests run. The ``page`` fixture fails its test on any console error or uncaught exception
 (a script error, a violation of the Content-Security-Policy). :class:`Site` serves
 pages and ``bot/web/static`` from an aiohttp server in a thread of its own, with the
 strict CSP the bot's pages send, so what runs here is what may run there.
@@ -43,7 +46,7 @@ WIDE = {"width": 1000, "height": 900}
 PHONE = {"width": 375, "height": 812}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(f"no browser at {CHROMIUM}: install Debian's chromium package")
