@@ -4,9 +4,11 @@ No browser is ever downloaded: Playwright launches the system's Chromium
 (:data:`CHROMIUM`; ``.ci/run`` installs it as it installs PostgreSQL). A missing browser
 fails the tests, saying what to install: a test never skips what it cannot find.
 
-One browser per test module (closed before the next module's tests, which may be
-async: Playwright's sync API holds its thread's event loop while open), a fresh context
-and page per test. The ``page`` fixture fails its test on any console error or uncaught exception
+One browser per test module (and pytest-xdist worker), a fresh context and page per
+test: while Playwright's synchronous API is open it leaves its event loop marked as
+running in the thread, so a browser kept for the whole session would break every asyncio
+test the worker runs after it; pytest closes a module's fixtures before the next module's
+tests run. The ``page`` fixture fails its test on any console error or uncaught exception
 (a script error, a violation of the Content-Security-Policy). :class:`Site` serves
 pages and ``bot/web/static`` from an aiohttp server in a thread of its own, with the
 strict CSP the bot's pages send, so what runs here is what may run there.
@@ -46,9 +48,6 @@ PHONE = {"width": 375, "height": 812}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One browser per test module: Playwright's sync API marks its thread's event loop
-    as running while it is open, and an async test after it in the same worker could not
-    run its own; a module's browser is closed before the next module's tests."""
     if not CHROMIUM.exists():
         pytest.fail(f"no browser at {CHROMIUM}: install Debian's chromium package")
     with sync_playwright() as playwright:
