@@ -82,12 +82,19 @@ class Sent:
     files: tuple[discord.File, ...] = ()
     thinking: bool = False
 
-    def custom_ids(self) -> list[str]:
+    def custom_ids(self, *, enabled_only: bool = False) -> list[str]:
         if self.view is None:
             return []
         return [
-            item["custom_id"] for row in self.view.to_components() for item in row["components"]
+            item["custom_id"]
+            for row in self.view.to_components()
+            for item in row["components"]
+            if not (enabled_only and item.get("disabled"))
         ]
+
+    @property
+    def file_names(self) -> list[str]:
+        return [file.filename for file in self.files]
 
 
 class FakeResponse:
@@ -137,22 +144,17 @@ class FakeResponse:
         await self._answer(Sent("defer", None, None, None, ephemeral, thinking=thinking))
 
 
-@dataclass
-class Followup:
-    """A message sent after the answer (``interaction.followup.send``)."""
-
-    content: str | None
-    ephemeral: bool
-    embed: discord.Embed | None = None
-    file: discord.File | None = None
-
-
 class FakeFollowups:
-    """``interaction.followup``: records what is sent."""
+    """``interaction.followup``: what is sent goes to the response's one record of what
+    came after the answer (``later``)."""
 
     def __init__(self, response: FakeResponse) -> None:
         self._response = response
-        self.sent: list[Followup] = []
+
+    @property
+    def sent(self) -> list[Sent]:
+        """The followups sent, in order."""
+        return [later for later in self._response.later if later.kind == "followup"]
 
     async def send(
         self,
@@ -165,40 +167,14 @@ class FakeFollowups:
         **_: Any,
     ) -> None:
         assert self._response.is_done(), "a followup comes after the answer"
-        self.sent.append(Followup(content, ephemeral, embed, file))
-        self._response.later.append(Sent("followup", content, view, embed, ephemeral))
-
-
-@dataclass
-class OriginalEdit:
-    """An edit of the interaction's own message after a defer (``@original``): the
-    fields given, and the names of the files attached."""
-
-    content: str | None
-    view: discord.ui.View | None
-    embed: discord.Embed | None
-    files: list[str]
-
-    def custom_ids(self, *, enabled_only: bool = False) -> list[str]:
-        if self.view is None:
-            return []
-        return [
-            item["custom_id"]
-            for row in self.view.to_components()
-            for item in row["components"]
-            if not (enabled_only and item.get("disabled"))
-        ]
+        files = () if file is None else (file,)
+        self._response.later.append(Sent("followup", content, view, embed, ephemeral, files=files))
 
 
 @dataclass
 class FakeUser:
     id: int
     display_name: str
-
-
-@dataclass
-class FakeChannel:
-    type: discord.ChannelType = discord.ChannelType.text
 
 
 @dataclass
@@ -216,7 +192,7 @@ class FakeInteraction:
     guild_locale: str = "en-US"
     channel_id: int | None = CHANNEL_ID
     guild_id: int | None = GUILD_ID
-    channel: FakeChannel = field(default_factory=FakeChannel)
+    channel: FakeChannel = field(default_factory=lambda: FakeChannel(CHANNEL_ID))
     app_permissions: discord.Permissions = BOT_PERMISSIONS
     permissions: discord.Permissions = field(default_factory=discord.Permissions)
     application_id: int = APP_ID
@@ -225,8 +201,6 @@ class FakeInteraction:
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
     message: FakeMessage = field(default_factory=FakeMessage)
-    edits: list[OriginalEdit] = field(default_factory=list)
-    """The edits of the interaction's own message after its answer."""
     followup: FakeFollowups = field(init=False)
 
     def __post_init__(self) -> None:
@@ -242,11 +216,14 @@ class FakeInteraction:
         **_: Any,
     ) -> FakeMessage:
         assert self.response.sent, "the original response is edited after the answer"
-        files = [file.filename for file in attachments or []]
-        self.edits.append(OriginalEdit(content, view, embed, files))
         later = Sent("original", content, view, embed, False, files=tuple(attachments or ()))
         self.response.later.append(later)
         return self.message
+
+    @property
+    def edits(self) -> list[Sent]:
+        """The edits of the interaction's own message after its answer, in order."""
+        return [later for later in self.response.later if later.kind == "original"]
 
     async def original_response(self) -> FakeMessage:
         """The message the answer created (a lobby posted as a command's answer)."""
@@ -305,9 +282,17 @@ class FakeChannel:
     """A channel (or thread) as a feed uses discord.py's ``PartialMessageable``: each
     request takes ``seconds``; posts and edits are recorded in the order they ended."""
 
-    def __init__(self, channel_id: int, *, seconds: float = 0.0) -> None:
+    def __init__(
+        self,
+        channel_id: int,
+        *,
+        seconds: float = 0.0,
+        type: discord.ChannelType = discord.ChannelType.text,
+    ) -> None:
+        """``type``: what an interaction in it reads of it (a text channel, a thread)."""
         self.id = channel_id
         self.seconds = seconds
+        self.type = type
         self.posts: list[Delivered] = []
         self.edits: list[Delivered] = []
 

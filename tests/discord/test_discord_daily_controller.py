@@ -11,112 +11,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
-from bot.daily import DailyService
 from bot.engine import Phase
 from bot.render.text import contract_name
-from bot.store import GuildSettings, Store, TableSettings, open_store
-from bot.ui.daily import DailyController
-from bot.ui.daily_message import DailyMove, DailyToggle
+from bot.store import GuildSettings, TableSettings, open_store
+from bot.ui.daily_message import DailyMove
 from bot.ui.pictures import DAILY_FILE
-from bot.ui.replies import Guard
-from bot.ui.standings import Boards
 from tests.daily.daily_helpers import Clock
-from tests.discord.fakes import GUILD_ID, FakeInteraction, OriginalEdit, interaction
-
-ANN, BOB, CAS = 101, 102, 103
-
-
-@dataclass
-class Daily:
-    store: Store
-    clock: Clock
-    service: DailyService
-    controller: DailyController
-    front: Any
-
-    def restarted(self) -> Daily:
-        """A new service and controller on the same store: nothing kept in memory."""
-        return _daily(self.store, self.clock)
-
-
-def _daily(store: Store, clock: Clock) -> Daily:
-    service = DailyService(store.daily, store.tables, clock=clock)
-    boards = Boards(store.seasons, store.standings, store.tables)
-    controller = DailyController(service, store.tables, boards)
-    # What the daily features' buttons use of the bot (their Protocols' parts).
-    front = SimpleNamespace(
-        guard=Guard(lambda _interaction: None),
-        daily=controller,
-        daily_replays=controller.replays,
-        boards=boards,
-    )
-    return Daily(store, clock, service, controller, front)
+from tests.discord.daily_helpers import (
+    ANN,
+    BOB,
+    CAS,
+    Daily,
+    click,
+    daily_user,
+    new_daily,
+    next_move,
+    play_through,
+    shown,
+    start,
+)
+from tests.discord.fakes import GUILD_ID, FakeInteraction, Sent
 
 
 @pytest.fixture
 async def daily(tmp_path) -> AsyncIterator[Daily]:
     async with await open_store(tmp_path / "bonken.sqlite3") as store:
-        yield _daily(store, Clock())
-
-
-def _user(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInteraction:
-    made = interaction(user_id, name, **options)
-    made.client = daily.front  # type: ignore[attr-defined]
-    return made
-
-
-async def start(daily: Daily, user_id: int, name: str, **options: Any) -> FakeInteraction:
-    """``/bonken daily`` typed by ``user_id``."""
-    asked = _user(daily, user_id, name, **options)
-    await daily.controller.start(asked)
-    return asked
-
-
-async def click(daily: Daily, user_id: int, custom_id: str) -> FakeInteraction:
-    """A click on the button ``custom_id``, rebuilt and run as discord.py would."""
-    clicked = _user(daily, user_id, f"User {user_id}")
-    for kind in (DailyMove, DailyToggle):
-        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match is not None:
-            item = await kind.from_custom_id(clicked, None, match)  # type: ignore[arg-type]
-            await item.callback(clicked)  # type: ignore[arg-type]
-            return clicked
-    raise AssertionError(f"no daily button claims {custom_id!r}")
-
-
-def shown(asked: FakeInteraction) -> OriginalEdit:
-    """What the interaction's message shows now (its last edit)."""
-    assert asked.edits, f"the message was not edited: {asked.response.sent}"
-    return asked.edits[-1]
-
-
-def next_move(edit: OriginalEdit) -> str:
-    """The person's move on the message: Pass in a doubling turn, else the first card
-    whose button is enabled."""
-    moves = [i for i in edit.custom_ids(enabled_only=True) if i.startswith("bonken:daily:")]
-    passes = [i for i in moves if i.endswith(":D:-")]
-    return passes[0] if passes else moves[0]
-
-
-async def play_through(daily: Daily, user_id: int, name: str) -> list[str]:
-    """Start and play every deal by the message's buttons; what the message showed after
-    each click, in order (the last is the finished attempt's)."""
-    edit = shown(await start(daily, user_id, name))
-    seen = [edit.content or ""]
-    while edit.custom_ids(enabled_only=True):
-        clicked = await click(daily, user_id, next_move(edit))
-        assert not clicked.followup.sent or not clicked.followup.sent[0].ephemeral
-        edit = shown(clicked)
-        seen.append(edit.content or "")
-    return seen
+        yield new_daily(store, Clock())
 
 
 def _moves(content: str, name: str) -> str:
@@ -129,7 +54,7 @@ async def test_daily_answers_privately_with_the_picture_and_the_persons_moves(da
     (answer,) = asked.response.sent
     assert answer.kind == "defer" and answer.ephemeral  # acknowledged before any thinking
     edit = shown(asked)
-    assert edit.files == [DAILY_FILE]
+    assert edit.file_names == [DAILY_FILE]
     assert edit.embed is not None and edit.embed.image.url == f"attachment://{DAILY_FILE}"
     attempt_id, step = _attempt_and_step(edit)
     view = await daily.service.turn(attempt_id, ANN, step)
@@ -143,7 +68,7 @@ async def test_daily_answers_privately_with_the_picture_and_the_persons_moves(da
     assert asked.followup.sent == []  # nothing for anyone else
 
 
-def _attempt_and_step(edit: OriginalEdit) -> tuple[int, int]:
+def _attempt_and_step(edit: Sent) -> tuple[int, int]:
     first = edit.custom_ids()[0]
     match = re.match(r"bonken:daily(?:dbl)?:(\d+):(\d+):", first)
     assert match is not None
@@ -193,7 +118,7 @@ async def test_a_second_attempt_the_same_day_is_refused_privately(daily: Daily):
     again = await start(daily, ANN, "Ann")
     (edit,) = again.edits
     assert edit.content == "⚠️ you have played today's deals already: one attempt a day"
-    assert edit.view is None and edit.files == []
+    assert edit.view is None and edit.file_names == []
 
 
 async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_nothing(
@@ -280,31 +205,31 @@ async def test_the_date_turning_while_someone_plays(daily: Daily):
 
 async def test_results_are_hidden_until_played_and_shown_to_all_once_closed(daily: Daily):
     await play_through(daily, ANN, "Ann")
-    results = _user(daily, BOB, "Bob")
+    results = daily_user(daily, BOB, "Bob")
     await daily.controller.results(results, None)
     (answer,) = results.response.sent
     assert answer.kind == "defer" and answer.ephemeral
     text = shown(results).embed.description  # type: ignore[union-attr]
     assert "1. Ann 50%" in text
     assert "Each deal's comparison shows once you have played these deals." in text
-    assert "Deal 1" not in text and shown(results).files == []
+    assert "Deal 1" not in text and shown(results).file_names == []
     stored = await daily.store.daily.day(GUILD_ID, daily.service.today())
     assert stored is not None
     assert not any(contract_name(deal.contract) in text for deal in stored.deals)
     assert not set("♣♦♥♠") & set(text)  # no card of the day
 
     await play_through(daily, BOB, "Bob")
-    played = _user(daily, BOB, "Bob")
+    played = daily_user(daily, BOB, "Bob")
     await daily.controller.results(played, None)
     text = shown(played).embed.description  # type: ignore[union-attr]
     assert "Deal 1, " in text and "best" in text
 
     daily.clock.advance(days=2)
-    closed = _user(daily, CAS, "Cas")
+    closed = daily_user(daily, CAS, "Cas")
     await daily.controller.results(closed, "2026-12-02")
     edit = shown(closed)
     assert "Deal 1, " in edit.embed.description  # type: ignore[union-attr]
-    assert edit.files == ["daily-2026-12-02.json"]
+    assert edit.file_names == ["daily-2026-12-02.json"]
 
 
 async def test_a_bad_or_future_date_is_refused_privately(daily: Daily):
@@ -312,7 +237,7 @@ async def test_a_bad_or_future_date_is_refused_privately(daily: Daily):
         ("2026-13-01", "⚠️ write the date as YYYY-MM-DD, for example 2026-12-02"),
         ("2026-12-03", "⚠️ that day has not begun yet"),
     ]:
-        asked = _user(daily, ANN, "Ann")
+        asked = daily_user(daily, ANN, "Ann")
         await daily.front.guard(asked, partial(daily.controller.results, asked, when))
         assert refused(asked) == words  # before any "thinking"
 
@@ -322,11 +247,11 @@ async def test_the_message_speaks_the_persons_language_and_the_line_the_servers(
 
     async def play_in(user_id: int, name: str, locale: str, guild_locale: str) -> tuple[str, str]:
         options = {"locale": locale, "guild_locale": guild_locale}
-        asked = _user(daily, user_id, name, **options)
+        asked = daily_user(daily, user_id, name, **options)
         await daily.front.guard(asked, lambda: daily.controller.start(asked))
         edit = first = shown(asked)
         while edit.custom_ids(enabled_only=True):
-            clicked = _user(daily, user_id, name, **options)
+            clicked = daily_user(daily, user_id, name, **options)
             move = next_move(edit)
             match = DailyMove.__discord_ui_compiled_template__.fullmatch(move)
             assert match is not None
@@ -349,6 +274,6 @@ async def test_a_server_that_wants_no_pictures_gets_the_words_alone(daily: Daily
         GUILD_ID, GuildSettings(table_defaults=TableSettings(images=False))
     )
     edit = shown(await start(daily, ANN, "Ann"))
-    assert edit.files == [] and edit.embed is None
+    assert edit.file_names == [] and edit.embed is None
     assert edit.content is not None and edit.content.startswith("**Daily deals · ")
     assert edit.custom_ids(enabled_only=True)  # the moves are there all the same

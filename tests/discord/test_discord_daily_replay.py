@@ -16,17 +16,17 @@ from bot.render.text import contract_name
 from bot.store import open_store
 from bot.ui.daily_replay import PICTURE_FILE, DailyReplayMenu, DailyReplayStep
 from tests.daily.daily_helpers import Clock
-from tests.discord.fakes import GUILD_ID, FakeInteraction, OriginalEdit
-from tests.discord.test_discord_daily_controller import (
+from tests.discord.daily_helpers import (
     ANN,
     BOB,
     CAS,
     Daily,
-    _daily,
-    _user,
+    daily_user,
+    new_daily,
     play_through,
     shown,
 )
+from tests.discord.fakes import GUILD_ID, FakeInteraction, Sent
 
 DAY = "2026-12-02"
 
@@ -34,16 +34,16 @@ DAY = "2026-12-02"
 @pytest.fixture
 async def daily(tmp_path) -> AsyncIterator[Daily]:
     async with await open_store(tmp_path / "bonken.sqlite3") as store:
-        yield _daily(store, Clock())
+        yield new_daily(store, Clock())
 
 
-async def results(daily: Daily, user_id: int, when: str | None = DAY) -> OriginalEdit:
-    asked = _user(daily, user_id, f"User {user_id}")
+async def results(daily: Daily, user_id: int, when: str | None = DAY) -> Sent:
+    asked = daily_user(daily, user_id, f"User {user_id}")
     await daily.controller.results(asked, when)
     return shown(asked)
 
 
-def menu_of(edit: OriginalEdit) -> tuple[str, list[tuple[str, str]]]:
+def menu_of(edit: Sent) -> tuple[str, list[tuple[str, str]]]:
     """The menu's custom_id and its options (label, value)."""
     assert edit.view is not None, "no menu under the results"
     (row,) = edit.view.to_components()
@@ -53,7 +53,7 @@ def menu_of(edit: OriginalEdit) -> tuple[str, list[tuple[str, str]]]:
 
 async def choose(daily: Daily, user_id: int, custom_id: str, value: str) -> FakeInteraction:
     """A choice in the menu ``custom_id``, rebuilt and run as discord.py would."""
-    chose = _user(daily, user_id, f"User {user_id}", data={"values": [value]})
+    chose = daily_user(daily, user_id, f"User {user_id}", data={"values": [value]})
     match = DailyReplayMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None, custom_id
     item = await DailyReplayMenu.from_custom_id(chose, None, match)  # type: ignore[arg-type]
@@ -62,7 +62,7 @@ async def choose(daily: Daily, user_id: int, custom_id: str, value: str) -> Fake
 
 
 async def press(daily: Daily, user_id: int, custom_id: str, **options: Any) -> FakeInteraction:
-    clicked = _user(daily, user_id, f"User {user_id}", **options)
+    clicked = daily_user(daily, user_id, f"User {user_id}", **options)
     match = DailyReplayStep.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None, custom_id
     item = await DailyReplayStep.from_custom_id(clicked, None, match)  # type: ignore[arg-type]
@@ -103,7 +103,7 @@ async def test_the_menu_comes_only_once_the_day_has_closed(daily: Daily):
     first = contract_name(stored.deals[0].contract)
     assert sum(label.endswith(f"· deal 1 · {first}") for label, _ in options) == 2
     assert {label.split(" · ")[0] for label, _ in options} == {"Ann", "Bob"}
-    assert edit.files == [f"daily-{DAY}.json"]  # the file is still there
+    assert edit.file_names == [f"daily-{DAY}.json"]  # the file is still there
 
 
 async def test_a_choice_shows_that_deal_at_its_end_and_steps_back_and_forward(daily: Daily):
@@ -166,7 +166,7 @@ async def test_forged_ids_and_other_servers_are_refused(daily: Daily):
         chose = await choose(daily, CAS, menu, chosen)
         assert "⚠️" in refusal(chose), (menu, chosen)
         assert not any(s.files for s in chose.response.later)
-    elsewhere = _user(daily, CAS, "Cas", guild_id=GUILD_ID + 1, data={"values": [value]})
+    elsewhere = daily_user(daily, CAS, "Cas", guild_id=GUILD_ID + 1, data={"values": [value]})
     match = DailyReplayMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None
     item = await DailyReplayMenu.from_custom_id(elsewhere, None, match)  # type: ignore[arg-type]
@@ -187,11 +187,11 @@ async def test_forged_ids_and_other_servers_are_refused(daily: Daily):
 async def test_the_menu_and_the_replay_speak_the_readers_language(daily: Daily):
     await play_through(daily, ANN, "Ann")
     daily.clock.advance(days=2)
-    asked = _user(daily, CAS, "Cas", locale="nl")
+    asked = daily_user(daily, CAS, "Cas", locale="nl")
     await daily.front.guard(asked, lambda: daily.controller.results(asked, DAY))
     custom_id, options = menu_of(shown(asked))
     assert all(" · potje " in label for label, _ in options)
-    chose = _user(daily, CAS, "Cas", locale="nl", data={"values": [options[0][1]]})
+    chose = daily_user(daily, CAS, "Cas", locale="nl", data={"values": [options[0][1]]})
     match = DailyReplayMenu.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None
     item = await DailyReplayMenu.from_custom_id(chose, None, match)  # type: ignore[arg-type]

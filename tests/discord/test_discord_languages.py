@@ -8,9 +8,7 @@ the catalogue."""
 
 from __future__ import annotations
 
-import gettext
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +19,7 @@ from bot.engine import Play
 from bot.tables import Refusal
 from bot.ui.replies import worded
 from tests.discord.discord_harness import Harness, act_by_buttons, seat_state, show_hand
+from tests.discord.language_helpers import Pseudo, texts_of, unmarked
 
 SEED = 7
 """Seeds the table service's deals in the follow-suit test (any seed does)."""
@@ -177,63 +176,6 @@ async def test_a_catalogue_change_changes_the_command_hash_so_the_commands_sync_
 # -- the pseudo-locale: every text the bot sends comes from the catalogue -----------------
 
 
-class Pseudo(gettext.NullTranslations):
-    """Marks every string asked of the catalogue: ``⟦Trick {number}: ...⟧``."""
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧"
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return f"⟦{singular if n == 1 else plural}⟧"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"⟦{message}⟧"
-
-
-MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
-CUT = re.compile(r"⟦[^⟦⟧\n]*")
-"""A mark cut short, with what it opened up to the line's end: a name cut to a column's
-width, a menu option's description cut to Discord's 100 characters."""
-NOT_WORDS = re.compile(r"<(?:@|#|t:)\d+(?::R)?>|https?://\S+")
-
-
-def _unmarked(text: str, names: set[str]) -> str:
-    """What is left of ``text`` without its marked parts, mentions and the players'
-    own names: what did not come from the catalogue."""
-    while MARKED.search(text):
-        text = MARKED.sub(" ", text)
-    text = CUT.sub(" ", text)
-    text = NOT_WORDS.sub(" ", text)
-    for name in names:
-        text = text.replace(name, " ")
-    return text
-
-
-def _texts(body: Any) -> Iterator[str]:
-    """Every text a person reads in a message body: content, embeds, button labels,
-    menu placeholders and options, autocomplete choices."""
-    if not isinstance(body, dict):
-        return
-    data = body.get("data") if isinstance(body.get("data"), dict) else body
-    if isinstance(data.get("content"), str):
-        yield data["content"]
-    for embed in data.get("embeds") or []:
-        yield from (embed.get(k) or "" for k in ("title", "description"))
-        for field in embed.get("fields") or []:
-            yield field["name"]
-            yield field["value"]
-        yield (embed.get("footer") or {}).get("text") or ""
-    for row in data.get("components") or []:
-        for item in row.get("components") or []:
-            yield item.get("label") or ""
-            yield item.get("placeholder") or ""
-            for option in item.get("options") or []:
-                yield option.get("label") or ""
-                yield option.get("description") or ""
-    for choice in data.get("choices") or []:
-        yield choice["name"]
-
-
 async def _time_out_twice(h: Harness, user) -> bool:  # type: ignore[no-untyped-def]
     """``user``'s turn runs out twice (what the timer task does), so a computer plays
     the seat, then the player comes back."""
@@ -309,9 +251,9 @@ async def test_every_text_of_a_whole_match_comes_from_the_catalogue(pseudo, rule
     for call in h.fake.calls:
         if "/commands" in call.path:
             continue
-        for text in _texts(call.body):
-            left = _unmarked(text, names)
+        for text in texts_of(call.body):
+            left = unmarked(text, names)
             if re.search(r"[^\W\d_]{2,}", left):
                 leaks.append((text, left.strip()))
     assert not leaks, "\n".join(f"{left!r} in {text!r}" for text, left in leaks)
-    assert any("⟦Trick 1:" in t for c in h.fake.calls for t in _texts(c.body))
+    assert any("⟦Trick 1:" in t for c in h.fake.calls for t in texts_of(c.body))

@@ -513,7 +513,7 @@ async def test_the_chart_is_shown_privately_after_a_defer(sheet: Sheet) -> None:
     event = await on(s, STRANGER, find(await sheet_controls(s), "chart")["custom_id"])
     assert event.answer.kind == "defer" and event.answer.ephemeral
     (sent,) = event.followup.sent
-    assert sent.file is not None and sent.file.filename == "chart.png" and sent.ephemeral
+    assert sent.file_names == ["chart.png"] and sent.ephemeral
 
 
 async def test_every_control_of_a_sheet_is_one_discord_takes(sheet: Sheet) -> None:

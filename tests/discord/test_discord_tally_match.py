@@ -24,7 +24,7 @@ from tests.discord.discord_harness import (
     User,
     components,
 )
-from tests.discord.test_discord_languages import Pseudo, _texts, _unmarked
+from tests.discord.language_helpers import Pseudo, texts_of, unmarked
 from tests.tally.tally_helpers import doubling_match, entries_of
 
 
@@ -240,9 +240,9 @@ async def test_every_text_of_a_scoresheet_comes_from_the_catalogue(pseudo: Harne
     for call in h.fake.calls:
         if "/commands" in call.path:
             continue
-        for text in _texts(call.body):
-            left = _unmarked(text, names)
+        for text in texts_of(call.body):
+            left = unmarked(text, names)
             if re.search(r"[^\W\d_]{2,}", left):
                 leaks.append((text, left.strip()))
     assert not leaks, "\n".join(f"{left!r} in {text!r}" for text, left in leaks)
-    assert any("⟦The match is over⟧" in t for c in h.fake.calls for t in _texts(c.body))
+    assert any("⟦The match is over⟧" in t for c in h.fake.calls for t in texts_of(c.body))

@@ -59,3 +59,19 @@ def pixels(image: Image.Image) -> list[tuple[int, int, int]]:
 
 def domino_id() -> str:
     return next(c.id for c in CONTRACTS.values() if c.domino)
+
+
+def near(pixel: tuple[int, ...], colour: tuple[int, ...], tolerance: int = 24) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=True))
+
+
+def region(image, centre, size):  # type: ignore[no-untyped-def]
+    """The pixels of a box of ``size`` around ``centre``."""
+    x, y = centre
+    w, h = size
+    box = image.crop((x - w // 2 + 6, y - h // 2 + 6, x + w // 2 - 6, y + h // 2 - 6))
+    return pixels(box)
+
+
+def share(pixels, colour, tolerance: int = 24) -> float:  # type: ignore[no-untyped-def]
+    return sum(near(p, colour, tolerance) for p in pixels) / len(pixels)

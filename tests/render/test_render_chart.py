@@ -7,8 +7,7 @@ import itertools
 
 from bot.render import chart
 from bot.render.chart import COLOURS, PLOT, SIZE, ChartData, chart_png, points
-from tests.render.render_helpers import decode
-from tests.render.test_render_table import near
+from tests.render.render_helpers import decode, near
 
 SCORES = ((100, -100, 30, -30), (100, -100, 20, -20), (100, -100, 10, -10), (100, -100, 40, -40))
 """Four deals whose running totals never come close (markers apart, lines not crossing)."""

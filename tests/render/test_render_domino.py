@@ -12,8 +12,16 @@ from bot.render.draw import CARD, GOLD
 from bot.render.frame import SIZE
 from bot.render.scene import scene_of
 from bot.tables.table import view_of
-from tests.render.render_helpers import decode, domino_id, pixels, play, table_of
-from tests.render.test_render_table import near, region, share
+from tests.render.render_helpers import (
+    decode,
+    domino_id,
+    near,
+    pixels,
+    play,
+    region,
+    share,
+    table_of,
+)
 
 
 def slot_centre(suit: Suit, rank: int, first: int = 2) -> tuple[int, int]:

@@ -11,25 +11,9 @@ from bot.render.draw import CARD, FELT_LIGHT, GOLD, RED, clean
 from bot.render.frame import HEADING, SIZE
 from bot.render.scene import scene_of
 from bot.render.table_image import PLATE_SIZE, PLATES, TRICK_CARDS, table_png
-from tests.render.render_helpers import decode, pixels, play
+from tests.render.render_helpers import decode, play, region, share
 
 LIMIT = 150_000
-
-
-def near(pixel: tuple[int, ...], colour: tuple[int, ...], tolerance: int = 24) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=True))
-
-
-def region(image, centre, size):  # type: ignore[no-untyped-def]
-    """The pixels of a box of ``size`` around ``centre``."""
-    x, y = centre
-    w, h = size
-    box = image.crop((x - w // 2 + 6, y - h // 2 + 6, x + w // 2 - 6, y + h // 2 - 6))
-    return pixels(box)
-
-
-def share(pixels, colour, tolerance: int = 24) -> float:  # type: ignore[no-untyped-def]
-    return sum(near(p, colour, tolerance) for p in pixels) / len(pixels)
 
 
 def mid_trick(tricks: int, cards_in_trick: int):  # type: ignore[no-untyped-def]

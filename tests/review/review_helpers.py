@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine.actions import Action
-from bot.engine.cards import Card
+from bot.engine.actions import PASS, Action, Choose, Play
+from bot.engine.cards import CARDS, Card, Suit
 from bot.engine.match import Match
 from bot.engine.record import to_record
 from bot.engine.rules import STANDARD, Rules
@@ -46,3 +46,23 @@ def scripted_match(
         match.apply(action)
     finish(match, random.Random(seed))
     return to_record(match)
+
+
+def cards_of(codes: str) -> list[Card]:
+    return [Card.parse(code) for code in codes.split()]
+
+
+def kingjacks_blunder() -> dict[str, Any]:
+    """Kingjacks; seat 1 holds every spade but the 2 and the 2♣. It takes the first
+    trick with the 3♠ (seat 2's 2♠ is the last spade out), then leads the K♠ although
+    nobody else holds a spade, instead of the 2♣ that every other club beats."""
+    spades = [card for card in CARDS if card.suit is Suit.SPADES and card.rank > 2]
+    hands = [
+        [card for card in CARDS if card.suit is Suit.HEARTS],
+        [*spades, Card.parse("2C")],
+        cards_of("2S") + [card for card in CARDS if card.suit is Suit.CLUBS and card.rank > 2],
+        [card for card in CARDS if card.suit is Suit.DIAMONDS],
+    ]
+    actions = [Choose("kingjacks"), PASS, PASS, PASS, PASS]
+    actions += [Play(card) for card in cards_of("3S 2S 2D 2H KS")]
+    return scripted_match(hands, actions)

@@ -10,8 +10,8 @@ import pytest
 
 from bot.store import ConstraintFailed, HandLink, Store, open_store
 from bot.ui.lines import END_STEP, SCORE_STEP
+from tests.store.migration_helpers import schema_1_file
 from tests.store.store_helpers import finished_match
-from tests.store.test_store_migrations import _schema_1_file
 
 
 def link(table_id: int, user_id: int, token: str, expires_at: float) -> HandLink:
@@ -81,7 +81,7 @@ async def test_forgetting_a_tables_hands_forgets_only_that_table(store: Store) -
 
 async def test_a_table_in_play_at_the_upgrade_counts_as_fully_shown(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    _schema_1_file(path)  # table 7 plays its third deal
+    schema_1_file(path)  # table 7 plays its third deal
     async with await open_store(path) as store:
         assert await store.delivery.last_posted(7) == (3, SCORE_STEP)
         assert await store.integrity_problems() == []

@@ -13,12 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import STANDARD, Match, from_record, to_record
-from bot.store import ConstraintFailed, MatchStatus, TableStatus, open_store
+from bot.engine import STANDARD, from_record, to_record
+from bot.store import MatchStatus, TableStatus, open_store
 from bot.store import migrations as migrations_module
-from bot.store.codec import encode_action, encode_hands
 from bot.store.migrations import LATEST, Migration, applied_versions, migrate, schema_version
-from tests.store.store_helpers import NAMES, play
+from tests.store.migration_helpers import (
+    LATE,
+    TABLE_IN_PLAY,
+    schema_1_file,
+    takes_any_step_but_keeps_its_rows,
+    without_the_late_migration,
+)
+from tests.store.store_helpers import play
 
 V1_TABLES = (
     "guild_settings",
@@ -30,51 +36,6 @@ V1_TABLES = (
     "deals",
     "actions",
 )
-
-
-def _schema_1_file(path: Path) -> Match:
-    """A schema-1 file: a table playing a match three deals in, and a cancelled match."""
-    match = Match(NAMES)
-    rng = random.Random(11)
-    with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-        conn.execute("PRAGMA synchronous=OFF")  # a test's file: no fsync for each row
-        assert migrate(conn, target=1) == [1]
-        conn.execute("INSERT INTO guild_settings VALUES (1, 90, 'easy')")
-        conn.execute("INSERT INTO tables VALUES (7, 1, 10, 100, 'playing', 90, 'easy', 5, 6)")
-        conn.executemany(
-            "INSERT INTO table_seats VALUES (7, ?, ?, ?)",
-            [(0, 100, None), (1, 101, None), (2, None, "easy"), (3, 103, None)],
-        )
-        conn.execute("INSERT INTO table_messages VALUES (7, 'deal', 555)")
-        conn.execute("INSERT INTO matches VALUES (3, 7, 0, 42, 'cancelled', 1, 2)")
-        conn.execute("INSERT INTO matches VALUES (4, 7, 0, 43, 'playing', 3, NULL)")
-        for match_id in (3, 4):
-            conn.executemany(
-                "INSERT INTO match_seats VALUES (?, ?, ?, ?, ?)",
-                [
-                    (match_id, 0, NAMES[0], 100, None),
-                    (match_id, 1, NAMES[1], 101, None),
-                    (match_id, 2, NAMES[2], None, "easy"),
-                    (match_id, 3, NAMES[3], 103, None),
-                ],
-            )
-        seq = 0
-        while len(match.deals) < 3 or not match.deals[-1].is_done:
-            if match.to_act is None:
-                deal = match.deal_random(rng)
-                conn.execute(
-                    "INSERT INTO deals VALUES (4, ?, ?, 9)",
-                    (len(match.deals) - 1, encode_hands(deal.hands)),
-                )
-                continue
-            seat, action = match.to_act, rng.choice(match.legal_actions())
-            conn.execute(
-                "INSERT INTO actions VALUES (4, ?, ?, ?, ?, ?, 0, 10)",
-                (seq, len(match.deals) - 1, seat, *encode_action(action)),
-            )
-            match.apply(action)
-            seq += 1
-    return match
 
 
 def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -90,7 +51,7 @@ def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
 
 async def test_a_schema_1_file_upgrades_with_every_row_intact(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    _schema_1_file(path)
+    schema_1_file(path)
     before = _rows(path)
     async with await open_store(path):
         pass
@@ -107,7 +68,7 @@ async def test_a_schema_1_file_upgrades_with_every_row_intact(tmp_path: Path) ->
 
 async def test_an_upgraded_match_replays_continues_and_counts(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    played = _schema_1_file(path)
+    played = schema_1_file(path)
     async with await open_store(path) as store:
         table = await store.tables.get_table(7)
         assert table.status is TableStatus.PLAYING
@@ -146,7 +107,7 @@ async def test_the_house_rules_migration_keeps_old_tables_standard_and_deals_app
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.sqlite3"
-    _schema_1_file(path)
+    schema_1_file(path)
     async with await open_store(path) as store:
         table = await store.tables.get_table(7)
         assert table.settings.rules is STANDARD
@@ -194,28 +155,6 @@ def test_a_rebuilding_migration_restores_foreign_keys_even_when_it_fails(
         assert conn.execute("SELECT count(*) FROM matches").fetchone() == (1,)
 
 
-TABLE_IN_PLAY = (
-    "INSERT INTO tables (table_id, guild_id, channel_id, host_id, status, turn_seconds, "
-    "computer_level, created_at, updated_at) VALUES (7, 1, 10, 100, 'playing', 60, 'easy', 5, 6)"
-)
-"""Table 7 in play, in the columns every schema has."""
-
-
-async def takes_any_step_but_keeps_its_rows(database: Path | str) -> None:
-    """After migration 13: the last line kept at schema 12 is still there, a step past 14
-    is kept, and a negative one is refused (the database given holds :data:`TABLE_IN_PLAY`
-    with its last line at deal 3, step 14)."""
-    async with await open_store(database) as store:
-        assert await store.delivery.last_posted(7) == (3, 14)
-        await store.delivery.set_posted(7, 3, 15)
-        assert await store.delivery.last_posted(7) == (3, 15)
-        with pytest.raises(ConstraintFailed) as refused:
-            await store.delivery.set_posted(7, 4, -1)
-        assert refused.value.kind == "check"
-        assert await store.delivery.last_posted(7) == (3, 15)
-        assert await store.integrity_problems() == []
-
-
 async def test_migration_13_lifts_the_cap_on_a_step_and_keeps_the_rows(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     with closing(sqlite3.connect(path, isolation_level=None)) as conn:
@@ -236,15 +175,6 @@ def test_the_migrations_are_in_ascending_order() -> None:
     versions = [m.version for m in migrations_module.MIGRATIONS]
     assert versions == sorted(set(versions))
     assert versions[-1] == LATEST
-
-
-LATE = migrations_module.MIGRATIONS[-2]
-"""The migration below the latest, played as one merged after it (the two independent)."""
-
-
-def without_the_late_migration() -> tuple[Migration, ...]:
-    """The migrations as a bot had them before :data:`LATE` was merged."""
-    return tuple(m for m in migrations_module.MIGRATIONS if m is not LATE)
 
 
 def test_a_lower_migration_merged_after_a_higher_one_still_runs(

@@ -24,13 +24,13 @@ from bot.store.__main__ import main
 from bot.store.migrations import LATEST, MIGRATIONS
 from bot.store.postgres import migrate
 from tests.postgres_server import PostgresServer
-from tests.store.store_helpers import NAMES, finished_match, seated_table
-from tests.store.test_store_migrations import (
+from tests.store.migration_helpers import (
     LATE,
     TABLE_IN_PLAY,
     takes_any_step_but_keeps_its_rows,
     without_the_late_migration,
 )
+from tests.store.store_helpers import NAMES, finished_match, seated_table
 
 
 async def _sql(url: str, *statements: str) -> list[asyncpg.Record]:

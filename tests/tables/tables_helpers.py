@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.engine import Action, Match, from_record, to_record
-from bot.store import Store, TableSettings
+from bot.store import Store, TableSettings, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
 
@@ -140,3 +141,29 @@ async def wait_for(predicate: Any, timeout: float = 5.0, step: float = 0.005) ->
         if loop.time() > deadline:
             raise AssertionError("timed out waiting")
         await asyncio.sleep(step)
+
+
+class Restartable:
+    """A database file and the service on it, which can be stopped and started again."""
+
+    def __init__(self, path: Path, **options: Any) -> None:
+        self.path = path
+        self.options = options
+        self.h: Harness | None = None
+
+    async def start(self) -> Harness:
+        store = await open_store(self.path)
+        self.h = make_harness(store, **self.options)
+        return self.h
+
+    async def stop(self) -> None:
+        assert self.h is not None
+        await self.h.service.close()
+        await self.h.store.close()
+        self.h = None
+
+    async def restart(self) -> Harness:
+        await self.stop()
+        h = await self.start()
+        await h.service.restore()
+        return h

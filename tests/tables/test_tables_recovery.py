@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any
 
 from bot.engine import Match, deal_hands, from_record
-from bot.store import Computer, Human, Store, TableSettings, TableStatus, open_store
+from bot.store import Computer, Human, Store, TableSettings, TableStatus
 from bot.tables import TableView
 from bot.tables import events as ev
 from tests.tables.tables_helpers import (
@@ -18,35 +17,10 @@ from tests.tables.tables_helpers import (
     GUILD,
     HOST,
     Harness,
+    Restartable,
     make_harness,
     wait_for,
 )
-
-
-class Restartable:
-    """A database file and the service on it, which can be stopped and started again."""
-
-    def __init__(self, path: Path, **options: Any) -> None:
-        self.path = path
-        self.options = options
-        self.h: Harness | None = None
-
-    async def start(self) -> Harness:
-        store = await open_store(self.path)
-        self.h = make_harness(store, **self.options)
-        return self.h
-
-    async def stop(self) -> None:
-        assert self.h is not None
-        await self.h.service.close()
-        await self.h.store.close()
-        self.h = None
-
-    async def restart(self) -> Harness:
-        await self.stop()
-        h = await self.start()
-        await h.service.restore()
-        return h
 
 
 async def test_a_restart_mid_match_continues_from_the_same_position(tmp_path: Path) -> None:

@@ -10,8 +10,7 @@ import pytest
 from bot.engine import STANDARD, from_record, rules_for
 from bot.store import GuildSettings, TableSettings
 from bot.tables import events as ev
-from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, name
-from tests.tables.test_tables_recovery import Restartable
+from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, Restartable, name
 
 OTHER = rules_for("twelve", {"heart_lead": "broken", "first_lead": "dealer"})
 """Not the standard game in every respect a table could get wrong: 12 deals, another

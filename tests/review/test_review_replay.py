@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from review_helpers import PLAYERS, normal_match
 
 from bot.engine.actions import Choose, Double, Play
 from bot.engine.deal import Phase
@@ -19,6 +18,7 @@ from bot.engine.simulate import random_match
 from bot.engine.view import public_view
 from bot.review import Address, Replay, ReplayError
 from bot.review.replay import MAX_CODE
+from tests.review.review_helpers import PLAYERS, normal_match
 
 RULE_SETS = {
     "standard": rules_for("standard"),

@@ -10,10 +10,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from review_helpers import normal_match, scripted_match
 
-from bot.engine.actions import PASS, Choose, Play
-from bot.engine.cards import CARDS, Card, Suit
+from bot.engine.cards import CARDS
 from bot.engine.contracts import CONTRACTS
 from bot.engine.match import Match
 from bot.engine.record import from_record, to_record
@@ -33,6 +31,7 @@ from bot.review import (
 )
 from bot.review.analysis import MIN_BATCHES, Batches, finished_match, hand_luck, reviewer
 from bot.review.replay import walk
+from tests.review.review_helpers import cards_of, kingjacks_blunder, normal_match
 
 FAST = ReviewSettings(seed=3, work=2_000, batches=3)
 """A small budget: enough for certain losses, fast enough for a unit test."""
@@ -40,28 +39,8 @@ FAST = ReviewSettings(seed=3, work=2_000, batches=3)
 ONE_BATCH = ReviewSettings(seed=5, work=2_000, batches=1)
 
 
-def _cards(codes: str) -> list[Card]:
-    return [Card.parse(code) for code in codes.split()]
-
-
-def _kingjacks_blunder() -> dict[str, Any]:
-    """Kingjacks; seat 1 holds every spade but the 2 and the 2♣. It takes the first
-    trick with the 3♠ (seat 2's 2♠ is the last spade out), then leads the K♠ although
-    nobody else holds a spade, instead of the 2♣ that every other club beats."""
-    spades = [card for card in CARDS if card.suit is Suit.SPADES and card.rank > 2]
-    hands = [
-        [card for card in CARDS if card.suit is Suit.HEARTS],
-        [*spades, Card.parse("2C")],
-        _cards("2S") + [card for card in CARDS if card.suit is Suit.CLUBS and card.rank > 2],
-        [card for card in CARDS if card.suit is Suit.DIAMONDS],
-    ]
-    actions = [Choose("kingjacks"), PASS, PASS, PASS, PASS]
-    actions += [Play(card) for card in _cards("3S 2S 2D 2H KS")]
-    return scripted_match(hands, actions)
-
-
 def test_a_certainly_losing_card_is_a_blunder_with_the_better_card_and_why() -> None:
-    review = review_deal(_kingjacks_blunder(), 1, 0, FAST)
+    review = review_deal(kingjacks_blunder(), 1, 0, FAST)
     lead = next(d for d in review.decisions if d.kind == "play" and d.index == 4)
     assert lead.chosen == "P:KS"
     assert lead.best == "P:2C"
@@ -192,8 +171,8 @@ def test_a_review_that_cannot_be_made_is_refused_politely() -> None:
 def test_the_luck_of_a_hand_is_its_expected_score_against_the_average() -> None:
     # Seat 1 holds every queen with no low card to duck with; seat 3 every two, three
     # and four, so it can never take a trick.
-    queens = _cards("QC QD QH QS AC AD AH AS KC KD KH KS JC")
-    twos = _cards("2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S 5C")
+    queens = cards_of("QC QD QH QS AC AD AH AS KC KD KH KS JC")
+    twos = cards_of("2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S 5C")
     rest = [card for card in CARDS if card not in queens and card not in twos]
     match = Match()
     match.start_deal([rest[:13], queens, rest[13:], twos])

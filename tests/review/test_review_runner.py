@@ -10,7 +10,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from review_helpers import normal_match
 
 from bot.review import (
     DealReview,
@@ -21,6 +20,7 @@ from bot.review import (
     run_review,
 )
 from bot.review.runner import NICENESS
+from tests.review.review_helpers import normal_match
 
 SETTINGS = ReviewSettings(seed=4, work=500, batches=1)
 

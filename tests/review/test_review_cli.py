@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_helpers import normal_match
-from test_review import _kingjacks_blunder
 
 from bot.engine.record import from_record
 from bot.review.__main__ import main
+from tests.review.review_helpers import kingjacks_blunder, normal_match
 
 WORK = ["--work", "2000"]
 
@@ -48,7 +47,7 @@ def _legal_counts(record: dict[str, Any], seat: int) -> dict[tuple[int, str, int
 def test_json_lists_every_decision_with_a_choice_and_flags_the_certain_loss(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    record = _kingjacks_blunder()
+    record = kingjacks_blunder()
     assert main([_write(tmp_path, record), "--seat", "1", "--json", *WORK]) == 0
     out, err = capsys.readouterr()
     review = json.loads(out)
@@ -74,7 +73,7 @@ def test_json_lists_every_decision_with_a_choice_and_flags_the_certain_loss(
 def test_without_json_a_player_reads_the_summary_and_the_better_card(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _write(tmp_path, _kingjacks_blunder())
+    path = _write(tmp_path, kingjacks_blunder())
     assert main([path, "--seat", "1", *WORK]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Review of Bob (East)")
