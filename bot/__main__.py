@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the Discord bot; ``python -m bot demo --seed 7`` plays a demo.
+"""``python -m bot`` runs the Discord bot; ``python -m bot demo --seed 7`` plays a demo;
+``python -m bot web`` serves the web pages alone, without Discord.
 
 Whoever runs the bot gets one line, never a traceback, when it cannot start: a bad
 setting, a token Discord refuses, no network, a database it may not open or write. Such
@@ -24,6 +25,7 @@ from bot.app import BonkenBot, make_bot
 from bot.settings import Settings, SettingsError
 from bot.shards import Shards, ShardsError
 from bot.store import StoreError
+from bot.web.app import CannotServe
 
 log = logging.getLogger("bot")
 
@@ -45,11 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     demo = commands.add_parser("demo", help="play one all-computer match and print it")
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--lang", help="en or nl (default: from LANG, else en)")
+    commands.add_parser("web", help="serve the web pages alone, from the database, without Discord")
     args = parser.parse_args(argv)
     if args.command == "demo":
         from bot.demo import main as demo_main
 
         return demo_main(args.seed, args.lang)
+    if args.command == "web":
+        return run_web()
     return run_bot(args.shards, args.shard_count)
 
 
@@ -77,6 +82,32 @@ def run_bot(shards: str | None = None, shard_count: int | None = None) -> int:
                 raise  # only Discord ends a running bot this way; anything else is a bug
             print(f"Stopped: {reason}", file=sys.stderr)
             return STOPPED
+        print(f"Cannot start: {reason}", file=sys.stderr)
+        return CANNOT_START
+    log.info("closed cleanly")
+    return 0
+
+
+def run_web() -> int:
+    """``python -m bot web``: the pages alone, until SIGTERM or SIGINT."""
+    from bot.web.alone import NO_PORT, serve_alone
+
+    try:
+        settings = Settings.from_env()
+        if settings.web_port is None:
+            raise SettingsError(NO_PORT)
+    except SettingsError as error:
+        print(f"Cannot start: {error}", file=sys.stderr)
+        return CANNOT_START
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(serve_alone(settings))
+    except Exception as error:
+        reason = why_it_stopped(error)
+        if reason is None:
+            raise
         print(f"Cannot start: {reason}", file=sys.stderr)
         return CANNOT_START
     log.info("closed cleanly")
@@ -132,7 +163,7 @@ class Run:
 def why_it_stopped(error: BaseException) -> str | None:
     """The operator's one line for a failure they can fix, or None for a bug."""
     match error:
-        case StoreError():
+        case StoreError() | CannotServe():
             return str(error)
         case discord.LoginFailure() | discord.ConnectionClosed(code=4004):
             return (

@@ -222,6 +222,7 @@ def command_cogs(parts: Parts) -> list[commands.Cog]:
             tables=store.tables,
             matches=store.matches,
             replays=parts.replays,
+            web=parts.web,
         ),
         BonkenAdmin(
             guard=parts.guard,

@@ -47,6 +47,11 @@ from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.tally_feed import TallyFeed
 from bot.ui.threads import THREAD
+from bot.ui.web import WebLinker
+from bot.web.app import WebServer, make_app
+from bot.web.links import WebLinks
+from bot.web.site import Services
+from bot.web.tokens import load_signer
 
 
 @dataclass(frozen=True)
@@ -72,11 +77,17 @@ class Parts:
     review_service: ReviewService
     reviews: ReviewController
     replays: Replays
+    web: WebLinker
+    """The links to the web pages that messages carry (none without an address)."""
+    pages: WebServer | None
+    """The web pages served by this process (``BONKEN_WEB_PORT``), or None."""
 
     async def close(self) -> None:
         """Stop the reviews (they resume at the next start) and the tables, then send
         what the channels and hands still have queued (for a few seconds: what does not
         go out is posted at the next start), then close."""
+        if self.pages is not None:
+            await self.pages.close()
         self.reviews.close()
         await self.review_service.close()
         await self.service.close()
@@ -101,7 +112,12 @@ async def build_parts(
     the presenter's timings, ``review`` how a new review is computed."""
     store = await open_store(settings.database)
     try:
-        return _build(settings, client, answers, pacing, review, store)
+        address = settings.web_address
+        links = None if address is None else WebLinks(address, await load_signer(store.facts))
+        parts = _build(settings, client, answers, pacing, review, store, links)
+        if parts.pages is not None:
+            await parts.pages.start()
+        return parts
     except BaseException:
         await store.close()
         raise
@@ -114,6 +130,7 @@ def _build(
     pacing: Pacing,
     review: ReviewSettings,
     store: Store,
+    links: WebLinks | None,
 ) -> Parts:
     players = PlayerPool()
 
@@ -132,6 +149,7 @@ def _build(
         owns_guild=settings.shards.owns,
     )
     hands = HandController(service, store.delivery, WebhookEdits(client))
+    web = WebLinker(links, store.tables)
     presenter = Presenter(
         service,
         store.delivery,
@@ -140,12 +158,13 @@ def _build(
         client.http,
         answers,
         pacing,
+        web,
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places)
-    boards = Boards(store.seasons, store.standings, store.tables)
+    boards = Boards(store.seasons, store.standings, store.tables, web)
     tally_service = TallyService(store, rater=rater)
-    tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads)
+    tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads, web)
     daily_service = DailyService(store.daily, store.tables)
     archive = FinishedMatchService(store.matches, thread_role=THREAD)
     review_service = ReviewService(
@@ -173,12 +192,22 @@ def _build(
             tally_feed,
         ),
         daily_service=daily_service,
-        daily=DailyController(daily_service, store.tables, boards),
+        daily=DailyController(daily_service, store.tables, boards, web),
         server_settings=ServerSettings(store.tables, daily_service),
         archive=archive,
         review_service=review_service,
-        reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval),
-        replays=Replays(archive, store.tables),
+        reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval, web=web),
+        replays=Replays(archive, store.tables, web),
+        web=web,
+        pages=None
+        if links is None or settings.web_port is None
+        else WebServer(
+            make_app(
+                Services.of(store, daily=daily_service, boards=boards, archive=archive), links
+            ),
+            settings.web_host,
+            settings.web_port,
+        ),
     )
 
 

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -24,6 +25,7 @@ MAX_SECONDS = 60.0
 """Upper bound for the pace and the thinking time: longer would stall every table."""
 MAX_ID_DIGITS = 20
 """A Discord id (a snowflake) is a 64-bit number: at most 20 digits."""
+DEFAULT_WEB_HOST = "127.0.0.1"
 MAX_COUNT = 10_000_000
 """The largest whole-number setting (a review's work a batch is 100,000 by default)."""
 TOKEN_HELP = (
@@ -58,6 +60,13 @@ class Settings:
     reviews_per_server: int = 1
     """``BONKEN_REVIEWS_PER_SERVER``: a server's reviews computed at once; more wait."""
     log_level: str = "INFO"
+    web_port: int | None = None
+    """``BONKEN_WEB_PORT``: the port the pages are served on; None: no pages."""
+    web_host: str = DEFAULT_WEB_HOST
+    """``BONKEN_WEB_HOST``: the address the pages listen on (the machine itself by default:
+    a reverse proxy in front gives them HTTPS, docs/operating.md)."""
+    web_url: str | None = None
+    """``BONKEN_WEB_URL``: the public address links point at; None: ``http://HOST:PORT``."""
     shards: Shards = field(default_factory=Shards)
     """``--shards`` / ``--shard-count``: the Discord shards this process runs."""
 
@@ -77,12 +86,24 @@ class Settings:
             review_work=_count(values, "BONKEN_REVIEW_WORK", 100_000),
             reviews_per_server=_count(values, "BONKEN_REVIEWS_PER_SERVER", 1),
             log_level=_log_level(values),
+            web_port=_port(values),
+            web_host=_host(values),
+            web_url=_web_url(values),
         )
 
     @property
     def database(self) -> Path | str:
         """What :func:`bot.store.open_store` opens: the PostgreSQL URL, or the file."""
         return self.database_url or self.database_path
+
+    @property
+    def web_address(self) -> str | None:
+        """The public address of the pages, without a trailing slash: what links use.
+        None when neither ``BONKEN_WEB_URL`` nor ``BONKEN_WEB_PORT`` is set (no links);
+        a bot beside a separate ``python -m bot web`` sets only the URL."""
+        if self.web_url is not None:
+            return self.web_url
+        return None if self.web_port is None else f"http://{self.web_host}:{self.web_port}"
 
     def require_token(self) -> str:
         if not self.token:
@@ -168,3 +189,43 @@ def _float(values: Mapping[str, str], key: str, default: float) -> float:
     if value > MAX_SECONDS:
         raise SettingsError(f"{key} can be at most {MAX_SECONDS:g} seconds, not {value:g}")
     return value
+
+
+def _port(values: Mapping[str, str]) -> int | None:
+    """``BONKEN_WEB_PORT``: a TCP port from 1 to 65535, or unset (no pages)."""
+    raw = values.get("BONKEN_WEB_PORT", "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 5 and 1 <= int(raw) <= 65535):
+        raise SettingsError(f"BONKEN_WEB_PORT must be a port from 1 to 65535, not {_cut(raw)}")
+    return int(raw)
+
+
+def _host(values: Mapping[str, str]) -> str:
+    """``BONKEN_WEB_HOST``: an address or host name to listen on (``0.0.0.0`` in Docker)."""
+    raw = values.get("BONKEN_WEB_HOST", "").strip()
+    if not raw:
+        return DEFAULT_WEB_HOST
+    if not (raw.isascii() and all(c.isalnum() or c in ".-:[]" for c in raw) and len(raw) <= 253):
+        raise SettingsError(
+            f"BONKEN_WEB_HOST must be an address such as 127.0.0.1 or 0.0.0.0, not {_cut(raw)}"
+        )
+    return raw
+
+
+def _web_url(values: Mapping[str, str]) -> str | None:
+    """``BONKEN_WEB_URL``: an http:// or https:// address with no query or fragment."""
+    raw = values.get("BONKEN_WEB_URL", "").strip()
+    if not raw:
+        return None
+    try:
+        parts = urlsplit(raw)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:
+        valid = False
+    if not valid or parts.query or parts.fragment or not raw.isascii() or " " in raw:
+        raise SettingsError(
+            "BONKEN_WEB_URL must be the pages' public address, such as "
+            f"https://bonken.example.org, not {_cut(raw)}"
+        )
+    return raw.rstrip("/")

@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.daily import MAX_DEALS
 from bot.i18n import N_, _
-from bot.store import Conflict, LeaderboardSort, NotFound, TablePlace
+from bot.store import Conflict, LeaderboardSort, NotFound, TablePlace, WebAccess
 from bot.store.seasons import SeasonStore
 from bot.store.tables import TableStore
 from bot.ui.lobby import MAX_TURN, MIN_TURN
@@ -30,6 +30,13 @@ from .lobby import LANGUAGE_CHOICES, LEVEL_CHOICES
 
 Interaction = discord.Interaction[Any]
 SEASON_NAME_LENGTH = 50
+WEB_CHOICES = [
+    app_commands.Choice(name="off: no web pages", value=WebAccess.OFF.value),
+    app_commands.Choice(name="link: a page only through its link", value=WebAccess.LINK.value),
+    app_commands.Choice(
+        name="public: the server page lists its pages", value=WebAccess.PUBLIC.value
+    ),
+]
 PLACE_CHOICES = [
     app_commands.Choice(name="a thread per match", value=TablePlace.THREAD.value),
     app_commands.Choice(name="the channel itself", value=TablePlace.CHANNEL.value),
@@ -150,11 +157,13 @@ class BonkenAdmin(
         language="The language of the tables' posts; default the server's language in Discord",
         rate_scoresheets="Let matches kept by a scoresheet (real cards) change the ratings",
         daily_deals="How many deals the server's daily deals have (from the next day begun)",
+        web="Who may open the server's web pages (default: only through their links)",
     )
     @app_commands.choices(
         computer_level=LEVEL_CHOICES,
         where=PLACE_CHOICES,
         language=LANGUAGE_CHOICES,
+        web=WEB_CHOICES,
     )
     @rule_options
     async def settings(
@@ -168,6 +177,7 @@ class BonkenAdmin(
         images: bool | None = None,
         rate_scoresheets: bool | None = None,
         daily_deals: app_commands.Range[int, 1, MAX_DEALS] | None = None,
+        web: str | None = None,
         **rules: str | None,
     ) -> None:
         async def work() -> None:
@@ -180,6 +190,7 @@ class BonkenAdmin(
                 images=images,
                 rate_scoresheets=rate_scoresheets,
                 daily_deals=daily_deals,
+                web=web,
                 rules=rules,
             )
             await self.server_settings.change(interaction, asked)

@@ -25,6 +25,7 @@ from bot.ui.review import ReviewController
 from bot.ui.standings import Boards
 from bot.ui.tally import TallyController
 from bot.ui.tally_components import submit_counts
+from bot.ui.web import WebLinker
 
 from .daily import DailyCommands
 from .info import InfoCommands
@@ -67,9 +68,11 @@ class Bonken(
         tables: TableStore,
         matches: MatchStore,
         replays: Replays,
+        web: WebLinker | None = None,
     ) -> None:
         """What the commands use (each part above lists its own): ``tables`` the
         server's defaults, ``matches`` the records of finished matches."""
+        self.web = web or WebLinker.none()
         self.guard = guard
         self.places = places
         self.service = service

@@ -23,6 +23,7 @@ from bot.ui.standings import (
     leaderboard_view,
     stats_embed,
 )
+from bot.ui.web import WebLinker, with_web_link
 
 Interaction = discord.Interaction[Any]
 
@@ -66,6 +67,7 @@ class StandingsCommands(commands.Cog):
     guard: Guard
     boards: Boards
     daily: DailyController
+    web: WebLinker
 
     @app_commands.command(name="leaderboard", description="This server's Bonken standings")
     @app_commands.describe(
@@ -90,8 +92,9 @@ class StandingsCommands(commands.Cog):
             order = LeaderboardSort(sort or LeaderboardSort.POINTS)
             viewer = interaction.user.id
             page = await self.boards.page(found.season_id, order, 0, viewer)
+            url = await self.web.server(found.guild_id)
             with i18n.using(await self.boards.language(interaction)):  # posted for the channel
-                view = leaderboard_view(found.guild_id, page, viewer)
+                view = with_web_link(leaderboard_view(found.guild_id, page, viewer), url)
                 embed = leaderboard_embed(page, viewer)
             await interaction.response.send_message(
                 embed=embed,
@@ -129,8 +132,14 @@ class StandingsCommands(commands.Cog):
                 )
                 await say_privately(interaction, words)
                 return
+            url = await self.web.player(found.guild_id, who.id)
             with i18n.using(await self.boards.language(interaction)):  # posted for the channel
                 embed = stats_embed(stats, who.display_name)
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_MENTIONS)
+                view = with_web_link(None, url)
+            await interaction.response.send_message(
+                embed=embed,
+                allowed_mentions=NO_MENTIONS,
+                view=discord.utils.MISSING if view is None else view,
+            )
 
         await self.guard(interaction, work)

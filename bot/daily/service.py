@@ -342,6 +342,11 @@ class DailyService:
                 return replay
         raise DailyRefusal("there is no such daily attempt", DailyReason.NO_SUCH_ATTEMPT)
 
+    async def closed_days(self, guild_id: int, limit: int) -> list[date]:
+        """The server's ``limit`` newest days that have closed, newest first (what may be
+        shown of every attempt)."""
+        return await self._daily.days(guild_id, last_closed_day(self._clock()), limit)
+
     async def board(self, guild_id: int, season_id: int) -> list[BoardRow]:
         """The season's daily board: closed days at their final results, and days still
         open at their results so far for the attempts finished."""

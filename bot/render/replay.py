@@ -74,10 +74,10 @@ def replay_scene(
     its words in ``language``."""
     shown = tuple(seat_name(name, seat, language) for seat, name in enumerate(names))
     with i18n.using(language):
-        caption = _caption(point, shown)
+        caption = caption_of(point, shown)
     return ReplayScene(
         table=_table_scene(point, shown, language),
-        hands=tuple(_sorted(hand) for hand in point.hands),
+        hands=tuple(sorted_hand(hand) for hand in point.hands),
         final=point.final,
         doubled=bool(point.view.doubled),
         caption=caption,
@@ -129,7 +129,7 @@ def _hand_row(
         cards.paste(image, card, centre, cards.SMALL)
 
 
-def _sorted(hand: Sequence[Card]) -> tuple[Card, ...]:
+def sorted_hand(hand: Sequence[Card]) -> tuple[Card, ...]:
     """A hand as players hold it: by suit, black and red alternating (as Domino's rows
     lie), high to low within a suit."""
     return tuple(sorted(hand, key=lambda card: (ROWS.index(card.suit), -card.rank)))
@@ -173,8 +173,9 @@ def _table_scene(point: ReplayPoint, names: Sequence[str], language: str) -> Tab
     )
 
 
-def _caption(point: ReplayPoint, names: Sequence[str]) -> str:
-    """What led to this point, in the current language."""
+def caption_of(point: ReplayPoint, names: Sequence[str]) -> str:
+    """What led to this point, in the current language (the picture's caption line and
+    the web viewer's)."""
     action, actor = point.action, point.actor
     if action is None or actor is None:
         return _("As dealt: {name} chooses the contract", name=names[point.label.chooser])

@@ -49,6 +49,7 @@ from .models import (
     RatedPlayer,
     Rater,
     Rating,
+    RatingPoint,
     ReviewState,
     ReviewStatus,
     Season,
@@ -65,6 +66,7 @@ from .models import (
     TallySeat,
     TallyStatus,
     VariantStat,
+    WebAccess,
 )
 from .store import Store, open_store
 
@@ -94,10 +96,12 @@ __all__ = [
     "MatchSeat",
     "MatchStatus",
     "NotFound",
+    "PlayedMatch",
     "PlayerStats",
     "RatedPlayer",
     "Rater",
     "Rating",
+    "RatingPoint",
     "ReviewState",
     "ReviewStatus",
     "Season",
@@ -117,5 +121,6 @@ __all__ = [
     "TallySeat",
     "TallyStatus",
     "VariantStat",
+    "WebAccess",
     "open_store",
 ]

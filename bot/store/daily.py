@@ -270,6 +270,16 @@ class DailyStore:
             moves.setdefault(row["attempt_id"], []).append(_move(row))
         return moves
 
+    async def days(self, guild_id: int, last: date, limit: int) -> list[date]:
+        """The server's ``limit`` newest stored days up to ``last``, newest first."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT day FROM daily_days WHERE guild_id = ? AND day <= ? "
+                "ORDER BY day DESC LIMIT ?",
+                (guild_id, last.isoformat(), limit),
+            )
+        return [date.fromisoformat(row["day"]) for row in rows]
+
     async def unsettled_days(self, guild_id: int, last: date) -> list[date]:
         """The server's days up to ``last`` with an attempt whose result is not written."""
         async with self._db.reading() as session:

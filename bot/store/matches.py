@@ -37,6 +37,7 @@ from .models import (
     MatchResult,
     MatchSeat,
     MatchStatus,
+    PlayedMatch,
     Rater,
 )
 from .results import contributions, seat_results
@@ -269,6 +270,36 @@ class MatchStore:
                 )
         return found
 
+    async def finished_of_player(
+        self, guild_id: int, user_id: int, limit: int
+    ) -> list[PlayedMatch]:
+        """The player's ``limit`` newest finished matches in the guild, newest first, each
+        with their seat, points and place (``match_seats_by_user`` walked backwards)."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT m.match_id, m.ended_at, s.seat, r.points, r.rank FROM match_seats s "
+                "JOIN matches m ON m.match_id = s.match_id "
+                "JOIN tables t ON t.table_id = m.table_id "
+                "JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat "
+                "WHERE s.user_id = ? AND t.guild_id = ? AND m.status = 'finished' "
+                "ORDER BY s.match_id DESC LIMIT ?",
+                (user_id, guild_id, limit),
+            )
+            names = await seat_names(
+                session, "match_seats", "match_id", [r["match_id"] for r in rows]
+            )
+        return [
+            PlayedMatch(
+                match_id=row["match_id"],
+                ended_at=to_datetime(row["ended_at"]),
+                names=names[row["match_id"]],
+                seat=row["seat"],
+                points=row["points"],
+                rank=row["rank"],
+            )
+            for row in rows
+        ]
+
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""
         async with self._db.writing() as session:
@@ -318,6 +349,25 @@ class MatchStore:
             if rater is not None and ranks:
                 await rate(session, season_id, ranks, rater)
             return MatchResult(match_id=match_id, season_id=season_id, seats=results)
+
+
+async def seat_names(
+    session: Session, table: str, key: str, ids: Sequence[int]
+) -> dict[int, tuple[str, ...]]:
+    """The four names of each match (``match_seats``) or tally (``tally_seats``), seat 0
+    first; ``table`` and ``key`` are this package's constants."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    rows = await session.fetchall(
+        f"SELECT {key} AS owner, seat, name FROM {table} WHERE {key} IN ({marks}) "
+        f"ORDER BY {key}, seat",
+        tuple(ids),
+    )
+    names: dict[int, list[str]] = {}
+    for row in rows:
+        names.setdefault(row["owner"], []).append(row["name"])
+    return {owner: tuple(seats) for owner, seats in names.items()}
 
 
 async def _latest_in_channel(

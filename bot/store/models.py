@@ -89,6 +89,17 @@ class TablePlace(StrEnum):
     """The channel the table was opened in."""
 
 
+class WebAccess(StrEnum):
+    """Who may open a server's web pages (``/bonken-admin settings web:``)."""
+
+    OFF = "off"
+    """No page of the server is served."""
+    LINK = "link"
+    """A page opens only through its link (a signed token), kept out of search engines."""
+    PUBLIC = "public"
+    """As ``link``, and the server page lists the server's pages."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GuildSettings:
     """Per-guild settings; a guild never configured gets these defaults.
@@ -103,6 +114,8 @@ class GuildSettings:
     rate_tallies: bool = True
     """Whether a finished tally (a match played with real cards) changes its players'
     ratings; it counts in the standings either way."""
+    web: WebAccess = WebAccess.LINK
+    """Who may open the server's web pages (:class:`WebAccess`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -485,3 +498,24 @@ class DailyTally:
     name: str
     days: int
     total: float
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating just after one of their rated matches or tallies."""
+
+    rated_at: datetime
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A finished match (or tally) as one of its players' lists show it."""
+
+    match_id: int
+    """The match's id, or the tally's in a list of tallies."""
+    ended_at: datetime
+    names: tuple[str, ...]
+    seat: int
+    points: int
+    rank: int

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .codec import now_ms, to_datetime
 from .database import Database, Session
 from .models import (
     ContractStat,
@@ -18,6 +19,7 @@ from .models import (
     RatedPlayer,
     Rater,
     Rating,
+    RatingPoint,
     SeasonStanding,
     VariantStat,
 )
@@ -175,6 +177,13 @@ async def rate(
         "WHERE season_id = ? AND user_id = ?",
         [(r.mu, r.sigma, season_id, user_id) for user_id, r in ratings.items()],
     )
+    # Kept a row a rating, so a player's page can draw the rating over the season.
+    now = now_ms()
+    await session.executemany(
+        "INSERT INTO rating_history (season_id, user_id, rated_at, mu, sigma) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(season_id, user_id, now, r.mu, r.sigma) for user_id, r in ratings.items()],
+    )
     return ratings
 
 
@@ -276,6 +285,47 @@ class StandingsStore:
             contracts=tuple(from_row(ContractStat, line) for line in contracts),
             variants=tuple(from_row(VariantStat, line) for line in variants),
         )
+
+    async def rating_history(self, season_id: int, user_id: int) -> list[RatingPoint]:
+        """The player's rating after each of their rated matches of the season, oldest
+        first (kept since the web pages came; earlier matches have no point)."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                "SELECT rated_at, mu, sigma FROM rating_history "
+                "WHERE season_id = ? AND user_id = ? ORDER BY rating_id",
+                (season_id, user_id),
+            )
+        return [
+            RatingPoint(
+                rated_at=to_datetime(row["rated_at"]),
+                rating=Rating(mu=row["mu"], sigma=row["sigma"]),
+            )
+            for row in rows
+        ]
+
+    async def names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The name each of these players last played under (at a table, a scoresheet or
+        the daily deals), for pages that show players outside Discord; a player never
+        seen is left out."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                f"""
+                SELECT s.user_id, s.name, 1 AS kind FROM match_seats s
+                WHERE s.user_id IN ({marks}) AND s.match_id =
+                    (SELECT max(o.match_id) FROM match_seats o WHERE o.user_id = s.user_id)
+                UNION ALL
+                SELECT s.user_id, s.name, 0 AS kind FROM tally_seats s
+                WHERE s.user_id IN ({marks}) AND s.tally_id =
+                    (SELECT max(o.tally_id) FROM tally_seats o WHERE o.user_id = s.user_id)
+                ORDER BY kind
+                """,
+                (*user_ids, *user_ids),
+            )
+        # Later rows win: the newest match's name over the newest scoresheet's.
+        return {row["user_id"]: row["name"] for row in rows}
 
 
 async def season_size(session: Session, season_id: int) -> int:

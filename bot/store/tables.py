@@ -27,6 +27,7 @@ from .models import (
     TableRecord,
     TableSettings,
     TableStatus,
+    WebAccess,
 )
 from .rows import Row, from_row
 
@@ -67,12 +68,13 @@ class TableStore:
         await self._db.write_one(
             """
             INSERT INTO guild_settings (guild_id, turn_seconds, computer_level, place, rules,
-                                        images, language, rate_tallies)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                        images, language, rate_tallies, web)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (guild_id) DO UPDATE
             SET turn_seconds = excluded.turn_seconds, computer_level = excluded.computer_level,
                 place = excluded.place, rules = excluded.rules, images = excluded.images,
-                language = excluded.language, rate_tallies = excluded.rate_tallies
+                language = excluded.language, rate_tallies = excluded.rate_tallies,
+                web = excluded.web
             """,
             (
                 guild_id,
@@ -83,6 +85,7 @@ class TableStore:
                 int(defaults.images),
                 settings.language,
                 int(settings.rate_tallies),
+                settings.web.value,
             ),
         )
 
@@ -195,7 +198,7 @@ class TableStore:
 
 async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
     row = await session.fetchone(
-        "SELECT turn_seconds, computer_level, place, rules, images, language, rate_tallies "
+        "SELECT turn_seconds, computer_level, place, rules, images, language, rate_tallies, web "
         "FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
@@ -209,6 +212,7 @@ async def _guild_settings(session: Session, guild_id: int) -> GuildSettings:
         table_defaults=defaults,
         place=TablePlace(row["place"] or TablePlace.THREAD),
         rate_tallies=row["rate_tallies"] != 0,  # NULL (before schema 16): rated
+        web=WebAccess(row["web"] or WebAccess.LINK),  # NULL (before schema 17): by link
     )
 
 

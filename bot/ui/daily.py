@@ -32,6 +32,7 @@ from .daily_replay import DailyReplays
 from .pictures import DAILY_FILE, daily_picture
 from .replies import UIRefusal, display_name, literal, server_language
 from .standings import GOLD, NO_MENTIONS, Boards
+from .web import WebLinker, with_web_link
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -46,9 +47,17 @@ TEXT_LIMIT = 4000
 class DailyController:
     """Plays, shows and ranks the daily deals for the commands and the buttons."""
 
-    def __init__(self, service: DailyService, tables: TableStore, boards: Boards) -> None:
+    def __init__(
+        self,
+        service: DailyService,
+        tables: TableStore,
+        boards: Boards,
+        web: WebLinker | None = None,
+    ) -> None:
         """``tables``: the server's settings (pictures, the language of the public line);
-        ``boards``: which season a board is asked for."""
+        ``boards``: which season a board is asked for; ``web``: the link to a closed
+        day's page its results carry."""
+        self._web = web or WebLinker.none()
         self._service = service
         self._tables = tables
         self._boards = boards
@@ -118,6 +127,8 @@ class DailyController:
                 text=_("Every attempt's deals, move by move: {file}", file=replay.filename)
             )
         menu = await self.replays.menu(results)
+        if results.closed:
+            menu = with_web_link(menu, await self._web.day(guild_id, results.day))
         await interaction.edit_original_response(
             embed=embed,
             attachments=[] if replay is None else [replay],

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -40,6 +40,7 @@ from .records import record_file
 from .summary import SummaryMessage
 from .table_message import TABLE_MESSAGE, TableMessage
 from .threads import SUMMARY, THREAD, THREAD_WANTED, Threads, thread_name
+from .web import WebLinker
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ class FeedContext:
     answers: Answers
     stopping: asyncio.Event
     """Set when the bot stops: edits no longer wait for their turn."""
+    web: WebLinker = field(default_factory=WebLinker.none)
+    """The links to the web pages the posts may carry (none unless given)."""
 
 
 class ChannelFeed:
@@ -292,7 +295,9 @@ class ChannelFeed:
             return
         self.delivering = end
         try:
-            await self._post(posts.result(self.view, event, chart), self._name(event))
+            guild = None if self.view is None else self.view.guild_id
+            web = await self.context.web.match(guild, event.match_id)
+            await self._post(posts.result(self.view, event, chart, web), self._name(event))
             await self.context.delivery.posted(self.table_id, end)
         finally:
             self.delivering = None

@@ -29,6 +29,7 @@ from .components import lobby_view, rematch_view, table_view
 from .embeds import deal_embed, lobby_embed, seat_labels
 from .pictures import ChartPicture, Picture, TablePicture
 from .replies import literal
+from .web import with_web_link
 
 RESTORED = N_(
     "The bot restarted; the table is restored. Press **Show my hand** if your hand "
@@ -144,9 +145,14 @@ def restored(view: TableView) -> Post:
     return Post(_(RESTORED) if view.match_id is not None else _(RESTORED_LOBBY))
 
 
-def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None) -> Post:
+def result(
+    view: TableView | None,
+    event: ev.MatchEnded,
+    chart: ChartData | None,
+    web: str | None = None,
+) -> Post:
     """The final standings, the match record attached, the score chart of ``chart``, and
-    Play again, Replay and Review."""
+    Play again, Replay and Review (and the match's page, at ``web``)."""
     record = RecordAttachment(f"bonken-match-{event.match_id}.json", event.record)
     return Post(
         _("**The match is over.** Final standings:")
@@ -154,7 +160,7 @@ def result(view: TableView | None, event: ev.MatchEnded, chart: ChartData | None
         + text.standings_text(labels(view), event.totals, event.ranks)
         + "\n"
         + _("The match record is attached (`python -m bot.engine verify` checks it)."),
-        buttons=rematch_view(event.table_id, event.match_id),
+        buttons=with_web_link(rematch_view(event.table_id, event.match_id), web),
         files=(record,),
         picture=None if chart is None else ChartPicture(chart, _(CHART_TITLE)),
     )

@@ -38,6 +38,7 @@ from .feed import ChannelFeed, FeedContext
 from .hands import HandController
 from .pacing import Pacing
 from .threads import Threads
+from .web import WebLinker
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +58,14 @@ class Presenter:
         http: discord.http.HTTPClient,
         answers: Answers,
         pacing: Pacing,
+        web: WebLinker | None = None,
     ) -> None:
         """``service`` keeps the table's message ids; ``delivery``: the last line each
         channel was shown; ``channel``: a channel (or thread) by its id; ``http``:
         Discord's calls for threads (which have no object of their own here);
         ``answers``: Discord's answers to the bot's requests, counted by the trace on its
-        HTTP session; ``pacing``: the timings."""
+        HTTP session; ``pacing``: the timings; ``web``: the links to the web pages (none by
+        default)."""
         self.hands = hands
         self.threads = Threads(http, pacing.archive_after)
         self.pacing = pacing
@@ -74,6 +77,7 @@ class Presenter:
             pacing=pacing,
             answers=answers,
             stopping=asyncio.Event(),
+            web=web or WebLinker.none(),
         )
         self._feeds: dict[int, ChannelFeed] = {}
         """Each table's feed, by table id (a new table in a channel gets its own, also

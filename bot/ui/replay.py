@@ -40,6 +40,7 @@ from bot.store.tables import TableStore
 from .front import Guarded, picked
 from .pictures import DRAWER, show
 from .replies import literal, server_language
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,12 @@ SHARED = N_("Deal {number} of match {match}, every card in order ({contract}, ch
 class Replays:
     """The replay's work for the command and the buttons (see the module)."""
 
-    def __init__(self, archive: FinishedMatchService, tables: TableStore) -> None:
+    def __init__(
+        self, archive: FinishedMatchService, tables: TableStore, web: WebLinker | None = None
+    ) -> None:
         """``archive``: the finished matches and their replays; ``tables``: the server's
-        language."""
+        language; ``web``: the link to the match's page the replay carries."""
+        self._web = web or WebLinker.none()
         self._archive = archive
         self._tables = tables
         self._animations: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
@@ -154,9 +158,10 @@ class Replays:
         names = replay.match.players
         picture = await _drawn(lambda: replay_png(replay.point(address), names, language))
         file = discord.File(io.BytesIO(picture), filename=PICTURE_FILE)
+        url = await self._web.match(interaction.guild_id, match_id)
         with i18n.using(language):
             embed = replay_embed(replay, match_id, address)
-            buttons = replay_view(replay, match_id, address)
+            buttons = with_web_link(replay_view(replay, match_id, address), url)
         await interaction.edit_original_response(
             embed=show(embed, file), attachments=[file], view=buttons
         )

@@ -44,6 +44,7 @@ from .review_posts import (
     progress_text,
     summary_embed,
 )
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +64,12 @@ class ReviewController:
         archive: FinishedMatchService,
         *,
         edit_every: float = 2.0,
+        web: WebLinker | None = None,
     ) -> None:
         """``archive``: the finished matches, and their replays to draw the costliest
-        decisions' positions."""
+        decisions' positions; ``web``: the link to the match's page a finished review
+        carries."""
+        self._web = web or WebLinker.none()
         self._reviews = reviews
         self._archive = archive
         self._edit_every = edit_every
@@ -147,11 +151,12 @@ class ReviewController:
             return
         info = await self._archive.get(interaction.guild_id or 0, ticket.match_id)
         embeds, files = await self._summary_message(ticket.review, info, names)
+        url = await self._web.match(interaction.guild_id, ticket.match_id)
         await interaction.edit_original_response(
             content=None,
             embeds=embeds,
             attachments=files,
-            view=deal_view(ticket.review, ticket.match_id),
+            view=with_web_link(deal_view(ticket.review, ticket.match_id), url),
         )
 
     async def _summary_message(

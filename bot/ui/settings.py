@@ -19,7 +19,7 @@ from bot.daily import DailyRefusal, DailyService
 from bot.i18n import N_, _
 from bot.render.daily import daily_refusal_text
 from bot.render.rules import rules_line
-from bot.store import GuildSettings, TablePlace, TableSettings
+from bot.store import GuildSettings, TablePlace, TableSettings, WebAccess
 from bot.store.tables import TableStore
 from bot.tables import LEVELS
 
@@ -53,6 +53,17 @@ RATED_WORDS = {
 }
 
 
+WEB_WORDS = {
+    WebAccess.OFF: N_("- Web pages: **off** (no page of this server is served)"),
+    WebAccess.LINK: N_(
+        "- Web pages: **by link** (a page opens only through the link its message carries)"
+    ),
+    WebAccess.PUBLIC: N_(
+        "- Web pages: **public** (the server's page also lists its players, matches and days)"
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Asked:
     """The settings command's options (None: not given, left as it is)."""
@@ -64,6 +75,7 @@ class Asked:
     images: bool | None = None
     rate_scoresheets: bool | None = None
     daily_deals: int | None = None
+    web: str | None = None
     rules: Mapping[str, str | None] = field(default_factory=dict)
 
 
@@ -89,6 +101,8 @@ class ServerSettings:
             raise UIRefusal(_("a match plays in one of: {places}", places=", ".join(places)))
         if asked.language is not None and asked.language not in i18n.LANGUAGES:
             raise UIRefusal(language_refusal())
+        if asked.web is not None and asked.web not in set(WebAccess):
+            raise UIRefusal(_("the web pages are one of: off, link, public"))
         tables = self._tables
         now = await tables.guild_settings(guild_id)
         defaults = now.table_defaults
@@ -104,6 +118,7 @@ class ServerSettings:
             rate_tallies=(
                 now.rate_tallies if asked.rate_scoresheets is None else asked.rate_scoresheets
             ),
+            web=now.web if asked.web is None else WebAccess(asked.web),
         )
         changed = [
             _(what)
@@ -116,6 +131,7 @@ class ServerSettings:
                 (N_("pictures"), asked.images),
                 (N_("scoresheets in the ratings"), asked.rate_scoresheets),
                 (N_("daily deals"), asked.daily_deals),
+                (N_("web pages"), asked.web),
             )
             if given is not None
         ]
@@ -178,4 +194,6 @@ def settings_text(
         )
         + "\n"
         + _(RATED_WORDS[settings.rate_tallies])
+        + "\n"
+        + _(WEB_WORDS[settings.web])
     )

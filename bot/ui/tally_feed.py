@@ -35,6 +35,7 @@ from .records import record_file
 from .replies import literal
 from .tally_sheet import SUMMARY, closed_text, deal_block, person_of
 from .threads import THREAD, Threads
+from .web import WebLinker, with_web_link
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,11 @@ class TallyFeed:
         service: TallyService,
         channel: Callable[[int], discord.PartialMessageable],
         threads: Threads,
+        web: WebLinker | None = None,
     ) -> None:
         """``channel``: a channel or thread by its id; ``threads``: archives a closed
-        sheet's thread."""
+        sheet's thread; ``web``: the link to the sheet's page its final standings carry."""
+        self._web = web or WebLinker.none()
         self._service = service
         self._channel = channel
         self._threads = threads
@@ -84,6 +87,9 @@ class TallyFeed:
             for line, post in self._lines(view, after=last):
                 if post is None:  # the final standings, made only when they are due
                     post = await final_post(view, await self._service.record(tally_id))
+                    link = with_web_link(None, await self._web.sheet(view.guild_id, tally_id))
+                    if link is not None:
+                        post["view"] = link
                 try:
                     await where.send(
                         nonce=post_nonce(tally_id, "tally", line), allowed_mentions=QUIET, **post

@@ -1,0 +1,1 @@
+"""The web pages of the bot."""

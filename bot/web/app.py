@@ -1,0 +1,141 @@
+"""The web application: its routes, its guard, and serving it beside the bot or alone.
+
+``make_app`` builds an ``aiohttp.web`` application over the bot's services; the bot
+runs it in its own event loop (:class:`WebServer`), and ``python -m bot web`` runs it
+alone (:mod:`bot.web.alone`). Nothing a reader sends is logged as an error: a bad link
+or query is a short 404 or 400 page, too many requests a 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from aiohttp.typedefs import Middleware
+
+from bot import i18n
+
+from .cache import PageCache
+from .language import page_language
+from .links import WebLinks
+from .ratelimit import RateLimit
+from .routes import Pages
+from .security import add_headers, client_address, malformed
+from .site import Services
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class CannotServe(Exception):
+    """The pages cannot be served (the port is taken, say): the operator's one line."""
+
+
+def make_app(
+    services: Services,
+    links: WebLinks,
+    *,
+    limit: RateLimit | None = None,
+    cache: PageCache | None = None,
+) -> web.Application:
+    """The pages over ``services``, linked by ``links``; ``limit`` is the per-address
+    rate limit (a default one; the benchmark passes a loose one), ``cache`` the kept
+    pages of finished matches and closed days."""
+    app = web.Application(middlewares=[_guard(limit or RateLimit())], client_max_size=1024)
+    env = aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.PackageLoader("bot.web", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals.update(_=i18n._, ngettext=i18n.ngettext)
+    pages = Pages(services, links, cache or PageCache(), env)
+    app.router.add_get("/healthz", _healthz)
+    app.router.add_get("/", pages.front)
+    app.router.add_static("/static", STATIC, append_version=False)
+    pages.add_routes(app.router)
+    app.on_response_prepare.append(add_headers)
+    return app
+
+
+async def _healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+def _guard(limit: RateLimit) -> Middleware:
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            return short_page(request, 405, headers={"Allow": "GET, HEAD"})
+        if not limit.allow(client_address(request)):
+            return short_page(request, 429, headers={"Retry-After": "10"})
+        if malformed(request) is not None:
+            return short_page(request, 400)
+        try:
+            return await handler(request)
+        except web.HTTPException as error:
+            if error.status < 400:
+                raise
+            return short_page(request, error.status)
+
+    return guard
+
+
+SHORT_WORDS = {
+    400: i18n.N_("This address is not one the bot makes."),
+    404: i18n.N_("There is no such page, or its link is not the one the bot gave."),
+    405: i18n.N_("Pages can only be read here."),
+    429: i18n.N_("Too many requests at once: wait a moment and try again."),
+}
+
+
+def short_page(
+    request: web.Request, status: int, headers: dict[str, str] | None = None
+) -> web.Response:
+    """A short page for a refused request, in the reader's language."""
+    language = page_language(None, request.headers.get("Accept-Language"))
+    with i18n.using(language):
+        words = i18n._(SHORT_WORDS.get(status, SHORT_WORDS[404]))
+        response = aiohttp_jinja2.render_template(
+            "error.html",
+            request,
+            {"title": words, "words": words, "status": status, "language": language},
+            status=status,
+        )
+    response.headers.update(headers or {})
+    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+class WebServer:
+    """The pages served on ``host:port`` in the running event loop, until ``close``."""
+
+    def __init__(self, app: web.Application, host: str, port: int) -> None:
+        # No access log: every link carries its page's token, which a log would keep.
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._host, self._port = host, port
+
+    async def start(self) -> None:
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self._port)
+        try:
+            await site.start()
+        except OSError as error:
+            await self._runner.cleanup()
+            raise CannotServe(
+                f"cannot serve the pages on {self._host}:{self._port} "
+                f"(BONKEN_WEB_HOST, BONKEN_WEB_PORT): {error.strerror or error}"
+            ) from None
+        log.info("serving the web pages on %s:%d", self._host, self._port)
+
+    async def close(self) -> None:
+        await asyncio.shield(self._runner.cleanup())

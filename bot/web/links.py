@@ -1,0 +1,61 @@
+"""The addresses of the pages, each with its token: what the bot links to.
+
+Every page of a server lives under ``/g/<server>/``; the last part of a path is its
+token (:mod:`bot.web.tokens`). The routes (:mod:`bot.web.routes`) read the same shapes.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from .tokens import Signer
+
+SERVER, PLAYER, MATCH, DAY, SHEET = "server", "player", "match", "day", "sheet"
+
+
+class WebLinks:
+    """Absolute links to the pages, under the public address ``base``."""
+
+    def __init__(self, base: str, signer: Signer) -> None:
+        self.base = base.rstrip("/")
+        self.signer = signer
+
+    def server(self, guild_id: int) -> str:
+        return self.base + self.server_path(guild_id)
+
+    def player(self, guild_id: int, user_id: int) -> str:
+        return self.base + self.player_path(guild_id, user_id)
+
+    def match(self, guild_id: int, match_id: int) -> str:
+        return self.base + self.match_path(guild_id, match_id)
+
+    def day(self, guild_id: int, day: date) -> str:
+        return self.base + self.day_path(guild_id, day)
+
+    def sheet(self, guild_id: int, tally_id: int) -> str:
+        return self.base + self.sheet_path(guild_id, tally_id)
+
+    # -- the paths, for links inside the pages ------------------------------------------
+
+    def server_path(self, guild_id: int) -> str:
+        return f"/g/{guild_id}/{self.signer.token(SERVER, guild_id)}"
+
+    def player_path(self, guild_id: int, user_id: int) -> str:
+        token = self.signer.token(PLAYER, guild_id, user_id)
+        return f"/g/{guild_id}/player/{user_id}/{token}"
+
+    def match_path(self, guild_id: int, match_id: int) -> str:
+        token = self.signer.token(MATCH, guild_id, match_id)
+        return f"/g/{guild_id}/match/{match_id}/{token}"
+
+    def chart_path(self, guild_id: int, match_id: int) -> str:
+        """The match's score chart as a picture (the link preview's)."""
+        return self.match_path(guild_id, match_id) + "/chart.png"
+
+    def day_path(self, guild_id: int, day: date) -> str:
+        token = self.signer.token(DAY, guild_id, day.isoformat())
+        return f"/g/{guild_id}/day/{day.isoformat()}/{token}"
+
+    def sheet_path(self, guild_id: int, tally_id: int) -> str:
+        token = self.signer.token(SHEET, guild_id, tally_id)
+        return f"/g/{guild_id}/sheet/{tally_id}/{token}"

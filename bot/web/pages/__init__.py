@@ -1,0 +1,1 @@
+"""One module per page: each builds what its template shows from the services."""

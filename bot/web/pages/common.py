@@ -1,0 +1,42 @@
+"""Small pieces the pages share: names, dates, signed numbers, query checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from bot.i18n import _
+from bot.render.labels import signed as signed_points
+from bot.render.text import player_name
+
+from ..site import BadQuery
+
+MAX_ID = 2**63 - 1
+"""The largest id a database keeps (a BIGINT)."""
+
+
+def number(text: str) -> int:
+    """An id or page number from a path or query: plain digits within a BIGINT."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID):
+        raise BadQuery(text)
+    return int(text)
+
+
+def only(query: Mapping[str, str], allowed: set[str]) -> None:
+    """Refuse a query with keys this page does not take."""
+    if not set(query) <= allowed | {"lang"}:
+        raise BadQuery(", ".join(sorted(set(query) - allowed)))
+
+
+def when(moment: datetime | None) -> str:
+    """A moment as pages show it (UTC, to the minute)."""
+    return "" if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def signed(value: int) -> str:
+    return signed_points(value)
+
+
+def shown_name(name: str | None) -> str:
+    """A player's name as pages show it (a computer named after its seat)."""
+    return player_name(name) if name else _("a player")

@@ -1,0 +1,259 @@
+"""The deal viewer's data: every point of a finished match, or of a closed day's attempt,
+as JSON for the browser (``bot/web/static/viewer.js`` draws it).
+
+How a page embeds a viewer (docs/playing.md, The deal viewer, shows what it draws):
+
+- ``<link rel="stylesheet" href=".../static/viewer.css">`` and ``<script
+  src=".../static/viewer.js" defer></script>`` (``bot/web/static``, shipped with the
+  package); no inline script or style is needed, so the page's Content-Security-Policy
+  can be ``script-src 'self'; style-src 'self'``.
+- ``<div class="deal-viewer" data-source="ID"></div>`` where it is drawn, and the data
+  of :func:`match_viewer` or :func:`attempt_viewer` as ``<script type="application/json"
+  id="ID">`` written with :func:`script_json` (or Jinja2's ``tojson``). A page with
+  several viewers (a day's attempts) gives each a ``data-hash-prefix`` (``"a17-"``), so
+  its links read ``#a17-deal-2-step-5``; a lone viewer's read ``#deal-4-step-17``.
+
+Nothing here is drawn: every point comes from the review's replay (:class:`~bot.review.
+replay.Replay`, the match's own actions replayed through the engine), every word is made
+here in the page's language from the catalogues and the render layer's names (a
+computer's "Zuid-bot", a contract's "Vrouwen", a queen's ``V``), so the script only
+places them.
+
+Every hand is face up. **The caller must only build this for what nothing hides any
+more**: a finished match (a :class:`Replay` refuses a match in play, but the caller must
+also check the match is the page's server's and its status is finished) and the attempts
+of a day that has closed (the daily service gives attempts' records only then). A
+review is given only once it is done (:attr:`~bot.store.models.ReviewState.review`,
+read with :meth:`~bot.review.result.PlayerReview.from_json`).
+
+Replaying a match through the engine, point by point, takes a few hundred milliseconds:
+build this off the event loop, once per match and language (a finished match never
+changes, so the result can be cached; its JSON is some 170 kB, 13 kB gzipped).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot import i18n
+from bot.engine import Play, parse_action
+from bot.engine.deal import LOW_ACE
+from bot.i18n import N_, _, ngettext
+from bot.render.domino_image import ROWS
+from bot.render.labels import LABELS, ORDINALS
+from bot.render.replay import caption_of, sorted_hand
+from bot.render.review import GRADE_MARKS, decision_line, grade_name, points_text
+from bot.render.text import contract_name, player_name, rank_text
+from bot.review.replay import Replay, ReplayError, ReplayPoint
+from bot.review.result import PlayerReview
+
+FORMAT = "bonken-viewer/1"
+"""The data's format, checked by the script: a page and a script of different
+versions say so rather than draw nonsense."""
+
+MOST_CARDS = 13
+"""The most cards a seat holds or takes tricks of: the counted words are made up to it."""
+
+WORDS: dict[str, str] = {
+    "start": N_("Start of deal"),
+    "back": N_("Back"),
+    "forward": N_("Forward"),
+    "end": N_("End of deal"),
+    "deal": N_("Deal"),
+    "trick": N_("Trick"),
+    "trick_number": N_("trick {number}"),
+    "step": N_("step {step} of {steps}"),
+    "choosing": LABELS["choosing"],
+    "last_trick": LABELS["last_trick"],
+    "total": LABELS["total"],
+    "after_doubling": LABELS["after_doubling"],
+    "dealer": LABELS["dealer_chip"],
+    "doubled": LABELS["doubled"],
+    "redoubled": LABELS["redoubled"],
+    "out": LABELS["out"],
+    "doubling": N_("Doubling"),
+    "no_doubles": N_("No doubles"),
+    "costliest": N_("The costliest decisions"),
+    "viewer": N_("Deal viewer"),
+    "keys": N_("Step with ← and →"),
+}
+"""The script's words, by key; ``{placeholders}`` are filled by the script."""
+
+
+def match_viewer(
+    replay: Replay, language: str, reviews: Sequence[PlayerReview] = ()
+) -> dict[str, Any]:
+    """The viewer's data for a finished match (see the module: the caller checks it may
+    be shown), its words in ``language``, with the decisions of each finished review in
+    ``reviews`` (one per reviewed seat) marked on its timeline."""
+    names = replay.match.players
+    with i18n.using(language):
+        shown = _names(names)
+        deals = [_deal(replay, deal, shown, replay.deals) for deal in range(replay.deals)]
+        marked = [_review(review, replay, shown) for review in reviews]
+    return _data(language, shown, deals, marked)
+
+
+def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[str, Any]:
+    """The viewer's data for one attempt of a closed day (its deals, each the
+    ``bonken-record/1`` of a match of one deal, as :class:`~bot.daily.views.
+    AttemptReplay` holds them), numbered as the day's deals; a deal left unfinished (a
+    closed day keeps those) is left out. The caller checks the day has closed."""
+    replays: list[tuple[int, Replay]] = []
+    for number, record in enumerate(records, 1):
+        try:
+            replays.append((number, Replay.from_record(record, whole=False)))
+        except ReplayError:
+            continue
+    names: Sequence[str] = replays[0][1].match.players if replays else ("", "", "", "")
+    with i18n.using(language):
+        shown = _names(names)
+        deals = [_deal(replay, 0, shown, len(records), number=number) for number, replay in replays]
+    return _data(language, shown, deals, [])
+
+
+def _data(
+    language: str, names: list[str], deals: list[dict[str, Any]], reviews: list[dict[str, Any]]
+) -> dict[str, Any]:
+    with i18n.using(language):
+        words = {key: _(message) for key, message in WORDS.items()}
+        return {
+            "format": FORMAT,
+            "language": language,
+            "names": names,
+            "words": words,
+            "ranks": {str(rank): rank_text(rank) for rank in (LOW_ACE, *range(2, 15))},
+            "tricks": [ngettext("{n} trick", "{n} tricks", n) for n in range(MOST_CARDS + 1)],
+            "cards": [ngettext("{n} card", "{n} cards", n) for n in range(MOST_CARDS + 1)],
+            "ordinals": [_(ordinal) for ordinal in ORDINALS],
+            "deals": deals,
+            "reviews": reviews,
+        }
+
+
+def _names(names: Sequence[str]) -> list[str]:
+    """The seats' names as the page shows them: a computer's in the current language."""
+    return [player_name(name) for name in names]
+
+
+def _deal(
+    replay: Replay, deal: int, names: list[str], deals: int, *, number: int | None = None
+) -> dict[str, Any]:
+    """One deal: what names it, the hands as dealt (sorted as players hold them), and
+    every point of it. ``number`` is its number as the
+    page counts deals (a day's deal, whose replay is a match of one)."""
+    label = replay.label(deal)
+    shown = label.number if number is None else number
+    points = replay.deal_points(deal)
+    contract = replay.match.deals[deal].contract
+    assert contract is not None
+    return {
+        "number": shown,
+        "heading": _(LABELS["deal"], number=shown, deals=deals),
+        "title": _(
+            "Deal {number} · {contract} · chosen by {name}",
+            number=shown,
+            contract=contract_name(label.contract),
+            name=names[label.chooser],
+        ),
+        "contract": label.contract,
+        "contract_name": contract_name(label.contract),
+        "domino": contract.domino,
+        "trump": None if contract.trump is None else contract.trump.letter,
+        "dealer": points[0].view.dealer,
+        "chooser": label.chooser,
+        "hands": [[card.code for card in sorted_hand(hand)] for hand in points[0].hands],
+        "tricks": [point.address.step for point in points if point.trick_winner is not None],
+        "steps": [_step(point, names, domino=contract.domino) for point in points],
+    }
+
+
+def _step(point: ReplayPoint, names: list[str], *, domino: bool) -> dict[str, Any]:
+    """One point, as the script draws it: what was done (the script takes a card played
+    out of the hand the deal's ``hands`` dealt), the trick at each player's side (the
+    full trick on its fourth card), the last trick otherwise, the doubles, the deal's
+    scores before and after doubling and the match's totals; ``domino``: and Domino's
+    table (from the deal's start, before its contract is chosen)."""
+    view = point.view
+    last = view.last_trick
+    completed = point.trick_winner is not None
+    return {
+        "caption": caption_of(point, names),
+        "actor": point.actor,
+        "action": None if point.action is None else point.action.code,
+        "trick": [[seat, card.code] for seat, card in point.trick],
+        "winner": point.trick_winner,
+        "last": (
+            None
+            if last is None or completed
+            else {"winner": last.winner, "cards": [[s, c.code] for s, c in last.played()]}
+        ),
+        "taken": list(view.tricks_taken),
+        "base": list(view.base),
+        "final": list(point.final),
+        "totals": list(view.totals),
+        "doubled": [list(pair) for pair in view.doubled],
+        "to_act": None if point.is_end else view.to_act,
+        "end": point.is_end,
+    } | (_domino(point) if domino else {})
+
+
+def _domino(point: ReplayPoint) -> dict[str, Any]:
+    """Domino's table: each started row (suit, lowest and highest rank laid, in the
+    picture's order of rows), the seats out in order, the seats that passed."""
+    rows = point.view.domino_rows
+    return {
+        "rows": [[suit.letter, *rows[suit]] for suit in ROWS if suit in rows],
+        "out": list(point.view.domino_out),
+        "passes": list(point.passes),
+    }
+
+
+def _review(review: PlayerReview, replay: Replay, names: list[str]) -> dict[str, Any]:
+    """A seat's review as the timeline marks it: each flagged decision at the point where
+    it was to be made, its grade, what was chosen and the better option, the loss."""
+    costliest = {decision.address for decision in review.costliest}
+    by_deal = {deal.deal: deal for deal in review.deals}
+    decisions = []
+    for decision in review.flagged:
+        if not replay.contains(decision.address):
+            continue
+        assert decision.grade is not None
+        decisions.append(
+            {
+                "deal": decision.deal,
+                "step": decision.address.step,
+                "kind": decision.kind,
+                "class": decision.grade.value,
+                "class_name": grade_name(decision.grade),
+                "mark": GRADE_MARKS[decision.grade],
+                "chosen": _card_of(decision.chosen),
+                "best": _card_of(decision.best),
+                "loss": decision.loss,
+                "line": decision_line(decision, by_deal[decision.deal], names),
+                "costliest": decision.address in costliest,
+            }
+        )
+    return {
+        "seat": review.seat,
+        "name": names[review.seat],
+        "lost": points_text(review.lost),
+        "decisions": decisions,
+    }
+
+
+def _card_of(code: str) -> str | None:
+    """The card an action code plays (``"P:QS"`` is ``"QS"``), None for another action:
+    the script marks that card in the hand."""
+    action = parse_action(code)
+    return action.card.code if isinstance(action, Play) else None
+
+
+def script_json(data: Mapping[str, Any]) -> str:
+    """``data`` as the text of a ``<script type="application/json">`` element: ``<``,
+    ``>`` and ``&`` escaped, so no name can close the element or open a comment
+    (Jinja2's ``tojson`` filter does the same)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
