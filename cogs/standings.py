@@ -11,13 +11,13 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import _
+from bot.render.standings import SORT_NAMES
 from bot.store import LeaderboardSort
 from bot.ui.daily import DailyController
 from bot.ui.front import front_of
 from bot.ui.replies import Guard, literal, say_privately
 from bot.ui.standings import (
     NO_MENTIONS,
-    SORT_NAMES,
     Boards,
     leaderboard_embed,
     leaderboard_view,

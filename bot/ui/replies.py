@@ -2,7 +2,8 @@
 
 Every command and component handler runs its work through a :class:`Guard`, so a
 refusal (the front end's own :class:`UIRefusal`, the table service's
-:class:`~bot.tables.Refusal`, the finished matches' :class:`~bot.archive.ArchiveRefusal`)
+:class:`~bot.tables.Refusal`, the finished matches' :class:`~bot.archive.ArchiveRefusal`, the
+standings' :class:`~bot.boards.NoSeason`)
 becomes an ephemeral reply to the person who caused it and
 an unexpected error becomes a logged traceback plus an apology, never Discord's
 "This interaction failed". :func:`worded` adds Discord's words (a command, a permission)
@@ -21,6 +22,7 @@ import discord
 
 from bot import i18n
 from bot.archive import ArchiveRefusal
+from bot.boards import NoSeason
 from bot.i18n import N_, _
 from bot.render.archive import refusal_text as archive_refusal_text
 from bot.render.reasons import refusal_text
@@ -90,7 +92,7 @@ class Guard:
         except Refusal as refusal:  # plain words, which may quote a name someone chose
             text = literal(worded(refusal, self._table_at(interaction)))
             await say_privately(interaction, f"⚠️ {text}")
-        except UIRefusal as refusal:
+        except (UIRefusal, NoSeason) as refusal:
             await say_privately(interaction, f"⚠️ {literal(str(refusal))}")
         except ArchiveRefusal as refusal:  # (a typed id it quotes is the asker's own)
             await say_privately(interaction, f"⚠️ {literal(archive_refusal_text(refusal))}")

@@ -15,18 +15,18 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import i18n
+from bot import boards, i18n
+from bot.boards import PAGE_SIZE
 from bot.engine import rules_for
-from bot.i18n import N_, _, ngettext
+from bot.i18n import _, ngettext
 from bot.render.rules import variant_title
+from bot.render.standings import POINTS_NOTE, RATING_NOTE, SORT_NAMES, rating_text, season_status
 from bot.render.text import contract_name
 from bot.store import (
     ContractStat,
     LeaderboardPage,
     LeaderboardSort,
     PlayerStats,
-    Rating,
-    Season,
     SeasonStanding,
 )
 from bot.store.seasons import SeasonStore
@@ -39,66 +39,13 @@ from .web import WebLinker, with_web_link
 
 Interaction = discord.Interaction[Any]
 
-PAGE_SIZE = 10
 GOLD = discord.Colour.gold()
 NO_MENTIONS = discord.AllowedMentions.none()
 
-SORT_NAMES = {
-    LeaderboardSort.POINTS: N_("by total points"),
-    LeaderboardSort.WINS: N_("by wins"),
-    LeaderboardSort.AVERAGE: N_("by average points per match"),
-    LeaderboardSort.RATING: N_("by rating"),
-}
-RATING_NOTE = N_("rating = μ − 3σ (openskill, Plackett-Luce)")
-POINTS_NOTE = N_("points in standard points (a twelve match counts half)")
 
-
-# -- finding a season ------------------------------------------------------------------
-
-
-async def resolve_season(seasons: SeasonStore, guild_id: int | None, name: str | None) -> Season:
-    """The season named ``name`` in the guild; without a name the active season, or the
-    newest one if the guild has none active."""
-    if guild_id is None:
-        raise UIRefusal(_("seasons belong to a server; use this command in one"))
-    if name is not None and name.strip():
-        season = await seasons.season_named(guild_id, name)
-        if season is None:
-            raise UIRefusal(
-                _("there is no season named {name} in this server", name=repr(name.strip()))
-            )
-        return season
-    season = await seasons.active_season(guild_id)
-    if season is not None:
-        return season
-    every = await seasons.seasons(guild_id)
-    if not every:
-        raise UIRefusal(_("no Bonken match has been finished in this server yet"))
-    return every[0]
-
-
-# -- leaderboard -----------------------------------------------------------------------
-
-
-async def fetch_page(
-    standings: StandingsStore, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
-) -> LeaderboardPage:
-    """The page at ``offset`` (the last page if the board is shorter than that)."""
-    offset = max(0, offset - offset % PAGE_SIZE)
-    page = await standings.leaderboard(
-        season_id, sort, offset=offset, limit=PAGE_SIZE, viewer=viewer
-    )
-    if not page.rows and page.players:
-        last = (page.players - 1) // PAGE_SIZE * PAGE_SIZE
-        page = await standings.leaderboard(
-            season_id, sort, offset=last, limit=PAGE_SIZE, viewer=viewer
-        )
-    return page
-
-
-class Boards:
-    """The server's standings as its channels see them: its seasons, the leaderboard's
-    pages, a player's statistics, and the server's language they are posted in."""
+class Boards(boards.Boards):
+    """The server's standings as its channels see them: :class:`bot.boards.Boards`, and
+    the server's language they are posted in and the link to its web page."""
 
     def __init__(
         self,
@@ -108,40 +55,17 @@ class Boards:
         web: WebLinker | None = None,
     ) -> None:
         """``web``: the link to the server's page a leaderboard carries, page after page."""
+        super().__init__(seasons, standings)
         self._web = web or WebLinker.none()
-        self._seasons = seasons
-        self._standings = standings
         self._tables = tables
 
     async def web_link(self, guild_id: int) -> str | None:
         """The server's web page, where its setting allows a link."""
         return await self._web.server(guild_id)
 
-    async def season(self, guild_id: int | None, name: str | None) -> Season:
-        """:func:`resolve_season` in this store."""
-        return await resolve_season(self._seasons, guild_id, name)
-
-    async def seasons_of(self, guild_id: int) -> list[Season]:
-        """The server's seasons, newest first."""
-        return await self._seasons.seasons(guild_id)
-
-    async def page(
-        self, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
-    ) -> LeaderboardPage:
-        """:func:`fetch_page` in this store."""
-        return await fetch_page(self._standings, season_id, sort, offset, viewer)
-
-    async def stats(self, season_id: int, user_id: int) -> PlayerStats | None:
-        return await self._standings.player_stats(season_id, user_id)
-
     async def language(self, interaction: Interaction) -> str:
         """The language a board is posted in: the server's (see :func:`server_language`)."""
         return await server_language(self._tables, interaction)
-
-
-def rating_text(rating: Rating | None) -> str:
-    """The conservative rating, one decimal, or a dash for a player not rated yet."""
-    return "—" if rating is None else f"{rating.ordinal:.1f}"
 
 
 def standing_line(row: SeasonStanding, sort: LeaderboardSort, *, mark: bool = False) -> str:
@@ -188,13 +112,6 @@ def leaderboard_embed(page: LeaderboardPage, viewer: int) -> discord.Embed:
     footer = f"{place} · {season_status(season)} · {_(POINTS_NOTE)} · {_(RATING_NOTE)}"
     embed.set_footer(text=footer)
     return embed
-
-
-def season_status(season: Season) -> str:
-    started = f"{season.started_at:%Y-%m-%d}"
-    if season.ended_at is None:
-        return _("active since {date}", date=started)
-    return _("archived: {start} to {end}", start=started, end=f"{season.ended_at:%Y-%m-%d}")
 
 
 class BoardsFront(Protocol):

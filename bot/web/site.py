@@ -1,7 +1,7 @@
 """What the pages are made from: the services and stores a button calls, handed in.
 
 The pages read through the same services and store calls as the Discord commands (the
-leaderboard's :class:`~bot.ui.standings.Boards`, the daily service, the tally service,
+leaderboard's :class:`~bot.boards.Boards`, the daily service, the tally service,
 the matches' store), so a page shows what the bot says and hides what it hides.
 """
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.archive import FinishedMatchService
+from bot.boards import Boards
 from bot.daily import DailyService
 from bot.store import Store, WebAccess
 from bot.store.matches import MatchStore
@@ -19,7 +20,6 @@ from bot.store.standings import StandingsStore
 from bot.store.tables import TableStore
 from bot.store.tallies import TallyStore
 from bot.tally import TallyService
-from bot.ui.standings import Boards
 
 from .links import WebLinks
 
@@ -60,7 +60,7 @@ class Services:
         finished matches (whose replays it keeps)."""
         return cls(
             tables=store.tables,
-            boards=boards or Boards(store.seasons, store.standings, store.tables),
+            boards=boards or Boards(store.seasons, store.standings),
             standings=store.standings,
             matches=store.matches,
             archive=archive or FinishedMatchService(store.matches),

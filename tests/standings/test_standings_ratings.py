@@ -7,8 +7,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.ratings import OpenSkillRater
+from bot.render.standings import rating_text
 from bot.store import LeaderboardSort, RatedPlayer, Rating, Store
-from bot.ui.standings import leaderboard_embed, rating_text, stats_embed
+from bot.ui.standings import leaderboard_embed, stats_embed
 from tests.standings.standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
 DEFAULT = Rating(mu=25.0, sigma=25.0 / 3)

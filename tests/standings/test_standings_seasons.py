@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.boards import resolve_season
 from bot.store import LeaderboardSort, Store
-from bot.ui.standings import resolve_season
 from tests.standings.standings_helpers import ANN, BOB, CAS, GUILD, Tables
 
 

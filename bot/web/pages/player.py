@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import _
+from bot.render.standings import rating_text, season_status
 from bot.render.text import contract_name
-from bot.ui.standings import rating_text, season_status
 
 from ..charts import rating_chart
 from ..site import NotThere, Page, Reader, Services

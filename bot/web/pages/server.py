@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.boards import PAGE_SIZE
 from bot.i18n import _
+from bot.render.standings import SORT_NAMES, rating_text, season_status
 from bot.store import LeaderboardSort
-from bot.ui.standings import PAGE_SIZE, SORT_NAMES, rating_text, season_status
 
 from ..site import NotThere, Page, Reader, Services
 from .common import number, only, shown_name, when
