@@ -87,6 +87,26 @@ class FastPosition:
         )
 
 
+#: The compiled kernel's random playout: a position, ``rng.random``, a trace or None.
+CompiledPlayout = Callable[[FastPosition, Callable[[], float], list[TraceEntry] | None], list[int]]
+
+
+def _compiled_kernel() -> CompiledPlayout | None:
+    """The compiled random playout, built from ``_kernel.pyx`` by Cython at install where
+    there is a C compiler; None where there was none (the pure-Python loops play then)."""
+    try:
+        from ._kernel import random_playout as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+_compiled_playout = _compiled_kernel()
+
+#: Whether random playouts run in the compiled kernel (else in the pure-Python loops).
+COMPILED = _compiled_playout is not None
+
+
 def hand_masks(hands: list[list[Card]] | tuple[tuple[Card, ...], ...]) -> list[int]:
     """Sixteen rank masks (seat-major, suit-minor) for four hands."""
     masks = [0] * 16
@@ -139,7 +159,20 @@ def random_playout(
 
     ``position`` is mutated (pass a copy to keep it). With ``trace``, every move is
     appended as (seat, legal masks, card) so tests can check it against the public API.
+    The compiled kernel plays it where it was built (:data:`COMPILED`), else
+    :func:`python_random_playout`: the same cards for the same ``rng`` either way.
     """
+    if _compiled_playout is not None:
+        return _compiled_playout(position, rng.random, trace)
+    return python_random_playout(position, rng, trace)
+
+
+def python_random_playout(
+    position: FastPosition,
+    rng: random.Random,
+    trace: list[TraceEntry] | None = None,
+) -> list[int]:
+    """:func:`random_playout` in pure Python, whether or not the kernel was compiled."""
     if position.contract.domino:
         return _domino_playout(position, rng.random, trace)
     return _trick_playout(position, rng.random, trace)
