@@ -3,12 +3,14 @@
 Run by hand: ``python bench/engine.py [--seconds S]``. It prints
 
 (a) random legal playouts of one deal from a freshly dealt position, per contract, per
-    second, in one process, through the fast path that search uses;
+    second, in one process, through the fast path that search uses (the compiled kernel
+    where it was built), and Heartshunting's in the pure-Python kernel beside it;
 (b) full random matches per second through the public API (``Match.apply``);
 and, where ``open_spiel`` is installed (``pip install -e '.[bench]'``), OpenSpiel's C++
 ``hearts`` played out with random legal moves from a dealt state (no passing), driven
-the usual way from Python, timed in the same run. The last line is then
-``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting playouts / OpenSpiel's).
+the usual way from Python, timed in the same run. The last lines are then
+``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting playouts / OpenSpiel's,
+target >= 3.0) and the same for the pure-Python kernel.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from bot.engine.actions import PASS
 from bot.engine.cards import deal_hands
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal
-from bot.engine.fast import FastPosition, position_from_deal, random_playout
+from bot.engine.fast import (
+    COMPILED,
+    FastPosition,
+    position_from_deal,
+    python_random_playout,
+    random_playout,
+)
 from bot.engine.simulate import random_match
 
 POSITIONS = 8  # dealt positions per contract, so one lucky deal does not decide the figure
@@ -46,14 +54,16 @@ def dealt_position(contract_id: str, rng: random.Random) -> FastPosition:
     return position_from_deal(deal)
 
 
-def playouts_per_second(contract_id: str, seconds: float, seed: int) -> float:
+def playouts_per_second(
+    contract_id: str, seconds: float, seed: int, playout: Callable[..., object] = random_playout
+) -> float:
     rng = random.Random(seed)
     positions = [dealt_position(contract_id, rng) for _ in range(POSITIONS)]
     state = {"i": 0}
 
     def one() -> None:
         state["i"] += 1
-        random_playout(positions[state["i"] % POSITIONS].copy(), rng)
+        playout(positions[state["i"] % POSITIONS].copy(), rng)
 
     return rate(one, seconds)
 
@@ -92,12 +102,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    print("(a) random playouts of one deal from a dealt position (fast path), per second")
+    kernel = "compiled" if COMPILED else "pure-Python: the compiled kernel was not built"
+    print(f"(a) random playouts of one deal from a dealt position ({kernel} kernel), per second")
     rates = {}
     for contract_id in CONTRACTS:
         rates[contract_id] = playouts_per_second(contract_id, args.seconds, args.seed)
         print(f"    {contract_id:15s} {rates[contract_id]:10,.0f}")
     print(f"    {'mean':15s} {sum(rates.values()) / len(rates):10,.0f}")
+    python_hearts = playouts_per_second("hearts", args.seconds, args.seed, python_random_playout)
+    print(f"    {'hearts, pure-Python kernel':15s} {python_hearts:10,.0f}")
 
     match_rng = random.Random(args.seed)
     matches = rate(lambda: random_match(match_rng), max(args.seconds, 2.0))
@@ -108,7 +121,8 @@ def main() -> None:
         print("OpenSpiel not installed (pip install -e '.[bench]'): no ratio")
         return
     print(f"OpenSpiel hearts random playouts from a dealt state: {theirs:,.0f} per second")
-    print(f"playouts ratio vs OpenSpiel hearts: {rates['hearts'] / theirs:.2f}")
+    print(f"playouts ratio vs OpenSpiel hearts: {rates['hearts'] / theirs:.2f} (target >= 3.0)")
+    print(f"pure-Python kernel's ratio vs OpenSpiel hearts: {python_hearts / theirs:.2f}")
 
 
 if __name__ == "__main__":
