@@ -276,3 +276,195 @@ cdef _domino_playout(pos, rnd, list trace):
     pos.to_act = loser
     pos.domino_aces = aces
     return pos.base
+
+
+# -- policy playouts: a Python policy chooses each card, the loop around it in C --------
+
+
+def policy_playout(pos, policy, list trace):
+    """Play ``pos`` out with ``policy(pos, seat, legal)`` choosing every card that is not
+    forced; return ``pos.base``. As :func:`bot.engine.fast.python_policy_playout`: the
+    position's lists and fields are kept up to date before each question to the policy."""
+    if pos.contract.domino:
+        return _domino_policy_playout(pos, policy, trace)
+    return _trick_policy_playout(pos, policy, trace)
+
+
+cdef int list_trumps_over(int trumps, list trick, int trump):
+    """:func:`trumps_over` of a trick held in a Python list."""
+    cdef int top = -1, card
+    for item in trick:
+        card = item
+        if card // 13 == trump and card % 13 > top:
+            top = card % 13
+    cdef int higher = trumps >> (top + 1) << (top + 1)
+    return higher if higher else trumps
+
+
+cdef _trick_policy_playout(pos, policy, list trace):
+    contract = pos.contract
+    cdef list h = pos.hands, played = pos.played, voids = pos.voids, trick = pos.trick
+    cdef list base = pos.base
+    cdef int card_points[52]
+    cdef int trick_points[14]
+    cdef int legal[4]
+    cdef int i
+    cdef bint counts_cards = bool(contract.card_points)
+    point_table = contract.point_table
+    if counts_cards:
+        for i in range(52):
+            card_points[i] = point_table[i]
+    trick_table = contract.trick_table
+    for i in range(14):
+        trick_points[i] = trick_table[i]
+    cdef int trump = -1 if contract.trump is None else int(contract.trump)
+    cdef int per_trick = contract.per_trick
+    cdef bint no_heart_lead = contract.heart_lead is not None
+    cdef bint until_broken = contract.heart_lead is HeartLead.BROKEN
+    cdef bint must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    cdef bint overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
+    cdef bint ends_early = contract.ends_when_cards_taken
+    cdef int seat = pos.to_act, leader = pos.leader
+    cdef int tricks_done = pos.tricks_done, points_left = pos.points_left
+    cdef int b, size, led, follow, card, suit, rank, best, best_pos, position, winner
+    cdef int points, taken, first
+    cdef bint trumped
+    while tricks_done < 13 and not (ends_early and points_left == 0):
+        b = seat * 4
+        legal[0], legal[1], legal[2], legal[3] = h[b], h[b + 1], h[b + 2], h[b + 3]
+        size = len(trick)
+        led = -1
+        follow = 0
+        if size:
+            led = <int>trick[0] // 13
+            follow = legal[led]
+        if follow:
+            if overtrump and led == trump:
+                follow = list_trumps_over(follow, trick, trump)
+            legal[0] = legal[1] = legal[2] = legal[3] = 0
+            legal[led] = follow
+        elif size and must_trump and legal[trump]:  # cannot follow: a trump it must be
+            follow = list_trumps_over(legal[trump], trick, trump) if overtrump else legal[trump]
+            legal[0] = legal[1] = legal[2] = legal[3] = 0
+            legal[trump] = follow
+        elif (
+            not size
+            and no_heart_lead
+            and (legal[0] | legal[1] | legal[3])
+            and not (until_broken and (<int>h[2] | <int>h[6] | <int>h[10] | <int>h[14]) != FULL)
+        ):
+            legal[2] = 0  # no heart lead (unless one has been played, until_broken)
+        legal_masks = (legal[0], legal[1], legal[2], legal[3])
+        if COUNT[legal[0]] + COUNT[legal[1]] + COUNT[legal[2]] + COUNT[legal[3]] == 1:
+            suit = 0 if legal[0] else 1 if legal[1] else 2 if legal[2] else 3
+            card = suit * 13 + nth_rank(legal[suit], 0)
+        else:
+            card = policy(pos, seat, legal_masks)
+        if trace is not None:
+            trace.append((seat, legal_masks, card))
+        suit, rank = card // 13, card % 13
+        h[b + suit] = <int>h[b + suit] ^ (1 << rank)
+        played[suit] = <int>played[suit] | (1 << rank)
+        if size and suit != led:
+            voids[seat] = <int>voids[seat] | (1 << led)
+        trick.append(card)
+        if size < 3:
+            seat = (seat + 1) & 3
+            pos.to_act = seat
+            continue
+        # The trick is complete: who takes it (:func:`bot.engine.fast.winning_position`),
+        # what it scores, as :func:`bot.engine.fast._end_trick` does.
+        first = trick[0]
+        led = first // 13
+        best, best_pos, trumped = first % 13, 0, led == trump
+        for position in range(1, 4):
+            card = trick[position]
+            suit, rank = card // 13, card % 13
+            if suit == trump:
+                if not trumped or rank > best:
+                    best, best_pos, trumped = rank, position, True
+            elif suit == led and not trumped and rank > best:
+                best, best_pos = rank, position
+        winner = (leader + best_pos) & 3
+        tricks_done += 1
+        points = per_trick
+        if counts_cards:
+            taken = 0
+            for position in range(4):
+                taken += card_points[<int>trick[position]]
+            points += taken
+            points_left -= taken
+        points += trick_points[tricks_done]
+        base[winner] = <int>base[winner] + points
+        del trick[:]
+        leader = seat = winner
+        pos.tricks_done, pos.points_left, pos.leader, pos.to_act = (
+            tricks_done, points_left, leader, seat
+        )
+    return base
+
+
+cdef _domino_policy_playout(pos, policy, list trace):
+    cdef list h = pos.hands, played = pos.played, out = pos.domino_out
+    cdef list low = pos.domino_low, high = pos.domino_high
+    cdef int connects[4]
+    cdef int legal[4]
+    cdef int seat = pos.to_act, aces = pos.domino_aces
+    cdef int b, s, step, card, suit, rank, nxt
+    for s in range(4):
+        connects[s] = connect(low[s], high[s], aces)
+    while len(out) < 3:
+        b = seat * 4
+        for s in range(4):
+            legal[s] = <int>h[b + s] & connects[s]
+        legal_masks = (legal[0], legal[1], legal[2], legal[3])
+        if COUNT[legal[0]] + COUNT[legal[1]] + COUNT[legal[2]] + COUNT[legal[3]] == 1:
+            suit = 0 if legal[0] else 1 if legal[1] else 2 if legal[2] else 3
+            card = suit * 13 + nth_rank(legal[suit], 0)
+        else:
+            card = policy(pos, seat, legal_masks)
+        if trace is not None:
+            trace.append((seat, legal_masks, card))
+        # :func:`bot.engine.fast.play_card` of a Domino card.
+        suit, rank = card // 13, card % 13
+        h[b + suit] = <int>h[b + suit] ^ (1 << rank)
+        played[suit] = <int>played[suit] | (1 << rank)
+        if <int>high[suit] < 0:
+            low[suit] = high[suit] = rank
+        elif rank == ACE:  # high after its king when the aces may go high, else low
+            if high[suit] == KING and aces != ACES_LOW:
+                high[suit] = ACE
+                aces = ACES_HIGH
+            else:
+                low[suit] = -1
+                aces = ACES_LOW
+            pos.domino_aces = aces
+            for s in range(4):  # the first ace fixes the way for every row
+                connects[s] = connect(low[s], high[s], aces)
+        elif rank < <int>low[suit]:
+            low[suit] = rank
+        else:
+            high[suit] = rank
+        connects[suit] = connect(low[suit], high[suit], aces)
+        if not (<int>h[b] | <int>h[b + 1] | <int>h[b + 2] | <int>h[b + 3]):
+            out.append(seat)
+            if len(out) == 3:
+                loser = 6 - sum(out)
+                pos.base[loser] = pos.contract.last_holder
+                pos.to_act = loser
+                return pos.base
+        for step in range(1, 5):  # the next seat that can play (the others pass)
+            nxt = (seat + step) & 3
+            b = nxt * 4
+            if (
+                <int>h[b] & connects[0]
+                or <int>h[b + 1] & connects[1]
+                or <int>h[b + 2] & connects[2]
+                or <int>h[b + 3] & connects[3]
+            ):
+                break
+        else:
+            raise AssertionError("no seat can play in Domino; the deal cannot be stuck")
+        seat = nxt
+        pos.to_act = seat
+    return pos.base

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Card, Suit
 from .contracts import Contract
@@ -87,24 +88,34 @@ class FastPosition:
         )
 
 
-#: The compiled kernel's random playout: a position, ``rng.random``, a trace or None.
-CompiledPlayout = Callable[[FastPosition, Callable[[], float], list[TraceEntry] | None], list[int]]
+#: A playout policy: (position, seat to act, legal rank masks per suit) -> card index.
+Policy = Callable[[FastPosition, int, tuple[int, int, int, int]], int]
 
 
-def _compiled_kernel() -> CompiledPlayout | None:
-    """The compiled random playout, built from ``_kernel.pyx`` by Cython at install where
-    there is a C compiler; None where there was none (the pure-Python loops play then)."""
+class _Kernel(NamedTuple):
+    """The compiled kernel's playouts (``_kernel.pyx``): :func:`random_playout`'s, given
+    ``rng.random``, and :func:`policy_playout`'s."""
+
+    random_playout: Callable[
+        [FastPosition, Callable[[], float], list[TraceEntry] | None], list[int]
+    ]
+    policy_playout: Callable[[FastPosition, Policy, list[TraceEntry] | None], list[int]]
+
+
+def _compiled_kernel() -> _Kernel | None:
+    """The compiled kernel, built from ``_kernel.pyx`` by Cython at install where there is
+    a C compiler; None where there was none (the pure-Python loops play then)."""
     try:
-        from ._kernel import random_playout as compiled
+        from ._kernel import policy_playout, random_playout
     except ImportError:
         return None
-    return compiled
+    return _Kernel(random_playout, policy_playout)
 
 
-_compiled_playout = _compiled_kernel()
+_kernel = _compiled_kernel()
 
-#: Whether random playouts run in the compiled kernel (else in the pure-Python loops).
-COMPILED = _compiled_playout is not None
+#: Whether playouts run in the compiled kernel (else in the pure-Python loops).
+COMPILED = _kernel is not None
 
 
 def hand_masks(hands: list[list[Card]] | tuple[tuple[Card, ...], ...]) -> list[int]:
@@ -162,8 +173,8 @@ def random_playout(
     The compiled kernel plays it where it was built (:data:`COMPILED`), else
     :func:`python_random_playout`: the same cards for the same ``rng`` either way.
     """
-    if _compiled_playout is not None:
-        return _compiled_playout(position, rng.random, trace)
+    if _kernel is not None:
+        return _kernel.random_playout(position, rng.random, trace)
     return python_random_playout(position, rng, trace)
 
 
@@ -352,9 +363,6 @@ def _domino_playout(
 
 
 # -- one move at a time: for search that plays a chosen card, then a policy's cards -------
-
-#: A playout policy: (position, seat to act, legal rank masks per suit) -> card index.
-Policy = Callable[[FastPosition, int, tuple[int, int, int, int]], int]
 
 
 def is_over(pos: FastPosition) -> bool:
@@ -557,8 +565,19 @@ def policy_playout(
 
     A forced card (the only legal one) is played without asking the policy, which is
     where most of the time would go. ``pos`` is mutated; ``trace`` as in
-    :func:`random_playout`.
+    :func:`random_playout`. The loop around the policy runs in the compiled kernel where
+    it was built (:data:`COMPILED`), else in :func:`python_policy_playout`: the same
+    questions to the policy and the same cards either way.
     """
+    if _kernel is not None:
+        return _kernel.policy_playout(pos, policy, trace)
+    return python_policy_playout(pos, policy, trace)
+
+
+def python_policy_playout(
+    pos: FastPosition, policy: Policy, trace: list[TraceEntry] | None = None
+) -> list[int]:
+    """:func:`policy_playout` in pure Python, whether or not the kernel was compiled."""
     if not pos.contract.domino:
         return _trick_policy_playout(pos, policy, trace)
     bits = BITS

@@ -1,18 +1,10 @@
-"""The fast playout path agrees with the public API move for move, in both kernels.
-
-Random playouts run in the compiled kernel (``bot/engine/_kernel.pyx``, built at install
-where there is a C compiler) or in the pure-Python loops of ``bot/engine/fast.py``; every
-agreement test below runs on each (ids ``python`` and ``compiled``), and the two must
-play the same cards for the same random numbers. The compiled kernel is expected: a
-missing one fails its tests, unless ``BONKEN_NO_COMPILED_KERNEL=1`` says this machine
-installs without a C compiler, where the pure-Python kernel is tested alone.
-"""
+"""The fast random playout agrees with the public API move for move, in both kernels
+(``tests/engine/kernel_helpers.py``), and the two play the same cards for the same
+random numbers."""
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -24,7 +16,6 @@ from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal, Phase
 from bot.engine.fast import (
     COMPILED,
-    FastPosition,
     TraceEntry,
     position_from_deal,
     python_random_playout,
@@ -38,27 +29,12 @@ from tests.engine.engine_helpers import (
     mask_codes,
     rules_id,
 )
-
-#: Set where the package was installed without a C compiler (so without the compiled kernel).
-NO_COMPILED_KERNEL = os.environ.get("BONKEN_NO_COMPILED_KERNEL") == "1"
-
-Playout = Callable[[FastPosition, random.Random, list[TraceEntry] | None], list[int]]
-
-EACH_KERNEL = pytest.mark.parametrize(
-    "kernel", ["python"] if NO_COMPILED_KERNEL and not COMPILED else ["python", "compiled"]
+from tests.engine.kernel_helpers import (
+    EACH_KERNEL,
+    NO_COMPILED_KERNEL,
+    RandomPlayout,
+    random_playout_of,
 )
-
-
-def _playout(kernel: str) -> Playout:
-    """The random playout of ``kernel``; the compiled one must have been built."""
-    if kernel == "python":
-        return python_random_playout
-    if not COMPILED:
-        pytest.fail(
-            "the compiled kernel was not built (no C compiler at install?); "
-            "BONKEN_NO_COMPILED_KERNEL=1 tests the pure-Python kernel alone"
-        )
-    return random_playout
 
 
 def test_the_compiled_kernel_is_built_unless_said_otherwise() -> None:
@@ -83,7 +59,7 @@ def _replay(deal: Deal, trace: list[TraceEntry]) -> None:
 def test_fast_playout_agrees_with_the_public_api(kernel: str, contract_id: str, seed: int) -> None:
     deal = dealt_for_play(contract_id, seed)
     trace: list[TraceEntry] = []
-    scores = _playout(kernel)(position_from_deal(deal), random.Random(seed), trace)
+    scores = random_playout_of(kernel)(position_from_deal(deal), random.Random(seed), trace)
     _replay(deal, trace)
     assert scores == deal.base
 
@@ -102,7 +78,7 @@ EVERY_CONTRACT_OF_EVERY_RULE_SET = pytest.mark.parametrize(
 def test_fast_playout_agrees_under_every_variant_and_house_rule(
     kernel: str, rules: Rules, contract_id: str, seed: int, moves: int
 ) -> None:
-    _agrees_after_random_moves(_playout(kernel), rules, contract_id, seed, moves)
+    _agrees_after_random_moves(random_playout_of(kernel), rules, contract_id, seed, moves)
 
 
 @EACH_KERNEL
@@ -112,7 +88,7 @@ def test_fast_playout_agrees_under_every_variant_and_house_rule(
 def test_fast_playout_agrees_under_each_value_of_each_house_rule(
     kernel: str, rules: Rules, contract_id: str, seed: int, moves: int
 ) -> None:
-    _agrees_after_random_moves(_playout(kernel), rules, contract_id, seed, moves)
+    _agrees_after_random_moves(random_playout_of(kernel), rules, contract_id, seed, moves)
 
 
 def _after_random_moves(rules: Rules, contract_id: str, seed: int, moves: int) -> Deal:
@@ -127,7 +103,7 @@ def _after_random_moves(rules: Rules, contract_id: str, seed: int, moves: int) -
 
 
 def _agrees_after_random_moves(
-    playout: Playout, rules: Rules, contract_id: str, seed: int, moves: int
+    playout: RandomPlayout, rules: Rules, contract_id: str, seed: int, moves: int
 ) -> None:
     """Random public moves, then a traced fast playout replayed through the public API."""
     deal = _after_random_moves(rules, contract_id, seed, moves)
@@ -170,7 +146,7 @@ def test_fast_playouts_lay_aces_low_and_high_under_domino_aces_either(kernel: st
     for seed in range(40):
         deal = dealt_for_play("domino", seed, rules)
         trace: list[TraceEntry] = []
-        scores = _playout(kernel)(position_from_deal(deal), random.Random(seed), trace)
+        scores = random_playout_of(kernel)(position_from_deal(deal), random.Random(seed), trace)
         _replay(deal, trace)
         assert scores == deal.base
         rows = deal.domino_rows().values()
@@ -182,5 +158,5 @@ def test_fast_playouts_lay_aces_low_and_high_under_domino_aces_either(kernel: st
 def test_position_copy_leaves_the_original_untouched(kernel: str) -> None:
     position = position_from_deal(dealt_for_play("ducking", 3))
     before = (list(position.hands), position.to_act, list(position.base))
-    _playout(kernel)(position.copy(), random.Random(0))
+    random_playout_of(kernel)(position.copy(), random.Random(0), None)
     assert (position.hands, position.to_act, position.base) == before
