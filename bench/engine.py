@@ -3,14 +3,18 @@
 Run by hand: ``python bench/engine.py [--seconds S]``. It prints
 
 (a) random legal playouts of one deal from a freshly dealt position, per contract, per
-    second, in one process, through the fast path that search uses (the compiled kernel
-    where it was built), and Heartshunting's in the pure-Python kernel beside it;
+    second, in one process, through the fast path (the compiled kernel where it was
+    built);
 (b) full random matches per second through the public API (``Match.apply``);
+(c) policy playouts (four normal players, as the hard player's search plays them) from
+    dealt positions of every contract, per second, in the installed kernel and in the
+    pure-Python one;
 and, where ``open_spiel`` is installed (``pip install -e '.[bench]'``), OpenSpiel's C++
 ``hearts`` played out with random legal moves from a dealt state (no passing), driven
-the usual way from Python, timed in the same run. The last lines are then
-``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting playouts / OpenSpiel's,
-target >= 3.0) and the same for the pure-Python kernel.
+the usual way from Python, timed between Heartshunting's random playouts in the
+installed kernel and in the pure-Python one, so the three share the machine's load.
+The last lines are then ``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting
+playouts / OpenSpiel's, target >= 3.0) and the same for the pure-Python kernel.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ from bot.engine.deal import Deal
 from bot.engine.fast import (
     COMPILED,
     FastPosition,
+    policy_playout,
     position_from_deal,
+    python_policy_playout,
     python_random_playout,
     random_playout,
 )
 from bot.engine.simulate import random_match
+from bot.players.policy import normal_card
 
 POSITIONS = 8  # dealt positions per contract, so one lucky deal does not decide the figure
 
@@ -64,6 +71,20 @@ def playouts_per_second(
     def one() -> None:
         state["i"] += 1
         playout(positions[state["i"] % POSITIONS].copy(), rng)
+
+    return rate(one, seconds)
+
+
+def policy_playouts_per_second(
+    seconds: float, seed: int, playout: Callable[..., object] = policy_playout
+) -> float:
+    rng = random.Random(seed)
+    positions = [dealt_position(cid, rng) for cid in CONTRACTS for _ in range(2)]
+    state = {"i": 0}
+
+    def one() -> None:
+        state["i"] += 1
+        playout(positions[state["i"] % len(positions)].copy(), normal_card)
 
     return rate(one, seconds)
 
@@ -109,19 +130,30 @@ def main() -> None:
         rates[contract_id] = playouts_per_second(contract_id, args.seconds, args.seed)
         print(f"    {contract_id:15s} {rates[contract_id]:10,.0f}")
     print(f"    {'mean':15s} {sum(rates.values()) / len(rates):10,.0f}")
-    python_hearts = playouts_per_second("hearts", args.seconds, args.seed, python_random_playout)
-    print(f"    {'hearts, pure-Python kernel':15s} {python_hearts:10,.0f}")
 
     match_rng = random.Random(args.seed)
     matches = rate(lambda: random_match(match_rng), max(args.seconds, 2.0))
     print(f"(b) full random matches through the public API: {matches:,.1f} per second")
 
+    policy = policy_playouts_per_second(args.seconds, args.seed)
+    python_policy = policy_playouts_per_second(args.seconds, args.seed, python_policy_playout)
+    print(
+        f"(c) policy playouts (four normal players), per second: {policy:,.0f} in the "
+        f"installed kernel, {python_policy:,.0f} in the pure-Python one"
+    )
+
+    hearts = playouts_per_second("hearts", args.seconds, args.seed)
     theirs = openspiel_hearts_per_second(args.seconds, args.seed)
+    python_hearts = playouts_per_second("hearts", args.seconds, args.seed, python_random_playout)
+    print(
+        f"Heartshunting random playouts: {hearts:,.0f} per second in the installed kernel, "
+        f"{python_hearts:,.0f} in the pure-Python one"
+    )
     if theirs is None:
         print("OpenSpiel not installed (pip install -e '.[bench]'): no ratio")
         return
     print(f"OpenSpiel hearts random playouts from a dealt state: {theirs:,.0f} per second")
-    print(f"playouts ratio vs OpenSpiel hearts: {rates['hearts'] / theirs:.2f} (target >= 3.0)")
+    print(f"playouts ratio vs OpenSpiel hearts: {hearts / theirs:.2f} (target >= 3.0)")
     print(f"pure-Python kernel's ratio vs OpenSpiel hearts: {python_hearts / theirs:.2f}")
 
 
