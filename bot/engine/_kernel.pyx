@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3, wraparound=False, cdivision=True
 """The compiled random playout: :func:`bot.engine.fast.python_random_playout` in C.
 
 Built by Cython and the C compiler when the package is installed (``setup.py``); where
@@ -11,6 +11,9 @@ move for move and requires them to agree with each other.
 A position's sixteen hand masks, its trick and its scores are copied into C arrays,
 played out there and written back into the same lists, so the caller sees
 :class:`~bot.engine.fast.FastPosition` mutated exactly as the pure-Python loop leaves it.
+Indexes into the position's lists stay bounds-checked, and a policy's card is checked
+before it indexes a C array: a malformed position or policy raises, never reads past
+memory.
 """
 
 from .house_rules import HeartLead, MustTrump
@@ -290,6 +293,14 @@ def policy_playout(pos, policy, list trace):
     return _trick_policy_playout(pos, policy, trace)
 
 
+cdef int _card_of(choice) except -1:
+    """A policy's card index, refused unless it is one (0-51): it indexes C arrays."""
+    cdef int card = choice
+    if not 0 <= card < 52:
+        raise ValueError(f"a policy chose {card!r}, which is no card index")
+    return card
+
+
 cdef int list_trumps_over(int trumps, list trick, int trump):
     """:func:`trumps_over` of a trick held in a Python list."""
     cdef int top = -1, card
@@ -359,7 +370,7 @@ cdef _trick_policy_playout(pos, policy, list trace):
             suit = 0 if legal[0] else 1 if legal[1] else 2 if legal[2] else 3
             card = suit * 13 + nth_rank(legal[suit], 0)
         else:
-            card = policy(pos, seat, legal_masks)
+            card = _card_of(policy(pos, seat, legal_masks))
         if trace is not None:
             trace.append((seat, legal_masks, card))
         suit, rank = card // 13, card % 13
@@ -422,7 +433,7 @@ cdef _domino_policy_playout(pos, policy, list trace):
             suit = 0 if legal[0] else 1 if legal[1] else 2 if legal[2] else 3
             card = suit * 13 + nth_rank(legal[suit], 0)
         else:
-            card = policy(pos, seat, legal_masks)
+            card = _card_of(policy(pos, seat, legal_masks))
         if trace is not None:
             trace.append((seat, legal_masks, card))
         # :func:`bot.engine.fast.play_card` of a Domino card.
