@@ -10,10 +10,15 @@ tests replay every traced playout
 through the public API and require it to agree move for move (same seat to act, same
 legal cards, same scores, same early end), with the standard rules and with others.
 
-The hot loops (:func:`random_playout`'s two, and the policy playout's) state the trick
-winner, the suit a seat must play and Domino's connecting ranks inline on purpose; that
-is the one documented copy of those rules, kept honest by the agreement tests. Everything
-else calls a function (:func:`trick_legal`, :func:`domino_connect`).
+The hot loops (:func:`python_random_playout`'s two, and the policy playout's) state the
+trick winner, the suit a seat must play and Domino's connecting ranks inline on purpose;
+that is the one documented copy of those rules, kept honest by the agreement tests.
+Everything else calls a function (:func:`trick_legal`, :func:`domino_connect`).
+
+The same loops, in C: ``_kernel.pyx``, compiled by Cython at install where there is a C
+compiler (:data:`COMPILED`). :func:`random_playout` and :func:`policy_playout` run there
+when it was built and here otherwise; it draws the same random numbers and asks a policy
+the same questions, so it plays the same cards, and the agreement tests replay both.
 
 Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 """
