@@ -3,12 +3,18 @@
 Run by hand: ``python bench/engine.py [--seconds S]``. It prints
 
 (a) random legal playouts of one deal from a freshly dealt position, per contract, per
-    second, in one process, through the fast path that search uses;
+    second, in one process, through the fast path (the compiled kernel where it was
+    built);
 (b) full random matches per second through the public API (``Match.apply``);
+(c) policy playouts (four normal players, as the hard player's search plays them) from
+    dealt positions of every contract, per second, in the installed kernel and in the
+    pure-Python one;
 and, where ``open_spiel`` is installed (``pip install -e '.[bench]'``), OpenSpiel's C++
 ``hearts`` played out with random legal moves from a dealt state (no passing), driven
-the usual way from Python, timed in the same run. The last line is then
-``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting playouts / OpenSpiel's).
+the usual way from Python, timed between Heartshunting's random playouts in the
+installed kernel and in the pure-Python one, so the three share the machine's load.
+The last lines are then ``playouts ratio vs OpenSpiel hearts: R`` (our Heartshunting
+playouts / OpenSpiel's, target >= 3.0) and the same for the pure-Python kernel.
 """
 
 from __future__ import annotations
@@ -22,8 +28,17 @@ from bot.engine.actions import PASS
 from bot.engine.cards import deal_hands
 from bot.engine.contracts import CONTRACTS
 from bot.engine.deal import Deal
-from bot.engine.fast import FastPosition, position_from_deal, random_playout
+from bot.engine.fast import (
+    COMPILED,
+    FastPosition,
+    policy_playout,
+    position_from_deal,
+    python_policy_playout,
+    python_random_playout,
+    random_playout,
+)
 from bot.engine.simulate import random_match
+from bot.players.policy import normal_card
 
 POSITIONS = 8  # dealt positions per contract, so one lucky deal does not decide the figure
 
@@ -46,14 +61,30 @@ def dealt_position(contract_id: str, rng: random.Random) -> FastPosition:
     return position_from_deal(deal)
 
 
-def playouts_per_second(contract_id: str, seconds: float, seed: int) -> float:
+def playouts_per_second(
+    contract_id: str, seconds: float, seed: int, playout: Callable[..., object] = random_playout
+) -> float:
     rng = random.Random(seed)
     positions = [dealt_position(contract_id, rng) for _ in range(POSITIONS)]
     state = {"i": 0}
 
     def one() -> None:
         state["i"] += 1
-        random_playout(positions[state["i"] % POSITIONS].copy(), rng)
+        playout(positions[state["i"] % POSITIONS].copy(), rng)
+
+    return rate(one, seconds)
+
+
+def policy_playouts_per_second(
+    seconds: float, seed: int, playout: Callable[..., object] = policy_playout
+) -> float:
+    rng = random.Random(seed)
+    positions = [dealt_position(cid, rng) for cid in CONTRACTS for _ in range(2)]
+    state = {"i": 0}
+
+    def one() -> None:
+        state["i"] += 1
+        playout(positions[state["i"] % len(positions)].copy(), normal_card)
 
     return rate(one, seconds)
 
@@ -92,7 +123,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    print("(a) random playouts of one deal from a dealt position (fast path), per second")
+    kernel = "compiled" if COMPILED else "pure-Python: the compiled kernel was not built"
+    print(f"(a) random playouts of one deal from a dealt position ({kernel} kernel), per second")
     rates = {}
     for contract_id in CONTRACTS:
         rates[contract_id] = playouts_per_second(contract_id, args.seconds, args.seed)
@@ -103,12 +135,26 @@ def main() -> None:
     matches = rate(lambda: random_match(match_rng), max(args.seconds, 2.0))
     print(f"(b) full random matches through the public API: {matches:,.1f} per second")
 
+    policy = policy_playouts_per_second(args.seconds, args.seed)
+    python_policy = policy_playouts_per_second(args.seconds, args.seed, python_policy_playout)
+    print(
+        f"(c) policy playouts (four normal players), per second: {policy:,.0f} in the "
+        f"installed kernel, {python_policy:,.0f} in the pure-Python one"
+    )
+
+    hearts = playouts_per_second("hearts", args.seconds, args.seed)
     theirs = openspiel_hearts_per_second(args.seconds, args.seed)
+    python_hearts = playouts_per_second("hearts", args.seconds, args.seed, python_random_playout)
+    print(
+        f"Heartshunting random playouts: {hearts:,.0f} per second in the installed kernel, "
+        f"{python_hearts:,.0f} in the pure-Python one"
+    )
     if theirs is None:
         print("OpenSpiel not installed (pip install -e '.[bench]'): no ratio")
         return
     print(f"OpenSpiel hearts random playouts from a dealt state: {theirs:,.0f} per second")
-    print(f"playouts ratio vs OpenSpiel hearts: {rates['hearts'] / theirs:.2f}")
+    print(f"playouts ratio vs OpenSpiel hearts: {hearts / theirs:.2f} (target >= 3.0)")
+    print(f"pure-Python kernel's ratio vs OpenSpiel hearts: {python_hearts / theirs:.2f}")
 
 
 if __name__ == "__main__":

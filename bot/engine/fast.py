@@ -10,10 +10,15 @@ tests replay every traced playout
 through the public API and require it to agree move for move (same seat to act, same
 legal cards, same scores, same early end), with the standard rules and with others.
 
-The hot loops (:func:`random_playout`'s two, and the policy playout's) state the trick
-winner, the suit a seat must play and Domino's connecting ranks inline on purpose; that
-is the one documented copy of those rules, kept honest by the agreement tests. Everything
-else calls a function (:func:`trick_legal`, :func:`domino_connect`).
+The hot loops (:func:`python_random_playout`'s two, and the policy playout's) state the
+trick winner, the suit a seat must play and Domino's connecting ranks inline on purpose;
+that is the one documented copy of those rules, kept honest by the agreement tests.
+Everything else calls a function (:func:`trick_legal`, :func:`domino_connect`).
+
+The same loops, in C: ``_kernel.pyx``, compiled by Cython at install where there is a C
+compiler (:data:`COMPILED`). :func:`random_playout` and :func:`policy_playout` run there
+when it was built and here otherwise; it draws the same random numbers and asks a policy
+the same questions, so it plays the same cards, and the agreement tests replay both.
 
 Card numbering is :attr:`Card.index`: ``suit * 13 + rank - 2``.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import Card, Suit
 from .contracts import Contract
@@ -87,6 +93,36 @@ class FastPosition:
         )
 
 
+#: A playout policy: (position, seat to act, legal rank masks per suit) -> card index.
+Policy = Callable[[FastPosition, int, tuple[int, int, int, int]], int]
+
+
+class _Kernel(NamedTuple):
+    """The compiled kernel's playouts (``_kernel.pyx``): :func:`random_playout`'s, given
+    ``rng.random``, and :func:`policy_playout`'s."""
+
+    random_playout: Callable[
+        [FastPosition, Callable[[], float], list[TraceEntry] | None], list[int]
+    ]
+    policy_playout: Callable[[FastPosition, Policy, list[TraceEntry] | None], list[int]]
+
+
+def _compiled_kernel() -> _Kernel | None:
+    """The compiled kernel, built from ``_kernel.pyx`` by Cython at install where there is
+    a C compiler; None where there was none (the pure-Python loops play then)."""
+    try:
+        from ._kernel import policy_playout, random_playout
+    except ImportError:
+        return None
+    return _Kernel(random_playout, policy_playout)
+
+
+_kernel = _compiled_kernel()
+
+#: Whether playouts run in the compiled kernel (else in the pure-Python loops).
+COMPILED = _kernel is not None
+
+
 def hand_masks(hands: list[list[Card]] | tuple[tuple[Card, ...], ...]) -> list[int]:
     """Sixteen rank masks (seat-major, suit-minor) for four hands."""
     masks = [0] * 16
@@ -139,7 +175,20 @@ def random_playout(
 
     ``position`` is mutated (pass a copy to keep it). With ``trace``, every move is
     appended as (seat, legal masks, card) so tests can check it against the public API.
+    The compiled kernel plays it where it was built (:data:`COMPILED`), else
+    :func:`python_random_playout`: the same cards for the same ``rng`` either way.
     """
+    if _kernel is not None:
+        return _kernel.random_playout(position, rng.random, trace)
+    return python_random_playout(position, rng, trace)
+
+
+def python_random_playout(
+    position: FastPosition,
+    rng: random.Random,
+    trace: list[TraceEntry] | None = None,
+) -> list[int]:
+    """:func:`random_playout` in pure Python, whether or not the kernel was compiled."""
     if position.contract.domino:
         return _domino_playout(position, rng.random, trace)
     return _trick_playout(position, rng.random, trace)
@@ -319,9 +368,6 @@ def _domino_playout(
 
 
 # -- one move at a time: for search that plays a chosen card, then a policy's cards -------
-
-#: A playout policy: (position, seat to act, legal rank masks per suit) -> card index.
-Policy = Callable[[FastPosition, int, tuple[int, int, int, int]], int]
 
 
 def is_over(pos: FastPosition) -> bool:
@@ -524,8 +570,19 @@ def policy_playout(
 
     A forced card (the only legal one) is played without asking the policy, which is
     where most of the time would go. ``pos`` is mutated; ``trace`` as in
-    :func:`random_playout`.
+    :func:`random_playout`. The loop around the policy runs in the compiled kernel where
+    it was built (:data:`COMPILED`), else in :func:`python_policy_playout`: the same
+    questions to the policy and the same cards either way.
     """
+    if _kernel is not None:
+        return _kernel.policy_playout(pos, policy, trace)
+    return python_policy_playout(pos, policy, trace)
+
+
+def python_policy_playout(
+    pos: FastPosition, policy: Policy, trace: list[TraceEntry] | None = None
+) -> list[int]:
+    """:func:`policy_playout` in pure Python, whether or not the kernel was compiled."""
     if not pos.contract.domino:
         return _trick_policy_playout(pos, policy, trace)
     bits = BITS
