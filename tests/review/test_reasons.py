@@ -111,7 +111,7 @@ def test_last_to_play_in_trumps_a_card_that_loses_the_trick_when_another_takes_i
     assert _reason(match, view, "AS", "2S") is None  # both take it: no reason
 
 
-def test_a_lead_that_someone_else_may_still_follow_gets_no_sure_winner() -> None:
+def test_a_lead_that_someone_else_may_still_follow_is_no_sure_winner() -> None:
     # Seat 1 leads first; seat 2 still holds a spade, so no spade is sure to win.
     hands = [
         _suit(Suit.HEARTS, range(2, 15)),
@@ -120,7 +120,10 @@ def test_a_lead_that_someone_else_may_still_follow_gets_no_sure_winner() -> None
         _suit(Suit.DIAMONDS, range(2, 15)),
     ]
     match, view = _played(hands, "kingjacks", "", "KS 2S 2D 2H")
-    assert _reason(match, view, "KS", "2C") is None
+    reason = _reason(match, view, "KS", "2C")
+    # Only that the 2♣ was sure to lose: every club still out is higher.
+    assert reason is not None and reason.key == "sure_duck"
+    assert dict(reason.values) == {"better": "2C", "chosen": "KS"}
 
 
 def _last_trick_endgame() -> Match:
