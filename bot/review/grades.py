@@ -10,10 +10,10 @@ doubled player's mistake is graded by the larger loss it really is.
 
 Where the lines stand, and why, is measured by ``bench/review.py`` (docs/playing.md, The
 review of a match):
-the search's own choices, reviewed with another seed, must lose less than the
-inaccuracy line in at least 95% of decisions (so the review does not flag its own
-noise), and two reviews with different seeds must give the same grade to at least 90%
-of the decisions either of them flags.
+the search's own choices, reviewed with another seed, must go unflagged in at least 95%
+of decisions (so the review does not flag its own noise), and two reviews with
+different seeds must give the same grade to at least 90% of the decisions either of
+them flags.
 
 A certain loss is the exception to the lines: a card that the search found worse than
 the better card in *every* deal it considered, by at least one :func:`unit` of the
