@@ -6,9 +6,12 @@ noise line."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
+import pytest
 from review_helpers import scripted_match
 
 from bot.engine.actions import PASS, Choose, Play
@@ -17,6 +20,7 @@ from bot.engine.match import Match
 from bot.engine.view import seat_view
 from bot.players.hard import Evaluation
 from bot.review import Grade, ReviewSettings, review_deal
+from bot.review.__main__ import main
 from bot.review.analysis import Batches
 
 FAST = ReviewSettings(seed=3, work=2_000, batches=3)
@@ -177,3 +181,22 @@ def test_a_loss_under_the_line_that_only_the_average_shows_is_not_certain() -> N
     unkept = Batches(view, chosen, most=3)
     unkept.add(Evaluation(view.legal, batch([(-10.0, 0.0)]).values, chosen, 1))
     assert not unkept.certain(unkept.options()[2], 5)  # no deals kept: never certain
+
+
+def test_the_command_lines_json_and_words_flag_the_trick_given_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(_trumps_trick_12("AS", "QS", "KS")))
+    assert main([str(path), "--seat", "1", "--json", "--work", "2000"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    lead = next(d for d in review["decisions"] if (d["deal"], d["index"]) == (0, 44))
+    assert (lead["chosen"], lead["best"], lead["loss"]) == ("QS", "AS", 10.0)
+    assert lead["class"] == "inaccuracy" and lead["certain"] is True
+    assert review["counts"]["inaccuracy"] >= 1
+    assert main([str(path), "--seat", "1", "--work", "2000", "--lang", "en"]) == 0
+    words = capsys.readouterr().out
+    assert (
+        "deal 1 (Spades trumps), trick 12: Q♠ instead of A♠, 10 points lost (inaccuracy ?!): "
+        "whatever the others hold, A♠ takes this trick; Q♠ lost it"
+    ) in words
