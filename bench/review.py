@@ -1,7 +1,7 @@
 """The match review's noise, its stability and its time: what its grade lines rest on.
 
 Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--workers K]
-[--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
+[--skip-time] [--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
 standard game, ``twelve`` with ``heart_lead: broken`` and ``first_lead: dealer``, and
 the standard game with ``domino_doubling: ace_or_two``. In each, seat 0 is the hard
 player on the review's own work a batch (its seed differs from the review's), seats 1-3
@@ -16,7 +16,8 @@ the normal player. It prints:
     grade by both must be at least 90%;
 (c) time: one player's review of the first match through :func:`~bot.review.run_review`
     with ``--workers`` low-priority worker processes (its wall time, and the CPU time of
-    its deals), with the machine's load average.
+    its deals), with the machine's load average; ``--skip-time`` leaves it out, for a
+    run that measures the grades alone.
 
 ``--save`` keeps every reviewed decision's loss, stake and certainty; ``--load`` prints (a) and (b)
 again from such a file with the grade lines as the code has them now, without searching.
@@ -192,6 +193,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=int, default=ReviewSettings().work)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip-time", action="store_true", help="leave out (c)")
     parser.add_argument("--save")
     parser.add_argument("--load")
     args = parser.parse_args()
@@ -212,8 +214,9 @@ def main() -> None:
         )
     played = time.perf_counter() - start
     print(f"played {args.matches} matches in {played:.0f} s (work {args.work} a decision)")
-    timing = asyncio.run(time_one(records[0], ReviewSettings(seeds[0], args.work), args.workers))
-    print(timing)
+    if not args.skip_time:
+        settings = ReviewSettings(seeds[0], args.work)
+        print(asyncio.run(time_one(records[0], settings, args.workers)))
     jobs = []
     for m, record in enumerate(records):
         reviews = [(0, seeds[0])] + [(seat, seed) for seat in (1, 2, 3) for seed in seeds]
