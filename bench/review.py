@@ -1,24 +1,25 @@
 """The match review's noise, its stability and its time: what its grade lines rest on.
 
 Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--workers K]
-[--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
+[--skip-time] [--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
 standard game, ``twelve`` with ``heart_lead: broken`` and ``first_lead: dealer``, and
 the standard game with ``domino_doubling: ace_or_two``. In each, seat 0 is the hard
 player on the review's own work a batch (its seed differs from the review's), seats 1-3
 the normal player. It prints:
 
 (a) noise: seat 0's decisions are the search's own choices, so whatever the review
-    (another seed) says they lost is its noise; the share of them under the inaccuracy
-    line must be at least 95%, and the percentiles of their loss as a share of the stake
-    show where the line could go;
+    (another seed) says they lost is its noise; the share of them it does not flag (under
+    the inaccuracy line and not a certain loss) must be at least 95%, and the percentiles
+    of their loss as a share of the stake show where the line could go;
 (b) stability: seats 1-3 (the normal player, who makes real mistakes) are reviewed
     twice, with two seeds; of the decisions either review flags, the share given the same
     grade by both must be at least 90%;
 (c) time: one player's review of the first match through :func:`~bot.review.run_review`
     with ``--workers`` low-priority worker processes (its wall time, and the CPU time of
-    its deals), with the machine's load average.
+    its deals), with the machine's load average; ``--skip-time`` leaves it out, for a
+    run that measures the grades alone.
 
-``--save`` keeps every reviewed decision's loss and stake; ``--load`` prints (a) and (b)
+``--save`` keeps every reviewed decision's loss, stake and certainty; ``--load`` prints (a) and (b)
 again from such a file with the grade lines as the code has them now, without searching.
 """
 
@@ -101,6 +102,7 @@ def rows(reviews: list[tuple[int, int, int, DealReview]]) -> list[dict[str, Any]
                     "kind": d.kind,
                     "loss": d.loss,
                     "stake": d.stake,
+                    "certain": d.certain,
                     "guesses": d.guesses,
                 }
             )
@@ -111,11 +113,17 @@ def _key(row: dict[str, Any]) -> tuple[int, int, int, int]:
     return row["match"], row["seat"], row["deal"], row["step"]
 
 
+def graded(row: dict[str, Any]) -> Grade | None:
+    """A row's grade by the lines as the code has them now (a file saved before the
+    review kept certainty counts none as certain)."""
+    return grade(row["loss"], row["stake"], row.get("certain", False))
+
+
 def figures(data: list[dict[str, Any]], seeds: tuple[int, int]) -> str:
-    inaccuracy = dict((g, share) for g, share in LINES)[Grade.INACCURACY]
     own = [r for r in data if r["seat"] == 0 and r["seed"] == seeds[0]]
     shares = sorted(r["loss"] / r["stake"] for r in own)
-    under = sum(1 for s in shares if s < inaccuracy)
+    under = sum(1 for r in own if graded(r) is None)
+    certain = sum(1 for r in own if r.get("certain", False))
     lines = [
         "grade lines (share of the stake): " + ", ".join(f"{g.value} {share}" for g, share in LINES)
     ]
@@ -127,13 +135,11 @@ def figures(data: list[dict[str, Any]], seeds: tuple[int, int]) -> str:
         for kind in ("choose", "double", "play"):
             k = [r for r in own if r["kind"] == kind]
             if k:
-                by_kind[kind] = (
-                    f"{sum(1 for r in k if r['loss'] / r['stake'] < inaccuracy)}/{len(k)}"
-                )
+                by_kind[kind] = f"{sum(1 for r in k if graded(r) is None)}/{len(k)}"
         lines.append(
-            f"(a) noise: {under} of {len(shares)} of the search's own decisions under the "
-            f"inaccuracy line: {under / len(shares):.1%} (target {NOISE_TARGET:.0%}); "
-            f"by kind {by_kind}"
+            f"(a) noise: {under} of {len(shares)} of the search's own decisions not flagged: "
+            f"{under / len(shares):.1%} (target {NOISE_TARGET:.0%}); by kind {by_kind}; "
+            f"{certain} certain losses among them"
         )
         lines.append(
             "    their loss as a share of the stake: "
@@ -144,9 +150,10 @@ def figures(data: list[dict[str, Any]], seeds: tuple[int, int]) -> str:
     second = {_key(r): r for r in data if r["seat"] > 0 and r["seed"] == seeds[1]}
     flagged = same = 0
     counts = {g: 0 for g in Grade}
+    certain = sum(1 for r in first.values() if r.get("certain", False))
     for key, a in first.items():
         b = second[key]
-        ga, gb = grade(a["loss"], a["stake"]), grade(b["loss"], b["stake"])
+        ga, gb = graded(a), graded(b)
         if ga is None and gb is None:
             continue
         flagged += 1
@@ -159,6 +166,7 @@ def figures(data: list[dict[str, Any]], seeds: tuple[int, int]) -> str:
             f"the same: {same / flagged:.1%} (target {AGREEMENT_TARGET:.0%}); of {len(first)} "
             "normal decisions, the first review flags "
             + ", ".join(f"{counts[g]} {g.value}" for g in Grade)
+            + f" ({certain} of its decisions certain losses)"
         )
     return "\n".join(lines)
 
@@ -185,6 +193,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=int, default=ReviewSettings().work)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip-time", action="store_true", help="leave out (c)")
     parser.add_argument("--save")
     parser.add_argument("--load")
     args = parser.parse_args()
@@ -205,8 +214,9 @@ def main() -> None:
         )
     played = time.perf_counter() - start
     print(f"played {args.matches} matches in {played:.0f} s (work {args.work} a decision)")
-    timing = asyncio.run(time_one(records[0], ReviewSettings(seeds[0], args.work), args.workers))
-    print(timing)
+    if not args.skip_time:
+        settings = ReviewSettings(seeds[0], args.work)
+        print(asyncio.run(time_one(records[0], settings, args.workers)))
     jobs = []
     for m, record in enumerate(records):
         reviews = [(0, seeds[0])] + [(seat, seed) for seat in (1, 2, 3) for seed in seeds]

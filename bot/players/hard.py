@@ -186,12 +186,18 @@ class Evaluation:
     ``guesses`` is how many guessed deals the values are means over. The choice is not
     always the highest value: a card must beat the normal player's by :data:`NOISE`, a
     double must clear a margin, as the module docstring says.
+
+    ``deals`` (a card only; empty for a contract or a doubling turn) is every guessed
+    deal that counted (a weight above 0) with each option's value in it, in the order of
+    ``options``: whether one card beat another in every deal the search considered, not
+    only on average, is read from it (the match review's certain losses).
     """
 
     options: tuple[Action, ...]
     values: tuple[float, ...]
     choice: Action
     guesses: int
+    deals: tuple[tuple[float, ...], ...] = ()
 
 
 class HardPlayer:
@@ -264,6 +270,7 @@ class HardPlayer:
         keep = cards.index(preferred)
         guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
         totals = [0.0] * len(cards)
+        deals: list[tuple[float, ...]] = []
         weights = 0.0
         guesses = 0
         cards_left = sum(view.cards_left)
@@ -277,6 +284,7 @@ class HardPlayer:
             guesses += 1
             root = position_from_view(view, hands)
             nodes = solver.nodes if solver else 0
+            values = []
             for i, card in enumerate(cards):
                 pos = root.copy()
                 play_card(pos, card)
@@ -287,6 +295,9 @@ class HardPlayer:
                     settled = settle_seat(pos.base, view.multipliers, view.seat)
                     value = settled + solver.value(pos)
                 totals[i] += weight * value
+                values.append(value)
+            if weight > 0:
+                deals.append(tuple(values))
             work: float
             if solver is None:
                 work = len(cards) * cards_left
@@ -298,8 +309,8 @@ class HardPlayer:
         if totals[keep] >= totals[best] - self.noise * weights:
             best = keep
         options = tuple(play_of(view, card) for card in cards)
-        values = tuple(total / weights for total in totals)
-        return Evaluation(options, values, options[best], guesses)
+        means = tuple(total / weights for total in totals)
+        return Evaluation(options, means, options[best], guesses, tuple(deals))
 
     def _simulate(
         self,

@@ -8,7 +8,10 @@ inference. Never from the real hands: those enter only the hindsight line and th
 reasons' facts about what happened later. Each option gets its value
 (:class:`~bot.players.hard.Evaluation`), the mean over a few batches of search (more
 where the grade is in doubt); the loss is the best value minus the chosen one, graded
-by :mod:`.grades`.
+by :mod:`.grades`. A card's loss is *certain* when the better card beat it in every
+guessed deal of every batch by at least one unit of the contract (a trick, a heart; the
+endgame solver's exact values where it reaches): then it is flagged whatever its share
+of the stake (:func:`~.grades.grade`).
 
 Fixed work, never the clock (``HardPlayer(wall_clock=False)``), and every search's
 random source is seeded from the review's seed and the decision's place in the match,
@@ -31,7 +34,7 @@ from bot.engine.view import SeatView, seat_view
 from bot.players.hard import Evaluation, HardPlayer
 from bot.players.table import decision_rng
 
-from .grades import LINES, grade, stake
+from .grades import LINES, grade, stake, unit
 from .hindsight import hindsight
 from .reasons import explain
 from .replay import Moment, Replay, ReplayError, walk
@@ -149,11 +152,13 @@ def _decision(
         kind, index, at_stake = _kind(action, best, scratch, view)
         if searched.settled(at_stake):
             break
-    graded = grade(loss, at_stake)
+    assert played.contract is not None
+    certain = isinstance(action, Play) and searched.certain(best, unit(played.contract))
+    graded = grade(loss, at_stake, certain)
     reason = None
     if isinstance(action, Play) and graded is not None:
         better = next(o.card for o in view.legal if isinstance(o, Play) and o.code == best.action)
-        reason = explain(view, action.card, better, played)
+        reason = explain(view, action.card, better, played, certain)
     return DecisionReview(
         deal=address.deal,
         kind=kind,
@@ -164,6 +169,7 @@ def _decision(
         best=best.action,
         loss=loss,
         stake=at_stake,
+        certain=certain,
         grade=graded,
         reason=reason,
         hindsight=hindsight(scratch, action) if isinstance(action, Play) else None,
@@ -181,6 +187,9 @@ class Batches:
         self.most = most
         self.values: list[dict[str, float]] = []
         self.guesses = 0
+        #: Each option's least lead over the chosen one in any guessed deal so far;
+        #: None once a batch kept no deals (a contract, a doubling turn).
+        self.least: dict[str, float] | None = {code: math.inf for code in self.codes}
 
     @property
     def done(self) -> int:
@@ -191,6 +200,21 @@ class Batches:
             {a.code: v for a, v in zip(evaluation.options, evaluation.values, strict=True)}
         )
         self.guesses += evaluation.guesses
+        codes = [option.code for option in evaluation.options]
+        if not evaluation.deals or self.least is None:
+            self.least = None
+            return
+        mine = codes.index(self.chosen)
+        for values in evaluation.deals:
+            for code, value in zip(codes, values, strict=True):
+                self.least[code] = min(self.least[code], value - values[mine])
+
+    def certain(self, best: Option, unit: int) -> bool:
+        """Whether ``best`` beat the chosen option by at least ``unit`` points in every
+        guessed deal of every batch: a loss that is not the search's noise."""
+        if self.least is None or best.action == self.chosen:
+            return False
+        return self.least[best.action] >= unit
 
     def options(self) -> tuple[tuple[Option, ...], Option, Option]:
         """Every option at its mean over the batches, the chosen one and the best (the

@@ -18,12 +18,19 @@ cards in the reader's words (:func:`bot.render.review.reason_text`). The pattern
   costs more than the one discarded, and taking it later in the deal;
 - ``discard``: the same, without the later trick;
 - ``last_wins``: last to play in a trump contract, a card that lost the trick when the
-  better card would have taken it.
+  better card would have taken it;
+- ``sure_trick``: in a trump contract, a card that lost the trick when the better card
+  would have taken it whatever the others hold (no card still out could beat it);
+- ``sure_duck``: in a negative contract, a card that took a trick that cost points when
+  the better card would have stayed out of it whatever the others hold (a card off the
+  led suit or under the winning one; a lead under every card of its suit still out);
+- ``every_deal``: none of these, but the loss is certain (:mod:`.grades`): the better
+  card scored more in every deal the search tried.
 """
 
 from __future__ import annotations
 
-from bot.engine.cards import CARDS, Card
+from bot.engine.cards import CARDS, Card, Suit
 from bot.engine.deal import Deal, trick_winner
 from bot.engine.view import SeatView
 from bot.i18n import N_
@@ -37,20 +44,41 @@ DUCK_UNDER = N_("{better} would have stayed under the {winning}; {chosen} took t
 KEPT_TOO_LONG = N_("kept {better} too long: it could have gone on this {suit} trick")
 DISCARD = N_("you had no {suit}: {better} could have gone on this trick")
 LAST_WINS = N_("last to play, {better} would have taken this trick")
+SURE_TRICK = N_("whatever the others hold, {better} takes this trick; {chosen} lost it")
+SURE_DUCK = N_("whatever the others hold, {better} stays out of this trick; {chosen} took it")
+EVERY_DEAL = N_("{better} scored more in every deal the search tried")
 
 
-def explain(view: SeatView, chosen: Card, better: Card, deal: Deal) -> Explanation | None:
+def explain(
+    view: SeatView, chosen: Card, better: Card, deal: Deal, certain: bool = False
+) -> Explanation | None:
     """The reason ``better`` was the better card than ``chosen`` in ``view`` (the seat's
     view before it played), if one of the patterns proves it; ``deal`` is the finished
-    deal, for what happened to the trick and to the cards later. None otherwise."""
+    deal, for what happened to the trick and to the cards later; ``certain``, whether the
+    search found the loss in every deal it tried (``every_deal`` when no pattern fits).
+    None otherwise."""
+    reason = _pattern(view, chosen, better, deal)
+    if reason is None and certain and chosen is not better:
+        return Explanation("every_deal", EVERY_DEAL, (("better", better.code),))
+    return reason
+
+
+def _pattern(view: SeatView, chosen: Card, better: Card, deal: Deal) -> Explanation | None:
     contract = view.contract
     if contract is None or contract.domino or chosen is better:
         return None
     trick = deal.tricks[len(view.tricks)]  # the trick this card went to
     if contract.is_trump_option:
-        return _last_wins(view, chosen, better)
+        reason = _last_wins(view, chosen, better)
+        if reason is None and trick.winner != view.seat and _takes_for_sure(view, better):
+            values = {"better": better.code, "chosen": chosen.code}
+            reason = Explanation("sure_trick", SURE_TRICK, tuple(values.items()))
+        return reason
     if trick.winner == view.seat and trick.points < 0:
         reason = _sure_winner(view, chosen, better) or _duck_under(view, chosen, better)
+        if reason is None and _stays_out_for_sure(view, better):
+            values = {"better": better.code, "chosen": chosen.code}
+            reason = Explanation("sure_duck", SURE_DUCK, tuple(values.items()))
         if reason is not None:
             return reason
     return _discard(view, chosen, better, deal)
@@ -60,6 +88,36 @@ def _unseen(view: SeatView, suit: int) -> list[Card]:
     """The cards of ``suit`` the seat has neither held nor seen played: the others'."""
     seen = set(view.hand) | {card for _, card in view.plays}
     return [card for card in CARDS if card.suit == suit and card not in seen]
+
+
+def _takes_for_sure(view: SeatView, card: Card) -> bool:
+    """Whether ``card`` would take the trick in play whatever the others hold: it beats
+    the cards already in it, and no card still out could beat it (a higher card of its
+    suit; a trump, unless it is a trump itself)."""
+    assert view.contract is not None
+    trump = view.contract.trump
+    cards = [played for _, played in view.trick]
+    if trick_winner([*cards, card], trump) != len(cards):
+        return False
+    if len(cards) == 3:
+        return True
+    out = [other for suit in Suit for other in _unseen(view, suit)]
+    return not any(
+        (other.suit is card.suit and other.rank > card.rank)
+        or (other.suit is trump and card.suit is not trump)
+        for other in out
+    )
+
+
+def _stays_out_for_sure(view: SeatView, card: Card) -> bool:
+    """Whether ``card`` would stay out of the trick in play whatever the others hold, in
+    a contract without trumps: off the led suit or under the card winning it, or, led,
+    under every card of its suit still out (someone must follow over it)."""
+    cards = [played for _, played in view.trick]
+    if cards:
+        return trick_winner([*cards, card], None) != len(cards)
+    out = _unseen(view, card.suit)
+    return bool(out) and all(other.rank > card.rank for other in out)
 
 
 def _sure_winner(view: SeatView, chosen: Card, better: Card) -> Explanation | None:

@@ -77,8 +77,9 @@ class DecisionReview:
     its doubling turns; 0 for the contract). ``options`` are the fair values (expected
     final score for the seat, from its own information, the mean over the batches of
     search: :class:`~bot.players.hard.Evaluation`), ``loss`` is the best value minus
-    the chosen one, ``grade`` None under the inaccuracy line. ``guesses`` is how many
-    guessed deals the values are means over.
+    the chosen one, ``grade`` None under the inaccuracy line unless the loss is
+    ``certain`` (the better card won by at least a unit of the contract in every guessed
+    deal: :mod:`.grades`). ``guesses`` is how many guessed deals the values are means over.
     """
 
     deal: int
@@ -90,6 +91,7 @@ class DecisionReview:
     best: str
     loss: float
     stake: int
+    certain: bool
     grade: Grade | None
     reason: Explanation | None
     hindsight: Hindsight | None
@@ -111,6 +113,7 @@ class DecisionReview:
             "best": record_notation(self.best),
             "loss": self.loss,
             "class": None if self.grade is None else self.grade.value,
+            "certain": self.certain,
             "stake": self.stake,
             "options": [[option.action, option.value] for option in self.options],
             "reason": None if self.reason is None else _explanation_json(self.reason),
@@ -132,6 +135,7 @@ class DecisionReview:
             best=action_code(kind, data["best"]),
             loss=data["loss"],
             stake=data["stake"],
+            certain=data.get("certain", False),  # reviews stored before it was kept
             grade=None if data["class"] is None else Grade(data["class"]),
             reason=None if reason is None else _explanation(reason),
             hindsight=None if hindsight is None else _hindsight(hindsight),

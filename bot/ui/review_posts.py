@@ -61,17 +61,23 @@ def progress_text(ticket: ReviewTicket, name: str) -> str:
 
 
 def lines_footer() -> str:
-    """How the decisions are valued and where the grade lines stand (from the code)."""
+    """How the decisions are valued, where the grade lines stand (from the code), and
+    the certain losses flagged under them (:mod:`bot.review.grades`)."""
     shares = {grade: share for grade, share in LINES}
     lines = ", ".join(
         _("{grade} from {share}%", grade=_(GRADE_NAMES[grade]), share=round(share * 100))
         for grade, share in sorted(shares.items(), key=lambda item: item[1])
     )
-    return _(
+    valued = _(
         "Each decision is valued by the hard computer's search from what the player could "
         "know then. Lost points, of what the contract puts at stake: {lines}.",
         lines=lines,
     )
+    certain = _(
+        "A card that lost a trick, a heart or more in every deal the search tried is an "
+        "inaccuracy at least."
+    )
+    return f"{valued} {certain}"
 
 
 def summary_embed(

@@ -132,6 +132,7 @@ def test_a_decision_that_chose_the_best_option_says_so() -> None:
         best="P:5D",
         loss=0.0,
         stake=120,
+        certain=False,
         grade=None,
         reason=None,
         hindsight=None,

@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 import pytest
 
+from bot import i18n
 from bot.engine.actions import PASS, Choose, Play
 from bot.engine.cards import CARDS, Card, Suit
 from bot.engine.match import Match
 from bot.engine.view import SeatView, seat_view
+from bot.render.review import reason_text
 from bot.review.hindsight import hindsight
 from bot.review.reasons import explain
 from bot.review.result import Explanation
@@ -111,7 +113,42 @@ def test_last_to_play_in_trumps_a_card_that_loses_the_trick_when_another_takes_i
     assert _reason(match, view, "AS", "2S") is None  # both take it: no reason
 
 
-def test_a_lead_that_someone_else_may_still_follow_gets_no_sure_winner() -> None:
+def _trump_lead() -> tuple[Match, SeatView]:
+    # Spades trumps: seat 1 leads the 2♣ holding the A♠ and the A♦; seat 2 takes the
+    # trick with the A♣, seat 3 (every other spade) sheds a diamond.
+    hands = [
+        _suit(Suit.HEARTS, range(2, 15)),
+        [*_cards("AS 2C"), *_suit(Suit.DIAMONDS, range(4, 15))],
+        [*_cards("3D"), *_suit(Suit.CLUBS, range(3, 15))],
+        [*_cards("2D"), *_suit(Suit.SPADES, range(2, 14))],
+    ]
+    return _played(hands, "trump-spades", "", "2C AC 2D 2H")
+
+
+def test_a_trick_lost_that_a_card_no_other_can_beat_would_have_taken() -> None:
+    match, view = _trump_lead()
+    assert match.deals[0].tricks[0].winner == 2
+    reason = _reason(match, view, "2C", "AS")
+    assert reason is not None and reason.key == "sure_trick"
+    assert reason.message.format(**dict(reason.values)) == (
+        "whatever the others hold, AS takes this trick; 2C lost it"
+    )
+    with i18n.using("nl"):
+        assert reason_text(reason) == "wat de anderen ook hebben, A♠ wint deze slag; 2♣ verloor hem"
+
+
+def test_a_card_that_a_trump_still_out_could_beat_is_not_sure_to_take_the_trick() -> None:
+    match, view = _trump_lead()
+    assert _reason(match, view, "2C", "AD") is None  # seat 3 may hold a spade and no ♦
+    # A certain loss no pattern explains says only what the search found.
+    reason = explain(view, Card.parse("2C"), Card.parse("AD"), match.deals[0], certain=True)
+    assert reason is not None and reason.key == "every_deal"
+    assert reason.message.format(**dict(reason.values)) == (
+        "AD scored more in every deal the search tried"
+    )
+
+
+def test_a_lead_that_someone_else_may_still_follow_is_no_sure_winner() -> None:
     # Seat 1 leads first; seat 2 still holds a spade, so no spade is sure to win.
     hands = [
         _suit(Suit.HEARTS, range(2, 15)),
@@ -120,7 +157,10 @@ def test_a_lead_that_someone_else_may_still_follow_gets_no_sure_winner() -> None
         _suit(Suit.DIAMONDS, range(2, 15)),
     ]
     match, view = _played(hands, "kingjacks", "", "KS 2S 2D 2H")
-    assert _reason(match, view, "KS", "2C") is None
+    reason = _reason(match, view, "KS", "2C")
+    # Only that the 2♣ was sure to lose: every club still out is higher.
+    assert reason is not None and reason.key == "sure_duck"
+    assert dict(reason.values) == {"better": "2C", "chosen": "KS"}
 
 
 def _last_trick_endgame() -> Match:
