@@ -51,6 +51,7 @@ from .hard import HardPlayer
 from .inference import Model
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
+from .speed import measured_work_per_second
 from .table import Hands, Played, decision_rng, play_deals
 
 
@@ -85,7 +86,8 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
         if name not in defaults or name == "model":
             raise TypeError(f"there is no switch {name!r}")
         if not _same_kind(value, defaults[name]):
-            raise TypeError(f"{name} must be like {json.dumps(defaults[name])}, not {value!r}")
+            like = json.dumps(0.0 if defaults[name] is None else defaults[name])
+            raise TypeError(f"{name} must be like {like}, not {value!r}")
     fields = set(Model.__dataclass_fields__)
     model = Model(**{k: v for k, v in options.items() if k in fields})  # type: ignore[arg-type]
     rest = {k: v for k, v in options.items() if k not in fields}
@@ -93,7 +95,10 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
 
 
 def _same_kind(value: object, default: object) -> bool:
-    """A switch's value is of its default's kind: a bool, a number or a string."""
+    """A switch's value is of its default's kind: a bool, a number or a string (a number
+    where the default is None, "measured": ``work_per_second``)."""
+    if default is None:
+        default = 0.0
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(value, bool) and isinstance(default, bool)
     if isinstance(default, int | float):
@@ -114,6 +119,8 @@ def play_match(
     """One match, five times: four baselines, then the candidate in each seat."""
     hands = match_deals(seed, match, deals)
     first_dealer = match % 4
+    if "hard" in (candidate, baseline) and (hard or {}).get("wall_clock", True):
+        measured_work_per_second()  # once a process, before the decisions are timed
 
     def player(level: str) -> Player:
         return hard_player(hard) if hard and level == "hard" else player_for(level)
