@@ -84,14 +84,16 @@ from .speed import measured_work_per_second
 WORK_PER_SECOND = 200_000
 
 #: With the clock on, the share of this process's measured speed (:mod:`.speed`) the
-#: work cap allows a second of budget: an idle core ends its card searches by work a
-#: little before the clock, leaving the rest for the last round of playouts and the
+#: work cap allows a second of budget: an idle core ends its card searches by work at
+#: about the clock's share, leaving the rest for the last round of playouts and the
 #: answer's way back.
-WORK_SHARE = 0.85
+WORK_SHARE = 0.8
 
 #: The share of the budget the clock allows for search, leaving the rest for the last
-#: round of playouts and the scheduling noise of a busy machine.
-CLOCK_SHARE = 0.9
+#: round of playouts and the scheduling noise of a busy machine (at 0.9, the arena's
+#: hard decisions at 1 s took p95 1,046 ms with two workers on two cores that other work
+#: held at a load of 13).
+CLOCK_SHARE = 0.8
 
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise over a few dozen guesses
