@@ -243,58 +243,40 @@ def _trump_void(
 # -- Domino: unlock your own cards, block the others ------------------------------------
 
 
-#: What each card of the others' that a Domino card lets out costs it, against 3 for each
-#: of its own cards it unlocks: normal self-play, 20,000 seat-deals, counting the run a
-#: card opens rather than whether it opens one: +0.35 ± 0.18 points a seat and deal.
-OPEN_COST = 0.5
-
-
 def _domino(pos: FastPosition, seat: int, legal: tuple[int, ...]) -> int:
-    """Lay the card with the most of my own cards behind it, that lets out fewest of the
-    others': a card opens the run of ranks beyond it up to my next card of the suit, all
-    of them in other hands. Where the aces may go low (``domino_aces: either``), an ace
-    lies beyond the 2 (rank index -1): behind my 2 when I hold it, opened to the others
-    by a 2 when I do not; once they go low, nothing lies beyond a king."""
+    """Lay the card with the most of my own cards behind it, that opens least to the
+    others. Where the aces may go low (``domino_aces: either``), an ace lies beyond the 2
+    (rank index -1): behind my 2 when I hold it, opened to the others by a 2 when I do
+    not; once they go low, nothing lies beyond a king."""
     h = pos.hands
     b = seat * 4
     low_aces = pos.domino_aces != ACES_HIGH
     high_aces = pos.domino_aces != ACES_LOW
-    down_end = (ACE,) if low_aces else ()
-    up_top = ACE if high_aces else KING
     best, card = -1e9, -1
     for s in range(4):
         mine = h[b + s]
         for r in BITS[legal[s]]:
             rest = mine & ~(1 << r)
-            down = (*range(r - 1, -1, -1), *down_end)
-            up = range(r + 1, up_top + 1)
             if r == EIGHT and pos.domino_high[s] < 0:
                 behind = rest.bit_count()
-                opened = _run(rest, down) + _run(rest, up)
+                opens = (not rest >> (EIGHT - 1) & 1) + (not rest >> (EIGHT + 1) & 1)
                 reach = max(_high(rest) - EIGHT, EIGHT - _low(rest)) if rest else 0
             elif r < EIGHT:
                 below = rest & ((1 << r) - 1)
                 behind = below.bit_count()
-                opened = _run(rest, down)
+                opens = int(r > 0 and not rest >> (r - 1) & 1)
                 reach = r - _low(below) if below else 0
                 if low_aces and rest >> ACE & 1:  # my ace lies beyond my 2
                     behind += 1
                     reach = r + 1
+                elif low_aces and not r:  # my 2 opens the ace's place to the others
+                    opens = 1
             else:
                 above = (rest if high_aces else rest & ~(1 << ACE)) >> (r + 1)
                 behind = above.bit_count()
-                opened = _run(rest, up)
+                opens = int(r < ACE and (high_aces or r < KING) and not rest >> (r + 1) & 1)
                 reach = _high(above) + 1 if above else 0
-            score = 3 * behind - OPEN_COST * opened + reach / 10
+            score = 3 * behind - 2 * opens + reach / 10
             if score > best:
                 best, card = score, s * 13 + r
     return card
-
-
-def _run(mine: int, ranks: Sequence[int]) -> int:
-    """How many of ``ranks``, in order, come before the first I hold: the others' cards
-    a card opens the way to (nothing beyond a row's end lies on the table)."""
-    for count, rank in enumerate(ranks):
-        if mine >> rank & 1:
-            return count
-    return len(ranks)

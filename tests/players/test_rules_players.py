@@ -141,21 +141,6 @@ def test_the_normal_player_counts_an_ace_behind_its_2_where_aces_may_go_low() ->
         assert CARDS[normal_card(pos, 0, legal_masks(pos))].code == card
 
 
-def test_the_normal_player_opens_the_shorter_run_to_the_others_in_domino() -> None:
-    """Clubs and diamonds hold only their 8s. The 7♣ (my 2♣ behind it) and the 9♦ (my
-    J♦ behind it) each unlock one card of mine, but the 7♣ lets the others lay the 6♣
-    down to the 3♣, the 9♦ only the 10♦: it lays the 9♦, under either ace rule."""
-    mine = [Card.parse(code) for code in ["7C", "2C", "9D", "JD", "KS", "KH"]]
-    laid = [Card.parse(code) for code in ["8C", "8D"]]
-    rest = [card for card in CARDS if card not in mine and card not in laid]
-    hands = hand_masks([mine, rest[:14], rest[14:29], rest[29:]])
-    for rules in (STANDARD, DOMINO_ACES):
-        pos = dealt_position(rules.by_id["domino"], 0, hands)
-        pos.domino_low, pos.domino_high = [6, 6, -1, -1], [6, 6, -1, -1]
-        pos.to_act = 0
-        assert CARDS[normal_card(pos, 0, legal_masks(pos))].code == "9D"
-
-
 def _trump_clubs_view(rules: Rules, hands: list[list[Card]], plays: list[str]) -> SeatView:
     """Clubs trumps (dealer 0, chooser 2, first lead 1), no doubles, ``plays``."""
     match = Match(rules=rules)
