@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
-from .cards import ACE, KING, Card, Suit
+from .cards import ACE, CARDS, KING, Card, Suit
 from .contracts import Contract
 from .doubling import Doubling
 from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead, MustTrump
@@ -466,10 +466,27 @@ class Deal:
         else:
             self._play_trick(seat, card)
 
+    def _voids_shown(self, card: Card) -> set[Suit]:
+        """The suits a card that does not follow suit shows its seat holds none of: each
+        suit a card of which would have made it illegal, by the card rules themselves
+        (:func:`trick_playable`): the suit led, and with ``must_trump`` the trumps too
+        when it is not a trump."""
+        assert self.contract is not None
+        shown = set()
+        for suit in Suit:
+            other = CARDS[suit * 13]
+            if suit is not card.suit:
+                legal, _ = trick_playable(
+                    self.contract, self.trick, [card, other], self.hearts_played
+                )
+                if card not in legal:
+                    shown.add(suit)
+        return shown
+
     def _play_trick(self, seat: int, card: Card) -> None:
         assert self.contract is not None
         if self.trick and card.suit is not self.trick[0].suit:
-            self.voids[seat].add(self.trick[0].suit)
+            self.voids[seat].update(self._voids_shown(card))
         self.trick.append(card)
         if card.suit is Suit.HEARTS:
             self.hearts_played = True

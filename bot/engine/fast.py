@@ -502,6 +502,9 @@ def _trick_step(pos: FastPosition, seat: int, card: int) -> None:
     trick = pos.trick
     if trick and card // 13 != trick[0] // 13:
         pos.voids[seat] |= 1 << (trick[0] // 13)
+        contract = pos.contract
+        if contract.must_trump is not MustTrump.NO and contract.trump not in (None, card // 13):
+            pos.voids[seat] |= 1 << contract.trump  # a discard where a trump was a must
     trick.append(card)
     if len(trick) < 4:
         pos.to_act = (seat + 1) & 3
@@ -665,6 +668,8 @@ def _trick_policy_playout(
         played[suit] |= 1 << rank
         if trick and suit != led:
             voids[seat] |= 1 << led
+            if must_trump and suit != trump:  # a discard where a trump was a must
+                voids[seat] |= 1 << trump
         trick.append(card)
         if len(trick) < 4:
             seat = pos.to_act = (seat + 1) & 3

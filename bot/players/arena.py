@@ -1,8 +1,9 @@
 """Duplicate arena: how many points a level gains over another, with a confidence interval.
 
 ``python -m bot.players.arena --candidate hard --baseline normal --deals N --seed S
-[--budget SECONDS] [--workers W] [--variant twelve] [--house-rules '{"heart_lead": "broken"}']
-[--hard '{"inference": "off"}'] [--versus '{"inference": "reject"}']``
+[--budget SECONDS] [--baseline-budget SECONDS] [--workers W] [--variant twelve]
+[--house-rules '{"heart_lead": "broken"}'] [--hard '{"inference": "off"}']
+[--versus '{"inference": "reject"}']``
 
 ``--hard`` sets the hard player's switches for an ablation (see :func:`hard_player`).
 ``--versus`` plays the same deals again with other switches and reports the difference
@@ -36,6 +37,7 @@ import argparse
 import inspect
 import json
 import math
+import random
 import statistics
 import sys
 from collections import defaultdict
@@ -43,14 +45,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from bot.engine.actions import Action
 from bot.engine.cards import deal_hands
 from bot.engine.rules import STANDARD, Rules, RulesError, rules_for
+from bot.engine.view import SeatView
 
 from .base import Player
 from .hard import HardPlayer
 from .inference import Model
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
+from .speed import measured_work_per_second
 from .table import Hands, Played, decision_rng, play_deals
 
 
@@ -85,7 +90,8 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
         if name not in defaults or name == "model":
             raise TypeError(f"there is no switch {name!r}")
         if not _same_kind(value, defaults[name]):
-            raise TypeError(f"{name} must be like {json.dumps(defaults[name])}, not {value!r}")
+            like = json.dumps(0.0 if defaults[name] is None else defaults[name])
+            raise TypeError(f"{name} must be like {like}, not {value!r}")
     fields = set(Model.__dataclass_fields__)
     model = Model(**{k: v for k, v in options.items() if k in fields})  # type: ignore[arg-type]
     rest = {k: v for k, v in options.items() if k not in fields}
@@ -93,7 +99,10 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
 
 
 def _same_kind(value: object, default: object) -> bool:
-    """A switch's value is of its default's kind: a bool, a number or a string."""
+    """A switch's value is of its default's kind: a bool, a number or a string (a number
+    where the default is None, "measured": ``work_per_second``)."""
+    if default is None:
+        default = 0.0
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(value, bool) and isinstance(default, bool)
     if isinstance(default, int | float):
@@ -110,16 +119,26 @@ def play_match(
     budget: float,
     rules: Rules = STANDARD,
     hard: Mapping[str, object] | None = None,
+    baseline_budget: float | None = None,
 ) -> MatchResult:
-    """One match, five times: four baselines, then the candidate in each seat."""
+    """One match, five times: four baselines, then the candidate in each seat. The
+    baselines think for ``baseline_budget`` when it is given (hard at 1 s against hard
+    at 0.25 s), else for ``budget`` as the candidate does."""
     hands = match_deals(seed, match, deals)
     first_dealer = match % 4
+    if "hard" in (candidate, baseline) and (hard or {}).get("wall_clock", True):
+        measured_work_per_second()  # once a process, before the decisions are timed
 
     def player(level: str) -> Player:
         return hard_player(hard) if hard and level == "hard" else player_for(level)
 
-    def run(seats: Sequence[str], tag: str) -> Played:
+    def run(seats: Sequence[str], tag: str, candidate_seat: int | None = None) -> Played:
         players = [player(level) for level in seats]
+        if baseline_budget is not None:
+            players = [
+                p if seat == candidate_seat else _Budgeted(p, baseline_budget)
+                for seat, p in enumerate(players)
+            ]
         key = f"{seed}/{match}/{tag}"
         return play_deals(
             players, hands, first_dealer=first_dealer, budget=budget, seed_key=key, rules=rules
@@ -131,7 +150,7 @@ def play_match(
     for seat in range(4):
         levels = [baseline] * 4
         levels[seat] = candidate
-        cand = run(levels, f"cand{seat}")
+        cand = run(levels, f"cand{seat}", seat)
         result.times.extend(cand.times[seat])
         for k in range(deals):
             per_deal[k] += (cand.deals[k].scores[seat] - base.deals[k].scores[seat]) / 4
@@ -142,6 +161,17 @@ def play_match(
                 result.by_contract[d.contract].append(diff)
     result.edges = per_deal
     return result
+
+
+@dataclass
+class _Budgeted:
+    """A player that thinks for its own budget, whatever the table gives."""
+
+    player: Player
+    budget: float
+
+    def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        return self.player.choose_action(view, rng, self.budget)
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
@@ -171,7 +201,13 @@ def report(args: argparse.Namespace, results: list[MatchResult], rules: Rules = 
     n = rules.deals
     lines = [
         f"arena: {args.candidate} vs three {args.baseline}, {len(edges)} deals "
-        f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s, "
+        f"({len(results)} matches), seed {args.seed}, budget {args.budget:g} s"
+        + (
+            f" (baselines {args.baseline_budget:g} s)"
+            if getattr(args, "baseline_budget", None) is not None
+            else ""
+        )
+        + ", "
         f"rules {json.dumps(rules.header())}"
         + (f", hard {json.dumps(args.hard)}" if getattr(args, "hard", None) else ""),
         f"edge per deal:  {mean:+.2f}  (95% CI {mean - half:+.2f} .. {mean + half:+.2f})",
@@ -222,7 +258,17 @@ def run_arena(args: argparse.Namespace, rules: Rules = STANDARD) -> list[MatchRe
         sizes.append(args.deals % rules.deals)
     hard = getattr(args, "hard", None)
     jobs = [
-        (args.candidate, args.baseline, args.seed, m, size, args.budget, rules, hard)
+        (
+            args.candidate,
+            args.baseline,
+            args.seed,
+            m,
+            size,
+            args.budget,
+            rules,
+            hard,
+            getattr(args, "baseline_budget", None),
+        )
         for m, size in enumerate(sizes)
     ]
     if args.workers <= 1:
@@ -246,6 +292,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, help="default: one match of the variant")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    parser.add_argument(
+        "--baseline-budget",
+        type=float,
+        help="the baselines' seconds a decision (default: --budget)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--variant", default=STANDARD.variant, help="standard or twelve")
     parser.add_argument(
@@ -273,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.deals = rules.deals
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.baseline_budget is not None and args.baseline_budget < 0:
+        parser.error("--baseline-budget must be at least 0")
     results = run_arena(args, rules)
     print(report(args, results, rules), flush=True)
     if args.versus is not None:

@@ -31,12 +31,15 @@ value for it, and the option the player takes. :meth:`HardPlayer.evaluate` retur
 whole (the match review values a player's decisions with it), :meth:`HardPlayer.
 choose_action` returns its choice, so the review and the table run the same search.
 
-Time: the search stops after a fixed amount of simulated work derived from the budget
-(:data:`WORK_PER_SECOND` cards per second), so the same view, seed and budget give the
-same action on any machine; and also when the wall clock reaches 90% of the budget, so
-a slow or busy machine still answers in time. The trade-off: when the clock stops it
-first, the action may differ from a replay. ``wall_clock=False`` turns the clock off for exact
-replays and tests.
+Time: the search stops after an amount of simulated work derived from the budget, and
+also when the wall clock reaches :data:`CLOCK_SHARE` of the budget, so a busy machine
+still answers in time. With the clock on (a table), the work a second is this process's
+measured speed (:mod:`.speed`, times :data:`WORK_SHARE`), so a decision uses close to its
+budget whatever the kernel's speed; the same view, seed and budget give the same action
+within one process as long as the work cap ends the search. With the clock off
+(``wall_clock=False``: the arena's paired runs, the review, tests), the work a second is
+the fixed :data:`WORK_PER_SECOND`, so the same view, seed and budget give the same action
+on any machine, in any process.
 """
 
 from __future__ import annotations
@@ -73,14 +76,24 @@ from .inference import MODEL, Inference, Model, hand_cards, naming_chance
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
+from .speed import measured_work_per_second
 
-#: Simulated cards per second of budget: about 60% of what one idle core here manages
-#: (a median of 330,000), so the work cap, not the clock, normally ends the search.
+#: Simulated cards per second of budget when the clock is off (fixed work, exact
+#: replays): the rate the work cap had before it was measured (about 40% of what one idle
+#: core here manages now), kept so that fixed-work figures stay comparable.
 WORK_PER_SECOND = 200_000
 
+#: With the clock on, the share of this process's measured speed (:mod:`.speed`) the
+#: work cap allows a second of budget: an idle core ends its card searches by work at
+#: about the clock's share, leaving the rest for the last round of playouts and the
+#: answer's way back.
+WORK_SHARE = 0.8
+
 #: The share of the budget the clock allows for search, leaving the rest for the last
-#: round of playouts and the scheduling noise of a busy machine.
-CLOCK_SHARE = 0.9
+#: round of playouts and the scheduling noise of a busy machine (at 0.9, the arena's
+#: hard decisions at 1 s took p95 1,046 ms with two workers on two cores that other work
+#: held at a load of 13).
+CLOCK_SHARE = 0.8
 
 #: A card must beat the normal player's own choice by this many points on average to be
 #: preferred: smaller differences are mostly sampling noise over a few dozen guesses
@@ -206,7 +219,7 @@ class HardPlayer:
     def __init__(
         self,
         wall_clock: bool = True,
-        work_per_second: float = WORK_PER_SECOND,
+        work_per_second: float | None = None,
         endgame_tricks: int = ENDGAME_TRICKS,
         endgame_mode: str = "normal",
         inference: str = "reject",
@@ -220,7 +233,7 @@ class HardPlayer:
         if inference not in INFERENCE_MODES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCE_MODES)}")
         self.wall_clock = wall_clock
-        self.work_per_second = work_per_second
+        self._work_per_second = work_per_second
         self.endgame_tricks = endgame_tricks
         self.endgame_mode = endgame_mode
         self.inference = inference
@@ -231,6 +244,16 @@ class HardPlayer:
         self.noise = noise
         self.reject_tries = reject_tries
         self.normal = NormalPlayer()
+
+    @property
+    def work_per_second(self) -> float:
+        """The work cap's rate: as given, else with the clock on :data:`WORK_SHARE` of the
+        speed this process measured, with the clock off the fixed :data:`WORK_PER_SECOND`."""
+        if self._work_per_second is not None:
+            return self._work_per_second
+        if self.wall_clock:
+            return WORK_SHARE * measured_work_per_second()
+        return WORK_PER_SECOND
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         if len(view.legal) == 1 or budget <= 0:

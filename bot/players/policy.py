@@ -13,7 +13,7 @@ held by the other three seats.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.engine.fast import ACE, ACES_HIGH, ACES_LOW, BITS, EIGHT, KING, FastPosition
 
@@ -173,9 +173,7 @@ def _trump_lead(
         top = _high(mask)
         if out[s] >> (top + 1):
             continue
-        ruffable = trumps_out and (
-            not out[s] or any(voids[(seat + k) & 3] >> s & 1 for k in (1, 2, 3))
-        )
+        ruffable = trumps_out and (not out[s] or _may_ruff(voids, seat, s, t, (1, 2, 3)))
         if not ruffable and out[s].bit_count() > best:
             best, card = out[s].bit_count(), s * 13 + top
     if card >= 0:
@@ -206,15 +204,20 @@ def _trump_follow(
         return base + _low(over)
     voids = pos.voids
     ruff_risk = (
-        t >= 0
-        and led != t
-        and out[t]
-        and any(voids[(seat + k) & 3] >> led & 1 for k in range(1, after + 1))
+        t >= 0 and led != t and out[t] and _may_ruff(voids, seat, led, t, range(1, after + 1))
     )
     masters = over >> (_high(out[led]) + 1) << (_high(out[led]) + 1) if out[led] else over
     if masters and not ruff_risk:
         return base + _low(masters)
     return base + _low(follow)
+
+
+def _may_ruff(voids: Sequence[int], seat: int, suit: int, t: int, after: Iterable[int]) -> bool:
+    """Whether one of the seats ``after`` this one (1 is the next) has shown a void in
+    ``suit`` and not in trumps ``t``: with ``must_trump`` a discard shows both."""
+    return any(
+        voids[(seat + k) & 3] >> suit & 1 and not voids[(seat + k) & 3] >> t & 1 for k in after
+    )
 
 
 def _trump_void(

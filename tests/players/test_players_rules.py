@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from bot.engine import CONTRACTS, STANDARD, TWELVE, Contract, Rules, rules_for
+from bot.engine.actions import PASS, Choose, Play
 from bot.engine.cards import CARDS, Card, Suit, deal_hands
 from bot.engine.contracts import Kind
 from bot.engine.fast import FastPosition, dealt_position, hand_masks, legal_masks
+from bot.engine.match import Match
+from bot.engine.view import SeatView, seat_view
 from bot.players import player_for
 from bot.players.arena import match_deals
 from bot.players.hand import expected_base
 from bot.players.policy import normal_card
 from bot.players.table import decision_rng, play_deals
+from tests.players.players_helpers import hands_with
 
 SPADES = Contract(
     "spades",
@@ -134,3 +139,41 @@ def test_the_normal_player_counts_an_ace_behind_its_2_where_aces_may_go_low() ->
     for rules, card in ((STANDARD, "9D"), (DOMINO_ACES, "3C")):
         pos = _domino_position(rules)
         assert CARDS[normal_card(pos, 0, legal_masks(pos))].code == card
+
+
+def _trump_clubs_view(rules: Rules, hands: list[list[Card]], plays: list[str]) -> SeatView:
+    """Clubs trumps (dealer 0, chooser 2, first lead 1), no doubles, ``plays``."""
+    match = Match(rules=rules)
+    match.start_deal(hands)
+    match.apply(Choose("trump-clubs"))
+    for _ in range(4):
+        match.apply(PASS)
+    for code in plays:
+        match.apply(Play(Card.parse(code)))
+    assert match.to_act is not None
+    return seat_view(match, match.to_act)
+
+
+def test_under_must_trump_a_discard_shows_the_normal_player_who_cannot_ruff() -> None:
+    """Clubs trumps. Seat 2, with neither hearts nor clubs, discards on seat 1's A♥:
+    under ``must_trump`` that shows it holds no club either, so the normal player cashes
+    its K♥, now a master nobody has shown he can ruff. Under the standard rule seat 2
+    may still hold clubs and ruff it: it shortens its spades to ruff instead."""
+    hands = hands_with(
+        {
+            1: ["AH", "KH", "QH", "JH", "TH", "9H", "8H", "8C", "9C", "TC", "JC", "QC", "3S"],
+            2: ["2S", "5S", "9S", "KS", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD"],
+        },
+        fill=[0, 3],
+    )
+    for must_trump, lead, voids in (
+        ("yes", "KH", {Suit.HEARTS, Suit.CLUBS}),
+        ("no", "3S", {Suit.HEARTS}),
+    ):
+        view = _trump_clubs_view(
+            rules_for("standard", {"must_trump": must_trump}), hands, ["AH", "2D", "3H", "2H"]
+        )
+        assert view.seat == 1 and view.voids[2] == voids
+        assert player_for("normal").choose_action(view, random.Random(0), 0.0) == Play(
+            Card.parse(lead)
+        )

@@ -78,6 +78,28 @@ def test_arena_with_the_clock_off_replays_exactly() -> None:
     assert edges({"double_margin": 0.05}) == edges({"double_margin": 0.05})
 
 
+def test_arena_baselines_think_for_their_own_budget() -> None:
+    """Hard baselines with no budget play as the normal player: the same edges as hard
+    against normal baselines, deal for deal, while the candidate keeps its budget."""
+
+    def edges(baseline: str, baseline_budget: float | None) -> list[float]:
+        args = argparse.Namespace(
+            candidate="hard",
+            baseline=baseline,
+            deals=2,
+            seed=4,
+            budget=0.01,
+            baseline_budget=baseline_budget,
+            workers=1,
+            hard={"wall_clock": False},
+        )
+        return [edge for result in run_arena(args) for edge in result.edges]
+
+    against_normal = edges("normal", None)
+    assert edges("hard", 0.0) == against_normal
+    assert edges("hard", None) != against_normal
+
+
 @pytest.mark.parametrize(
     ("switches", "says"),
     [
