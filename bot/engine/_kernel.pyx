@@ -378,6 +378,8 @@ cdef _trick_policy_playout(pos, policy, list trace):
         played[suit] = <int>played[suit] | (1 << rank)
         if size and suit != led:
             voids[seat] = <int>voids[seat] | (1 << led)
+            if must_trump and suit != trump:  # a discard where a trump was a must
+                voids[seat] = <int>voids[seat] | (1 << trump)
         trick.append(card)
         if size < 3:
             seat = (seat + 1) & 3
