@@ -52,6 +52,10 @@ class WebLinks:
         """The match's score chart as a picture (the link preview's)."""
         return self.match_path(guild_id, match_id) + "/chart.png"
 
+    def standings_path(self, guild_id: int) -> str:
+        """The season's standings as a picture (the server page's link preview)."""
+        return self.server_path(guild_id) + "/standings.png"
+
     def day_path(self, guild_id: int, day: date) -> str:
         token = self.signer.token(DAY, guild_id, day.isoformat())
         return f"/g/{guild_id}/day/{day.isoformat()}/{token}"

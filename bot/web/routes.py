@@ -29,7 +29,7 @@ from .pages.common import number
 from .pages.day import attempt_page, day_page
 from .pages.match import match_chart, match_page
 from .pages.player import player_page
-from .pages.server import server_page
+from .pages.server import server_page, standings_picture
 from .pages.sheet import sheet_page
 from .site import BadQuery, NotThere, Page, Reader, Services
 
@@ -54,6 +54,7 @@ class Pages:
 
     def add_routes(self, router: web.UrlDispatcher) -> None:
         router.add_get("/g/{guild}/{token}", self.server)
+        router.add_get("/g/{guild}/{token}/standings.png", self.standings)
         router.add_get("/g/{guild}/player/{user}/{token}", self.player)
         router.add_get("/g/{guild}/match/{match}/{token}", self.match)
         router.add_get("/g/{guild}/match/{match}/{token}/chart.png", self.chart)
@@ -124,6 +125,18 @@ class Pages:
             drawn = Drawn.of(png, "image/png")
             self._cache.put(request.path, reader.language, drawn)
         return self._respond(drawn, request, reader, final=True)
+
+    async def standings(self, request: web.Request) -> web.Response:
+        """The season's standings as a picture: the server page's link preview. It
+        changes with every finished match, so it is answered by its ETag, not kept."""
+        if _query(request).keys() - {"lang"}:
+            raise web.HTTPBadRequest()
+        reader = await self._reader(request, SERVER, (), _query(request))
+        try:
+            png = await standings_picture(self._services, reader)
+        except NotThere:
+            raise web.HTTPNotFound() from None
+        return self._respond(Drawn.of(png, "image/png"), request, reader, final=False)
 
     # -- inside -------------------------------------------------------------------------
 

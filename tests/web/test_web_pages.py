@@ -4,6 +4,7 @@ caching of what never changes."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -11,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot.engine import Match, from_record
 from bot.ratings import OpenSkillRater
@@ -193,3 +195,20 @@ async def test_names_are_escaped(filled: Filled, client) -> None:
     assert "Bob &amp; Co" in page
     server = await html(client, filled.links.server_path(GUILD))
     assert "<script>alert" not in server and "&lt;script&gt;" in server
+
+
+async def test_a_server_page_previews_its_standings_as_a_picture(filled: Filled, client) -> None:
+    page = await html(client, filled.links.server_path(GUILD))
+    image = re.search(r'<meta property="og:image" content="([^"]+)"', page)
+    assert image is not None and image.group(1).endswith("/standings.png")
+    path = image.group(1).removeprefix(filled.links.base)
+    response = await client.get(path)
+    assert response.status == 200 and response.headers["Content-Type"] == "image/png"
+    assert response.headers["Cache-Control"] == "no-cache"  # the standings change
+    picture = Image.open(io.BytesIO(await response.read()))
+    assert picture.size == (1200, 630)
+    dutch = await client.get(path + "?lang=nl")
+    assert await dutch.read() != await response.read()  # its words are the reader's
+    forged = path.replace("/standings.png", "x/standings.png")
+    assert (await client.get(forged)).status == 404
+    assert (await client.get(path + "?sort=wins")).status == 400

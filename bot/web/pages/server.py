@@ -3,12 +3,14 @@ seasons, the daily board, the newest finished matches and closed days."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
 from bot.boards import PAGE_SIZE
 from bot.i18n import _
 from bot.render.standings import SORT_NAMES, rating_text, season_status
+from bot.render.standings_image import ROWS, StandingsPicture, StandingsRow, standings_png
 from bot.store import LeaderboardSort
 
 from ..site import NotThere, Page, Reader, Services
@@ -47,6 +49,7 @@ async def server_page(services: Services, reader: Reader, query: Mapping[str, st
         raise NotThere("past the last page")
     names = await services.standings.names([row.user_id for row in board.rows])
     base = reader.links.server_path(guild_id)
+    context["og_image"] = reader.links.standings_path(guild_id)
 
     def here(**changes: object) -> str:
         values: dict[str, object] = {"season": season.season_id, "sort": sort.value}
@@ -120,6 +123,37 @@ async def server_page(services: Services, reader: Reader, query: Mapping[str, st
             for day in await services.daily.closed_days(guild_id, NEWEST)
         ]
     return Page("server.html", context)
+
+
+async def standings_picture(services: Services, reader: Reader) -> bytes:
+    """The active (or newest) season's top rows by points as a PNG, the server page's
+    link preview, drawn off the loop."""
+    guild_id = reader.guild_id
+    if not await services.boards.seasons_of(guild_id):
+        raise NotThere("no standings yet")
+    season = await services.boards.season(guild_id, None)
+    board = await services.boards.page(season.season_id, LeaderboardSort.POINTS, 0, 0)
+    names = await services.standings.names([row.user_id for row in board.rows[:ROWS]])
+    picture = StandingsPicture(
+        title=_("Bonken standings"),
+        subtitle=_(
+            "{season}: {players} players, sorted {sort}",
+            season=season.name,
+            players=board.players,
+            sort=_(SORT_NAMES[LeaderboardSort.POINTS]),
+        ),
+        rows=tuple(
+            StandingsRow(
+                rank=row.rank,
+                name=shown_name(names.get(row.user_id)),
+                points=row.points,
+                rating=rating_text(row.rating),
+            )
+            for row in board.rows[:ROWS]
+        ),
+        language=reader.language,
+    )
+    return await asyncio.to_thread(standings_png, picture)
 
 
 _SORTS = {sort.value for sort in LeaderboardSort}
