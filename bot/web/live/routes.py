@@ -33,8 +33,8 @@ class Live:
         self.release = self.page.release
 
     def add_routes(self, app: web.Application) -> None:
-        app.router.add_get("/table/{token}", self.page)
-        app.router.add_get(SOCKET_PATH, self.socket)
+        app.router.add_get("/table/{token}", self.page.handle)
+        app.router.add_get(SOCKET_PATH, self.socket.handle)
         app.on_shutdown.append(self._shutdown)
 
     async def _shutdown(self, app: web.Application) -> None:

@@ -92,7 +92,7 @@ class LiveSocket:
         self._signer = signer
         self._access = access
 
-    async def __call__(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(
             max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT, autoping=True, compress=False
         )
