@@ -198,7 +198,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
     assert refused_once and reloaded and bobs_card_seen
     record = await h.parts.store.matches.load_record(match_id)
     match = from_record(record)  # the record verifies: every move legal, replayed
-    assert match.is_over() and len(match.deals) == match.rules.deals
+    assert match.is_over and len(match.deals) == match.rules.deals
     assert await page.locator(".lt-message").inner_text()  # the page says the table closed
     await context.close()
     assert not watched.errors, watched.errors
