@@ -124,9 +124,10 @@ def to_act(h: Harness) -> int | None:
     return view.seats[view.to_act].user_id
 
 
-async def act_on_page(h: Harness, watched: Watched, turn: int) -> None:
+async def act_on_page(h: Harness, watched: Watched, turn: int, *, keys: bool = False) -> None:
     """Ann's move made on the page as a person makes it: the first contract offered (the
-    trump list through "Trumps…"), a pass when doubling, else the first legal card."""
+    trump list through "Trumps…"), a pass when doubling, else the first legal card
+    (``keys``: chosen with the arrow keys and played with Enter)."""
     page = watched.page
     await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]', timeout=10_000)
     choices = page.locator(".lt-actions .lt-choice")
@@ -137,6 +138,15 @@ async def act_on_page(h: Harness, watched: Watched, turn: int) -> None:
         await choices.first.click()
         if trumps:  # "Trumps…" opened the trump suits: the first of them
             await page.locator(".lt-actions .lt-choice[data-action]").first.click()
+    elif keys:
+        cards = await page.eval_on_selector_all(
+            ".lt-hand .card", "cards => cards.map(c => c.classList.contains('lt-legal'))"
+        )
+        await page.focus('.lt-hand .card[tabindex="0"]')
+        await page.keyboard.press("Home")
+        for _ in range(cards.index(True)):
+            await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("Enter")
     else:
         await page.locator(".lt-hand .card.lt-legal").first.click()
     for _ in range(500):
@@ -157,7 +167,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
     page = watched.page
     await page.goto(await table_link(h, ann))
     await page.wait_for_selector(".lt-hand .card")
-    refused_once = reloaded = bobs_card_seen = False
+    refused_once = reloaded = bobs_card_seen = by_keys = False
     match_id = h.table().match_id
     while h.table() is not None:
         await h.parts.service.settle()
@@ -191,11 +201,13 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
                 )
                 assert shown == [card.code for _, card in view.trick]  # caught up
                 reloaded = True
-            await act_on_page(h, watched, view.turn)
+            keys = refused_once and bool(legal) and not by_keys
+            await act_on_page(h, watched, view.turn, keys=keys)
+            by_keys = by_keys or keys
         else:
             await asyncio.sleep(0.005)
     await h.idle()
-    assert refused_once and reloaded and bobs_card_seen
+    assert refused_once and reloaded and bobs_card_seen and by_keys
     record = await h.parts.store.matches.load_record(match_id)
     match = from_record(record)  # the record verifies: every move legal, replayed
     assert match.is_over and len(match.deals) == match.rules.deals
