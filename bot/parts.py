@@ -167,7 +167,8 @@ def _build(
         service,
         store.delivery,
         WebhookEdits(client),
-        web=web,
+        # the live table is served only by a process that plays the tables
+        web=None if live is None else web,
         on_show=None if live is None else live.release,
     )
     presenter = Presenter(
