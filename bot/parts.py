@@ -82,6 +82,8 @@ class Parts:
     """The links to the web pages that messages carry (none without an address)."""
     pages: WebServer | None
     """The web pages served by this process (``BONKEN_WEB_PORT``), or None."""
+    live: Live | None = None
+    """The live table served with them (its sockets), or None."""
 
     async def close(self) -> None:
         """Stop the reviews (they resume at the next start) and the tables, then send
@@ -220,6 +222,7 @@ def _build(
         reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval, web=web),
         replays=Replays(archive, store.tables, web),
         web=web,
+        live=live,
         pages=None
         if links is None or settings.web_port is None
         else WebServer(

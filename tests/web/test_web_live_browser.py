@@ -247,6 +247,38 @@ async def refuse_an_illegal_tap(
     assert h.table().turn == turn
 
 
+async def test_a_page_that_loses_its_connection_reconnects_and_catches_up(
+    harness: Harness, browser: Browser
+) -> None:
+    h = harness
+    ann, bob, _table_id = await seated_match(h)
+    context = await browser.new_context(viewport=WIDE)
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(await table_link(h, ann))
+    await page.wait_for_selector(".lt-hand .card")
+    live = h.parts.live
+    assert live is not None
+    while to_act(h) != bob.id:  # the others play until Bob is to move
+        if to_act(h) == ann.id:
+            await act_on_page(h, watched, h.table().turn)
+        await h.parts.service.settle()
+    await live.hub.close()  # every socket dropped (as a network would)
+    await act_by_buttons(h, bob)  # a move the page was not connected for
+    turn = h.table().turn
+    await page.wait_for_selector(f'[data-connected="1"][data-turn="{turn}"]', timeout=10_000)
+    shown = await page.eval_on_selector_all(
+        ".lt-seat",
+        "seats => seats.map(s => [s.dataset.seat, s.querySelector('.lt-count')?.textContent])",
+    )
+    counts = h.table().cards_left
+    for seat, words in shown:
+        if words is not None:
+            assert words.startswith(str(counts[int(seat)]))
+    await context.close()
+    assert not watched.errors, watched.errors
+
+
 async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> None:
     h = harness
     ann, _bob, _table_id = await seated_match(h)
