@@ -28,8 +28,10 @@ import bot.ui.pictures as pictures
 from bot import i18n
 from bot.engine import Card, Play, from_record
 from bot.render.reasons import refusal_text
+from bot.store import WebAccess
 from bot.tables import Refusal
 from tests.discord.discord_harness import (
+    GUILD_ID,
     Harness,
     User,
     act_by_buttons,
@@ -292,3 +294,14 @@ async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> 
     assert await page.locator(".lt-last-button").inner_text() == "Laatste slag"
     await context.close()
     assert not watched.errors, watched.errors
+
+
+async def test_no_table_link_where_the_server_turned_its_pages_off(harness: Harness) -> None:
+    h = harness
+    ann, _bob, _table_id = await seated_match(h)
+    tables = h.parts.store.tables
+    settings = await tables.guild_settings(GUILD_ID)
+    await tables.set_guild_settings(GUILD_ID, replace(settings, web=WebAccess.OFF))
+    message = h.hand_message(await show_hand(h, ann))
+    assert [c for c in components(message) if c.get("style") == 5] == []
+    assert any(c.get("custom_id", "").startswith("bonken:") for c in components(message))
