@@ -28,6 +28,7 @@ FORMAT = "bonken-live/1"
 """The frames' format, checked by the script (a cached old script says so)."""
 
 WORDS: dict[str, str] = {
+    "table": N_("Bonken table"),
     "your_turn": N_("Your turn"),
     "choose": N_("Choose the contract for this deal"),
     "trumps": N_("Trumps…"),
