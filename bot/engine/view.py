@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .actions import Action
+from .actions import Action, Double
 from .cards import CARDS, Card, Suit
 from .contracts import Contract
 from .deal import Deal, DominoTable, Phase, Trick, trick_playable
@@ -56,6 +56,14 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return self.to_act == self.seat
+
+    @property
+    def doubling_targets(self) -> list[int]:
+        """The seats this player may name in his doubling turn, as the engine allows
+        (every front end's doubling choices)."""
+        return sorted(
+            {seat for action in self.legal if isinstance(action, Double) for seat in action.targets}
+        )
 
 
 def seat_view(match: Match, seat: int) -> SeatView:

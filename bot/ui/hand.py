@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Choose, Double, MatchPhase, Play, SeatView, Suit
+from bot.engine import Choose, MatchPhase, Play, SeatView, Suit
 from bot.engine.cards import Card
 from bot.i18n import _
 from bot.render import text
@@ -45,7 +45,7 @@ def hand_message(
         ui.add_item(c.ContractSelect(table_id, turn, _contract_choices(view)))
     elif view.phase is MatchPhase.DOUBLING and view.my_turn:
         lines.append(_("Your hand: {cards}", cards=_hand_text(view.hand)))
-        if doubling_targets(view):
+        if view.doubling_targets:
             lines.append(
                 _(
                     "**Your doubling turn.** Toggle the players to double (or redouble), "
@@ -79,13 +79,6 @@ def _add_where_it_fits(ui: discord.ui.View, item: discord.ui.Item[Any]) -> None:
         ui.add_item(item)
 
 
-def doubling_targets(view: SeatView) -> list[int]:
-    """The seats this player may name in his doubling turn, as the engine allows."""
-    return sorted(
-        {seat for action in view.legal if isinstance(action, Double) for seat in action.targets}
-    )
-
-
 def _only_a_pass(view: SeatView) -> str:
     """Why this doubling turn can only be a pass (the engine's rules, in words)."""
     if view.seat == view.chooser and not any(view.multipliers[view.seat]):
@@ -97,7 +90,7 @@ def doubling_items(
     table_id: int, turn: int, view: SeatView, names: list[str], chosen: frozenset[int]
 ) -> list[discord.ui.Item[Any]]:
     """Toggle buttons for the seats this player may name, then Confirm and Pass."""
-    targets = doubling_targets(view)
+    targets = view.doubling_targets
     doubled_me = {j for j in range(4) if view.multipliers[view.seat][j] == 1}
     items: list[discord.ui.Item[Any]] = []
     for seat in targets:

@@ -22,7 +22,6 @@ from bot.render import text
 from bot.render.domino_image import ROWS
 from bot.render.replay import sorted_hand
 from bot.tables import Hand, TableView
-from bot.ui.hand import doubling_targets
 
 FORMAT = "bonken-live/1"
 """The frames' format, checked by the script (a cached old script says so)."""
@@ -179,6 +178,6 @@ def _doubling(seat: SeatView, view: TableView) -> dict[str, Any]:
                 if target in doubled_me
                 else _("Double {name}", name=names[target]),
             }
-            for target in doubling_targets(seat)
+            for target in seat.doubling_targets
         ]
     }
