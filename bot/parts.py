@@ -27,7 +27,7 @@ from bot.ratings import OpenSkillRater
 from bot.review import ReviewSettings
 from bot.review.service import ReviewService
 from bot.settings import Settings
-from bot.store import Store, StoreError, open_store
+from bot.store import Store, StoreError, WebAccess, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.tally import TallyService
@@ -50,6 +50,7 @@ from bot.ui.threads import THREAD
 from bot.ui.web import WebLinker
 from bot.web.app import WebServer, make_app
 from bot.web.links import WebLinks
+from bot.web.live.routes import Live
 from bot.web.site import Services
 from bot.web.tokens import load_signer
 
@@ -136,7 +137,10 @@ def _build(
 
     async def publish(event: ev.Event, view: TableView | None) -> None:
         # The presenter is built below: it needs the service, which needs somewhere to
-        # publish. No event comes before the service restores or serves a table.
+        # publish. No event comes before the service restores or serves a table. The
+        # live table hears it first: it only marks the table's pages to push.
+        if live is not None:
+            live.publish(event)
         await presenter.publish(event, view)
 
     rater = OpenSkillRater()
@@ -148,8 +152,24 @@ def _build(
         rater=rater,
         owns_guild=settings.shards.owns,
     )
-    hands = HandController(service, store.delivery, WebhookEdits(client))
     web = WebLinker(links, store.tables)
+    live = (
+        None
+        if links is None or settings.web_port is None
+        else Live(
+            service,
+            links.signer,
+            partial(_web_access, store),
+            after_act=lambda table_id, user_id: hands.request_refresh(table_id, user_id),
+        )
+    )
+    hands = HandController(
+        service,
+        store.delivery,
+        WebhookEdits(client),
+        web=web,
+        on_show=None if live is None else live.release,
+    )
     presenter = Presenter(
         service,
         store.delivery,
@@ -203,12 +223,19 @@ def _build(
         if links is None or settings.web_port is None
         else WebServer(
             make_app(
-                Services.of(store, daily=daily_service, boards=boards, archive=archive), links
+                Services.of(store, daily=daily_service, boards=boards, archive=archive),
+                links,
+                live=live,
             ),
             settings.web_host,
             settings.web_port,
         ),
     )
+
+
+async def _web_access(store: Store, guild_id: int) -> WebAccess:
+    """A server's web setting (the live table's spectators need it not ``off``)."""
+    return (await store.tables.guild_settings(guild_id)).web
 
 
 async def _decide(pool: PlayerPool, budget: float, level: str, view: SeatView, seed: int) -> Action:

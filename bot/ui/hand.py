@@ -6,6 +6,7 @@ cards. A card button is enabled exactly when the engine lists it in ``view.legal
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,15 +20,22 @@ from bot.tables import SeatInfo
 
 from . import components as c
 from .embeds import compass, plain_name, seat_name
+from .web import URL_LENGTH, table_button
 
 MAX_PER_ROW = 5
 
 
 def hand_message(
-    table_id: int, turn: int, view: SeatView, seats: Sequence[SeatInfo]
+    table_id: int,
+    turn: int,
+    view: SeatView,
+    seats: Sequence[SeatInfo],
+    *,
+    table_url: str | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The content and components of ``view.seat``'s hand message at ``turn``; ``seats``
-    name the players (as the table message names them; button labels take plain names)."""
+    name the players (as the table message names them; button labels take plain names);
+    ``table_url`` is his link to the live table ("Open the table"), if the bot has one."""
     names = [plain_name(seat) for seat in seats]
     lines = [_header(view)]
     ui = discord.ui.View(timeout=None)
@@ -59,7 +67,16 @@ def hand_message(
             lines.append(_("**Your turn**: play one of the highlighted cards."))
     else:
         lines.append(_("Your hand: {cards}", cards=_hand_text(view.hand)))
+    if table_url is not None and len(table_url) <= URL_LENGTH:
+        _add_where_it_fits(ui, table_button(table_url))
     return "\n".join(lines), ui
+
+
+def _add_where_it_fits(ui: discord.ui.View, item: discord.ui.Item[Any]) -> None:
+    """Add ``item`` in the first row with room (a hand's cards leave one: 13 cards in
+    rows of at most five by suit never fill all five rows)."""
+    with contextlib.suppress(ValueError):  # no room: the message goes without the link
+        ui.add_item(item)
 
 
 def doubling_targets(view: SeatView) -> list[int]:

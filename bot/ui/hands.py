@@ -17,6 +17,7 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -32,6 +33,7 @@ from bot.tables import Hand, Refusal, TableService
 
 from . import components as c
 from .hand import doubling_items, hand_message, trump_choices
+from .web import WebLinker
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +77,22 @@ class EditHand(Protocol):
 
 
 class HandController:
-    def __init__(self, service: TableService, delivery: DeliveryStore, edit: EditHand) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        delivery: DeliveryStore,
+        edit: EditHand,
+        *,
+        web: WebLinker | None = None,
+        on_show: Callable[[int, int], None] | None = None,
+    ) -> None:
         """``delivery`` keeps the hand messages across a restart; ``edit`` changes one
-        whose interaction is over (a refresh, the table closing)."""
+        whose interaction is over (a refresh, the table closing); ``web`` gives each
+        message its player's "Open the table" link (the live table); ``on_show(table,
+        user)`` is told of a new hand message (the live table frees the link's claim)."""
         self._service = service
+        self._web = web or WebLinker.none()
+        self._on_show = on_show
         self._delivery = delivery
         self._edit = edit
         self._links: dict[Key, HandLink] = {}
@@ -102,11 +116,15 @@ class HandController:
         except Refusal:
             return i18n.DEFAULT
 
-    def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
-        return self._message(table_id, self._service.hand(table_id, user_id))
+    async def _render(self, table_id: int, user_id: int) -> tuple[str, discord.ui.View]:
+        return await self._message(table_id, user_id, self._service.hand(table_id, user_id))
 
-    def _message(self, table_id: int, hand: Hand) -> tuple[str, discord.ui.View]:
-        return hand_message(table_id, hand.turn, hand.view, self._service.view(table_id).seats)
+    async def _message(
+        self, table_id: int, user_id: int, hand: Hand
+    ) -> tuple[str, discord.ui.View]:
+        table = self._service.view(table_id)
+        url = await self._web.table_seat(table.guild_id, table_id, user_id)
+        return hand_message(table_id, hand.turn, hand.view, table.seats, table_url=url)
 
     async def _answer(
         self,
@@ -153,7 +171,9 @@ class HandController:
 
     async def show(self, interaction: Interaction, table_id: int) -> None:
         """A new ephemeral hand message (Show my hand, ``/bonken hand``)."""
-        content, view = self._render(table_id, interaction.user.id)
+        content, view = await self._render(table_id, interaction.user.id)
+        if self._on_show is not None:
+            self._on_show(table_id, interaction.user.id)
         await self._answer(interaction, table_id, content, view, new=True)
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
@@ -169,7 +189,7 @@ class HandController:
             await interaction.response.edit_message(content=_(MATCH_OVER, place=place), view=None)
             await self._forget(key)
             return
-        content, view = self._message(table_id, hand)
+        content, view = await self._message(table_id, interaction.user.id, hand)
         await self._answer(interaction, table_id, content, view, new=False)
 
     async def offer_trumps(self, interaction: Interaction, table_id: int, turn: int) -> None:
@@ -242,7 +262,7 @@ class HandController:
             return
         try:
             with i18n.using(self._language(key)):
-                content, view = self._render(table_id, user_id)
+                content, view = await self._render(table_id, user_id)
                 notice = _(STALE_NOTICE)
         except Refusal:
             await self._forget(key)

@@ -58,6 +58,13 @@ class WebLinker:
         links = await self._allowed(guild_id)
         return None if links is None or guild_id is None else links.day(guild_id, day)
 
+    async def table_seat(self, guild_id: int | None, table_id: int, user_id: int) -> str | None:
+        """The person's own link to the live table (the hand message's button)."""
+        links = await self._allowed(guild_id)
+        if links is None or guild_id is None:
+            return None
+        return links.table_seat(guild_id, table_id, user_id)
+
     async def sheet(self, guild_id: int | None, tally_id: int) -> str | None:
         links = await self._allowed(guild_id)
         return None if links is None or guild_id is None else links.sheet(guild_id, tally_id)
@@ -67,6 +74,13 @@ def web_button(url: str) -> discord.ui.Button[Any]:
     """The link button to ``url``, in the current language."""
     return discord.ui.Button(
         label=_("On the web"), emoji="🌐", style=discord.ButtonStyle.link, url=url
+    )
+
+
+def table_button(url: str) -> discord.ui.Button[Any]:
+    """The "Open the table" link button (the live table, for this person alone)."""
+    return discord.ui.Button(
+        label=_("Open the table"), emoji="🃏", style=discord.ButtonStyle.link, url=url
     )
 
 

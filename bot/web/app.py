@@ -23,6 +23,7 @@ from bot import i18n
 from .cache import PageCache
 from .language import page_language
 from .links import WebLinks
+from .live.routes import Live
 from .ratelimit import RateLimit
 from .routes import Pages
 from .security import add_headers, client_address, malformed
@@ -45,6 +46,7 @@ def make_app(
     *,
     limit: RateLimit | None = None,
     cache: PageCache | None = None,
+    live: Live | None = None,
 ) -> web.Application:
     """The pages over ``services``, linked by ``links``; ``limit`` is the per-address
     rate limit (a default one; the benchmark passes a loose one), ``cache`` the kept
@@ -62,6 +64,8 @@ def make_app(
     app.router.add_get("/", pages.front)
     app.router.add_static("/static", STATIC, append_version=False)
     pages.add_routes(app.router)
+    if live is not None:
+        live.add_routes(app)
     app.on_response_prepare.append(add_headers)
     return app
 

@@ -1,13 +1,16 @@
 """The addresses of the pages, each with its token: what the bot links to.
 
 Every page of a server lives under ``/g/<server>/``; the last part of a path is its
-token (:mod:`bot.web.tokens`). The routes (:mod:`bot.web.routes`) read the same shapes.
+token (:mod:`bot.web.tokens`). The live table of a table in play is ``/table/<token>``,
+its token naming the server, the table and the person (:mod:`bot.web.live.tokens`).
+The routes (:mod:`bot.web.routes`) read the same shapes.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
+from .live.tokens import seat_token, watch_token
 from .tokens import Signer
 
 SERVER, PLAYER, MATCH, DAY, SHEET = "server", "player", "match", "day", "sheet"
@@ -34,6 +37,15 @@ class WebLinks:
 
     def sheet(self, guild_id: int, tally_id: int) -> str:
         return self.base + self.sheet_path(guild_id, tally_id)
+
+    def table_seat(self, guild_id: int, table_id: int, user_id: int) -> str:
+        """The live table of a table in play, for the person it is given to (the hand
+        message's "Open the table"): :mod:`bot.web.live.page`."""
+        return f"{self.base}/table/{seat_token(self.signer, guild_id, table_id, user_id)}"
+
+    def table_watch(self, guild_id: int, table_id: int) -> str:
+        """The live table's spectators' view (nobody's hand)."""
+        return f"{self.base}/table/{watch_token(self.signer, guild_id, table_id)}"
 
     # -- the paths, for links inside the pages ------------------------------------------
 

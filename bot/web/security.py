@@ -40,8 +40,10 @@ MAX_QUERY = 200
 
 
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """The application's ``on_response_prepare``: every response gets :data:`HEADERS`."""
-    response.headers.update(HEADERS)
+    """The application's ``on_response_prepare``: every response gets :data:`HEADERS`
+    (a page that set its own policy, the live table's, keeps it)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
 
 
 def client_address(request: web.Request) -> str:

@@ -113,6 +113,7 @@ async def test_a_finished_match_shows_every_deal_and_embeds_the_viewer(filled: F
     assert data is not None
     viewer = json.loads(data.group(1))
     assert len(viewer["deals"]) == len(match.deals)
+    assert '<script src="/static/cards.js" defer></script>' in page
     assert '<script src="/static/viewer.js" defer></script>' in page
     assert "<script>" not in page  # no inline script
     assert f"/match/{match_id}/" in page and 'property="og:image"' in page

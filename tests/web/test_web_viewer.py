@@ -28,6 +28,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/viewer.css">
+<script src="/static/cards.js" defer></script>
 <script src="/static/viewer.js" defer></script>
 </head><body>
 <div class="deal-viewer" data-source="viewer-data"></div>

@@ -5,14 +5,14 @@
 // more than one viewer). Nothing here knows a rule: the data says what each point shows;
 // the script only takes each card played out of the hand it was dealt in.
 // Plain modern JavaScript, no build step; no inline script (the pages' CSP forbids it).
+// The card faces are cards.js's, loaded before it.
 "use strict";
 
 (() => {
   const FORMAT = "bonken-viewer/1";
   const SEATS = ["north", "east", "south", "west"];
-  const SUITS = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
+  const { SUITS, RANK_LETTERS } = BonkenCards;
   const ROWS = ["S", "H", "C", "D"];
-  const RANK_LETTERS = "23456789TJQKA";
   const HASH = /^#(.*)deal-(\d+)-step-(\d+)$/;
   const viewers = [];
   let active = null;
@@ -416,15 +416,7 @@
     }
 
     card(code, rankKey) {
-      const suit = code.slice(-1);
-      const rank = rankKey || String(RANK_LETTERS.indexOf(code.slice(0, -1)) + 2);
-      const text = this.data.ranks[rank];
-      const card = node("span", `card dv-suit-${suit}`);
-      card.dataset.card = code;
-      card.setAttribute("role", "img");
-      card.setAttribute("aria-label", text + SUITS[suit]);
-      card.append(node("span", "card-rank", text), node("span", "card-corner", SUITS[suit]), node("span", "card-pip", SUITS[suit]));
-      return card;
+      return BonkenCards.face(code, this.data.ranks[rankKey || BonkenCards.rankKey(code)]);
     }
   }
 

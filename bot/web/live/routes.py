@@ -1,0 +1,41 @@
+"""The live table's parts on the web server: the hub, the page and the socket."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aiohttp import web
+
+from bot.tables import TableService
+
+from ..tokens import Signer
+from .hub import LiveHub
+from .page import SOCKET_PATH, TablePage
+from .socket import Access, LiveSocket
+
+
+class Live:
+    """The live table of one bot: :meth:`publish` is told every event of its service."""
+
+    def __init__(
+        self,
+        service: TableService,
+        signer: Signer,
+        access: Access,
+        after_act: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """``access(guild)``: the server's web setting; ``after_act(table, user)``: a
+        person acted from a page (see :class:`~bot.web.live.hub.LiveHub`)."""
+        self.hub = LiveHub(service, after_act)
+        self.page = TablePage(self.hub, signer, access)
+        self.socket = LiveSocket(self.hub, signer, access)
+        self.publish = self.hub.publish
+        self.release = self.page.release
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get("/table/{token}", self.page)
+        app.router.add_get(SOCKET_PATH, self.socket)
+        app.on_shutdown.append(self._shutdown)
+
+    async def _shutdown(self, app: web.Application) -> None:
+        await self.hub.close()
