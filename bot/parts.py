@@ -48,6 +48,7 @@ from bot.ui.tally import TallyController
 from bot.ui.tally_feed import TallyFeed
 from bot.ui.threads import THREAD
 from bot.ui.web import WebLinker
+from bot.web.activity import ActivityPages
 from bot.web.app import WebServer, make_app
 from bot.web.links import WebLinks
 from bot.web.live.routes import Live
@@ -226,6 +227,11 @@ def _build(
                 Services.of(store, daily=daily_service, boards=boards, archive=archive),
                 links,
                 live=live,
+                activity=None
+                if live is None or settings.activity is None
+                else ActivityPages(
+                    settings.activity, service, links.signer, partial(_web_access, store)
+                ),
             ),
             settings.web_host,
             settings.web_port,
