@@ -84,6 +84,8 @@ class ActivitySite:
     signer: Signer
     oauth: FakeOAuth
     base: str
+    events: list[ev.Event] = field(default_factory=list)
+    """Every event of the table service, in order."""
 
     async def open_table(
         self, users: tuple[int, ...] = (ANN,), *, start: bool = True, thread: bool = False
@@ -119,8 +121,10 @@ async def activity_site(database: Path | str, *, pace: float = 0.0) -> AsyncIter
     discord, discord_url = await _serve(oauth.app())
     async with await open_store(database) as store:
         lives: list[Live] = []
+        events: list[ev.Event] = []
 
         async def publish(event: ev.Event, view: TableView | None) -> None:
+            events.append(event)
             lives[0].publish(event)
 
         service = TableService(store, publish, pace=pace, time_scale=1000.0, rng=random.Random(7))
@@ -141,7 +145,7 @@ async def activity_site(database: Path | str, *, pace: float = 0.0) -> AsyncIter
         )
         runner, base = await _serve(app)
         try:
-            yield ActivitySite(store, service, signer, oauth, base)
+            yield ActivitySite(store, service, signer, oauth, base, events)
         finally:
             await service.close()
             await runner.cleanup()
