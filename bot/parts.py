@@ -31,6 +31,7 @@ from bot.store import Store, StoreError, WebAccess, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.tally import TallyService
+from bot.ui.activity import activity_offered
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
 from bot.ui.hands import HandController, WebhookEdits
@@ -171,6 +172,7 @@ def _build(
         web=web,
         on_show=None if live is None else live.release,
     )
+    offers_activity = activity_offered(settings.activity, client.application_flags)
     presenter = Presenter(
         service,
         store.delivery,
@@ -180,9 +182,10 @@ def _build(
         answers,
         pacing,
         web,
+        activity=offers_activity,
     )
     places = Places(service, presenter.table_channel)
-    lobby = LobbyController(service, store.tables, presenter, places)
+    lobby = LobbyController(service, store.tables, presenter, places, activity=offers_activity)
     boards = Boards(store.seasons, store.standings, store.tables)
     tally_service = TallyService(store, rater=rater)
     tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads, web)
@@ -202,7 +205,13 @@ def _build(
         places=places,
         guard=Guard(places.table_at),
         lobby=lobby,
-        rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
+        rematch=Rematch(
+            service,
+            store.tables,
+            presenter,
+            client.get_partial_messageable,
+            activity=offers_activity,
+        ),
         boards=boards,
         tally_feed=tally_feed,
         tally=TallyController(

@@ -208,14 +208,22 @@ async def _asked(request: web.Request) -> tuple[str, int, int] | None:
         return None
     if not isinstance(body, dict):
         return None
-    code, guild, channel = body.get("code"), body.get("guild_id"), body.get("channel_id")
-    if not (isinstance(code, str) and _snowflake(guild) and _snowflake(channel)):
+    code, guild, channel = (
+        body.get("code"),
+        _snowflake(body, "guild_id"),
+        _snowflake(body, "channel_id"),
+    )
+    if not isinstance(code, str) or guild is None or channel is None:
         return None
-    return code, int(guild), int(channel)
+    return code, guild, channel
 
 
-def _snowflake(value: object) -> bool:
-    return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20
+def _snowflake(body: dict[str, Any], key: str) -> int | None:
+    """A Discord id as the SDK gives it (a string of digits), or None."""
+    value = body.get(key)
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 20:
+        return int(value)
+    return None
 
 
 def _refused(status: int, words: str, *, watch: str | None = None) -> web.Response:

@@ -12,7 +12,6 @@ A code is spent once: one seen before is refused here, before Discord is asked a
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -87,7 +86,7 @@ class DiscordSignIn:
         try:
             token = await self._token(code)
             return await self._me(token)
-        except (aiohttp.ClientError, asyncio.TimeoutError, ValueError, KeyError, TypeError) as error:
+        except (TimeoutError, aiohttp.ClientError, ValueError, KeyError, TypeError) as error:
             log.warning("the Activity's sign-in could not reach Discord: %s", error)
             raise SignInFailed(SignInFailure.UNREACHABLE) from None
 

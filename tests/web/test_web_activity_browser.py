@@ -106,7 +106,8 @@ def test_a_person_not_at_the_table_reads_why_and_sees_no_hand(served, browser):
         assert page.locator(".lt-seat, [data-seat]").count() > 0
     finally:
         context.close()
-    assert errors == ["Failed to load resource: the server responded with a status of 403 (Forbidden)"]
+    refused = "Failed to load resource: the server responded with a status of 403 (Forbidden)"
+    assert errors == [refused]
 
 
 def test_outside_discord_the_page_says_where_to_start_it(served, page):
