@@ -26,6 +26,7 @@ from bot.tables import events as ev
 from bot.web.app import make_app
 from bot.web.links import WebLinks
 from bot.web.live.routes import Live
+from bot.web.live.socket import FrameLimit
 from bot.web.live.tokens import seat_token, watch_token
 from bot.web.ratelimit import RateLimit
 from bot.web.site import Services
@@ -70,9 +71,14 @@ class LiveSite:
 
 @contextlib.asynccontextmanager
 async def live_site(
-    database: Path | str, *, pace: float = 0.0, time_scale: float = 1000.0
+    database: Path | str,
+    *,
+    pace: float = 0.0,
+    time_scale: float = 1000.0,
+    limit: FrameLimit | None = None,
 ) -> AsyncIterator[LiveSite]:
-    """The live table served on a free local port (see the module)."""
+    """The live table served on a free local port (see the module); ``limit``: the
+    frames a socket may send (a person's by default; scripted people need more)."""
     async with await open_store(database) as store:
         holder: list[LiveSite] = []
 
@@ -89,7 +95,7 @@ async def live_site(
         async def access(guild: int) -> WebAccess:
             return (await store.tables.guild_settings(guild)).web
 
-        live = Live(service, signer, access)
+        live = Live(service, signer, access, limit=limit)
         links = WebLinks("http://x", signer)
         loose = RateLimit(10_000, 10_000)
         app = make_app(Services.of(store), links, limit=loose, live=live)

@@ -50,7 +50,7 @@ class TablePage:
         """Free the claim of this person's link (he asked for a new hand message)."""
         self._claims.pop((table_id, user_id), None)
 
-    async def __call__(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         query = request.query.get("lang")
         language = page_language(
             query if query in i18n.LANGUAGES else None, request.headers.get("Accept-Language")

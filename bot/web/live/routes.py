@@ -11,7 +11,7 @@ from bot.tables import TableService
 from ..tokens import Signer
 from .hub import LiveHub
 from .page import SOCKET_PATH, TablePage
-from .socket import Access, LiveSocket
+from .socket import Access, FrameLimit, LiveSocket
 
 
 class Live:
@@ -23,18 +23,20 @@ class Live:
         signer: Signer,
         access: Access,
         after_act: Callable[[int, int], None] | None = None,
+        limit: FrameLimit | None = None,
     ) -> None:
         """``access(guild)``: the server's web setting; ``after_act(table, user)``: a
-        person acted from a page (see :class:`~bot.web.live.hub.LiveHub`)."""
+        person acted from a page (see :class:`~bot.web.live.hub.LiveHub`); ``limit``
+        the frames a socket may send (the default: a person's)."""
         self.hub = LiveHub(service, after_act)
         self.page = TablePage(self.hub, signer, access)
-        self.socket = LiveSocket(self.hub, signer, access)
+        self.socket = LiveSocket(self.hub, signer, access, limit)
         self.publish = self.hub.publish
         self.release = self.page.release
 
     def add_routes(self, app: web.Application) -> None:
-        app.router.add_get("/table/{token}", self.page)
-        app.router.add_get(SOCKET_PATH, self.socket)
+        app.router.add_get("/table/{token}", self.page.handle)
+        app.router.add_get(SOCKET_PATH, self.socket.handle)
         app.on_shutdown.append(self._shutdown)
 
     async def _shutdown(self, app: web.Application) -> None:

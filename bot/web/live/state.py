@@ -50,6 +50,7 @@ WORDS: dict[str, str] = {
     "match_total": N_("Match"),
     "this_deal": N_("This deal"),
     "doubles": N_("Doubles"),
+    "played": N_("Contracts played"),
     "no_doubles": N_("No doubles"),
     "spectating": N_("You are watching: no hand is shown."),
     "you": N_("you"),

@@ -179,7 +179,7 @@ window.BonkenTable = (() => {
       this.last = node("div", "lt-last");
       this.scores = node("table", "lt-scores");
       this.doubles = node("div", "lt-doubles");
-      this.played = node("div", "lt-played");
+      this.played = node("div", "lt-history");
       this.keys = node("div", "lt-keys");
       this.side.append(this.scores, this.doubles, this.lastButton, this.last, this.played);
 
@@ -230,7 +230,7 @@ window.BonkenTable = (() => {
       this.root.dataset.myTurn = s.seat !== null && s.to_act === s.seat ? "1" : "0";
       this.heading.textContent = s.deal ? fill(w.deal, { number: `${s.deal}/${s.deals}` }) : "Bonken";
       this.contract.textContent = s.contract ? s.contract.name : s.deal ? w.no_contract : "";
-      this.contract.title = s.contract ? s.contract.description : "";
+      if (s.contract) this.contract.append(node("span", "lt-contract-words", s.contract.description));
       this.drawSeats();
       this.drawTrick(before);
       this.drawStatus();
@@ -479,7 +479,7 @@ window.BonkenTable = (() => {
       for (const [a, b, level] of s.doubled) {
         this.doubles.append(node("div", "lt-double", `${s.names[a]} \u2194 ${s.names[b]} \u00d7${level === 2 ? 4 : 2}`));
       }
-      this.played.textContent = s.played.join(" \u00b7 ");
+      this.played.replaceChildren(node("div", "lt-side-title", w.played), node("div", "", s.played.join(" \u00b7 ")));
     }
 
     drawLast() {
