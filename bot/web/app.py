@@ -73,7 +73,7 @@ def make_app(
     if live is not None:
         live.add_routes(app)
         if activity is not None:
-            activity.add_routes(app, live.socket, str(STATIC))
+            activity.add_routes(app, live.socket.handle, str(STATIC))
     app.on_response_prepare.append(add_headers)
     return app
 
