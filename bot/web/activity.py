@@ -76,7 +76,7 @@ NO_TABLE = N_(
 )
 NOT_SEATED = N_(
     "You are not seated at this table, so you cannot play here. Take a seat with "
-    "`/bonken join` (or a free seat's button), then open the Activity again."
+    "`/bonken join` or the lobby's Join button, then open the Activity again."
 )
 BAD_REQUEST = N_("This sign-in request is not one the Activity makes.")
 
