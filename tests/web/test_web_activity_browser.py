@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Page
@@ -15,6 +16,7 @@ from playwright.sync_api import Page
 from bot.tables import events as ev
 from tests.web.activity_helpers import ANN, CAS, CHANNEL, GUILD, ActivitySite, activity_site
 
+T = TypeVar("T")
 MOCK_CODE = "mock_code"
 """What ``DiscordSDKMock``'s ``authorize`` answers."""
 
@@ -30,7 +32,7 @@ class Served:
         self._context = activity_site(folder / "bonken.sqlite3")
         self.site: ActivitySite = self.run(self._context.__aenter__())
 
-    def run(self, work):  # type: ignore[no-untyped-def]
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout=30)
 
     def close(self) -> None:
