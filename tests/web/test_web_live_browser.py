@@ -1,0 +1,250 @@
+"""The live table in a real headless Chromium, beside the bot's Discord side.
+
+The bot is the real one against the tests' fake Discord (tests/discord/discord_harness.py),
+serving its pages and the live table on a local port. Ann plays on the drawn table, opened
+from the "Open the table" button of her hand message; Bob plays through the Discord
+buttons; two computers fill the table. Both ways act on one table.
+
+Playwright's async API is used here, in the test's own event loop beside the bot (the
+module-scoped sync browser of conftest.py would hold the loop; see its docstring): each
+test launches its browser and closes it. A console error or uncaught exception on the
+page fails the test, as conftest's ``page`` fixture does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, async_playwright
+
+import bot.ui.pictures as pictures
+from bot import i18n
+from bot.engine import Card, Play, from_record
+from bot.render.reasons import refusal_text
+from bot.tables import Refusal
+from tests.discord.discord_harness import (
+    Harness,
+    User,
+    act_by_buttons,
+    components,
+    show_hand,
+)
+from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
+
+pytestmark = pytest.mark.timeout(400)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+async def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
+    """The bot serving its pages on a free port (pictures stand-ins: not looked at)."""
+    monkeypatch.setattr(pictures, "deal_png", lambda scene: STAND_IN)
+    monkeypatch.setattr(pictures, "chart_png", lambda data: STAND_IN)
+    h = Harness(tmp_path)
+    h.bot.settings = replace(h.bot.settings, web_port=free_port(), web_host="127.0.0.1")
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"no browser at {CHROMIUM}: install Debian's chromium package")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=ARGS, headless=True
+        )
+        yield launched
+        await launched.close()
+
+
+class Watched:
+    """A page with its console errors and every frame its socket received."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error.message}"))
+        page.on("websocket", self._socket)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def _socket(self, socket: Any) -> None:
+        socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+    def states(self) -> list[dict[str, Any]]:
+        return [frame["state"] for frame in self.frames if frame.get("type") == "state"]
+
+
+STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
+
+
+async def seated_match(h: Harness) -> tuple[User, User, int]:
+    """Ann hosts, Bob joins, Ann starts: two computers fill the table."""
+    ann, bob = h.user("Ann"), h.user("Bob")
+    await h.slash(ann, "new")
+    table_id = h.table().table_id
+    await h.click(bob, f"bonken:lobby:{table_id}:join")
+    await h.click(ann, f"bonken:lobby:{table_id}:start")
+    await h.idle()
+    return ann, bob, table_id
+
+
+async def table_link(h: Harness, user: User) -> str:
+    """The "Open the table" link of ``user``'s hand message."""
+    message = h.hand_message(await show_hand(h, user))
+    links = [c for c in components(message) if c.get("style") == 5]
+    assert [c["label"] for c in links] == ["Open the table"]
+    return str(links[0]["url"])
+
+
+def to_act(h: Harness) -> int | None:
+    view = h.table()
+    if view is None or view.to_act is None:
+        return None
+    return view.seats[view.to_act].user_id
+
+
+async def act_on_page(h: Harness, watched: Watched, turn: int) -> None:
+    """Ann's move made on the page as a person makes it: the first contract offered (the
+    trump list through "Trumps…"), a pass when doubling, else the first legal card."""
+    page = watched.page
+    await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]', timeout=10_000)
+    choices = page.locator(".lt-actions .lt-choice")
+    if await page.locator(".lt-actions .lt-pass").count():
+        await page.click(".lt-actions .lt-pass")
+    elif await choices.count():
+        trumps = "lt-trumps" in (await choices.first.get_attribute("class") or "")
+        await choices.first.click()
+        if trumps:  # "Trumps…" opened the trump suits: the first of them
+            await page.locator(".lt-actions .lt-choice[data-action]").first.click()
+    else:
+        await page.locator(".lt-hand .card.lt-legal").first.click()
+    for _ in range(500):
+        view = h.table()
+        if view is None or view.turn != turn:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the page's move at turn {turn} did not reach the table")
+
+
+async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
+    harness: Harness, browser: Browser
+) -> None:
+    h = harness
+    ann, bob, table_id = await seated_match(h)
+    context = await browser.new_context(viewport=WIDE)
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(await table_link(h, ann))
+    await page.wait_for_selector(".lt-hand .card")
+    refused_once = reloaded = bobs_card_seen = False
+    match_id = h.table().match_id
+    while h.table() is not None:
+        await h.parts.service.settle()
+        view = h.table()
+        if view is None:
+            break
+        mover = to_act(h)
+        if mover == bob.id:
+            before = len(watched.frames)
+            hand = h.parts.service.hand(table_id, bob.id)
+            await act_by_buttons(h, bob)
+            if not bobs_card_seen and any(isinstance(a, Play) for a in hand.view.legal):
+                record = h.parts.service.record(table_id, bob.id)
+                assert record is not None
+                plays = record["deals"][hand.view.deal_number - 1]["plays"]
+                held = {card.code for card in hand.view.hand}
+                await shown_on_the_page(watched, before, next(p for p in plays if p in held))
+                bobs_card_seen = True
+        elif mover == ann.id:
+            hand = h.parts.service.hand(table_id, ann.id)
+            legal = {a.card.code for a in hand.view.legal if isinstance(a, Play)}
+            illegal = [c.code for c in hand.view.hand if c.code not in legal]
+            if legal and illegal and not refused_once:
+                await refuse_an_illegal_tap(h, watched, table_id, ann, illegal[0])
+                refused_once = True
+            if legal and view.trick and not reloaded:
+                await page.reload()
+                await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{view.turn}"]')
+                shown = await page.eval_on_selector_all(
+                    ".lt-trick .card", "cards => cards.map(c => c.dataset.card)"
+                )
+                assert shown == [card.code for _, card in view.trick]  # caught up
+                reloaded = True
+            await act_on_page(h, watched, view.turn)
+        else:
+            await asyncio.sleep(0.005)
+    await h.idle()
+    assert refused_once and reloaded and bobs_card_seen
+    record = await h.parts.store.matches.load_record(match_id)
+    match = from_record(record)  # the record verifies: every move legal, replayed
+    assert match.is_over and len(match.deals) == match.rules.deals
+    assert await page.locator(".lt-message").inner_text()  # the page says the table closed
+    await context.close()
+    assert not watched.errors, watched.errors
+
+
+async def shown_on_the_page(watched: Watched, after: int, card: str) -> None:
+    """A card played by Discord's buttons reaches the page: a state frame after frame
+    ``after`` has it in the trick or the last trick."""
+    for _ in range(500):
+        for state in watched.states()[after:]:
+            last = state["last_trick"]["cards"] if state["last_trick"] else []
+            if card in {code for _, code in state["trick"]} | {code for _, code in last}:
+                return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{card} played on Discord never reached the page")
+
+
+async def refuse_an_illegal_tap(
+    h: Harness, watched: Watched, table_id: int, user: User, card: str
+) -> None:
+    """A tap on a dimmed card: the bot's own refusal, shown on the page; nothing moves."""
+    page = watched.page
+    turn = h.table().turn
+    await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]')
+    tapped = page.locator(f'.lt-hand .card[data-card="{card}"]')
+    assert "lt-dim" in (await tapped.get_attribute("class") or "")
+    await tapped.click()
+    message = page.locator(".lt-message.lt-refused")
+    await message.wait_for()
+    with pytest.raises(Refusal) as caught:
+        await h.parts.service.act(table_id, user.id, turn, Play(Card.parse(card)))
+    with i18n.using("en"):
+        assert await message.inner_text() == refusal_text(caught.value, h.table())
+    assert h.table().turn == turn
+
+
+async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> None:
+    h = harness
+    ann, _bob, _table_id = await seated_match(h)
+    context = await browser.new_context(viewport=PHONE, locale="nl-NL")
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(await table_link(h, ann) + "?lang=nl")
+    await page.wait_for_selector(".lt-hand .card")
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]  # nothing wider than the phone
+    assert await page.locator(".lt-last-button").inner_text() == "Laatste slag"
+    await context.close()
+    assert not watched.errors, watched.errors
