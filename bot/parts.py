@@ -186,7 +186,7 @@ def _build(
     )
     places = Places(service, presenter.table_channel)
     lobby = LobbyController(service, store.tables, presenter, places, activity=offers_activity)
-    boards = Boards(store.seasons, store.standings, store.tables)
+    boards = Boards(store.seasons, store.standings, store.tables, web)
     tally_service = TallyService(store, rater=rater)
     tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads, web)
     daily_service = DailyService(store.daily, store.tables)

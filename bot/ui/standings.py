@@ -35,6 +35,7 @@ from bot.store.tables import TableStore
 
 from .front import Guarded
 from .replies import UIRefusal, literal, server_language
+from .web import WebLinker, with_web_link
 
 Interaction = discord.Interaction[Any]
 
@@ -99,10 +100,22 @@ class Boards:
     """The server's standings as its channels see them: its seasons, the leaderboard's
     pages, a player's statistics, and the server's language they are posted in."""
 
-    def __init__(self, seasons: SeasonStore, standings: StandingsStore, tables: TableStore) -> None:
+    def __init__(
+        self,
+        seasons: SeasonStore,
+        standings: StandingsStore,
+        tables: TableStore,
+        web: WebLinker | None = None,
+    ) -> None:
+        """``web``: the link to the server's page a leaderboard carries, page after page."""
+        self._web = web or WebLinker.none()
         self._seasons = seasons
         self._standings = standings
         self._tables = tables
+
+    async def web_link(self, guild_id: int) -> str | None:
+        """The server's web page, where its setting allows a link."""
+        return await self._web.server(guild_id)
 
     async def season(self, guild_id: int | None, name: str | None) -> Season:
         """:func:`resolve_season` in this store."""
@@ -244,9 +257,10 @@ class LeaderboardButton(
         if interaction.guild_id != self.guild_id:
             raise UIRefusal(_("this leaderboard belongs to another server"))
         page = await boards.page(self.season_id, self.sort, self.offset, self.viewer)
+        url = await boards.web_link(self.guild_id)
         with i18n.using(await boards.language(interaction)):  # the board is the channel's
             embed = leaderboard_embed(page, self.viewer)
-            buttons = leaderboard_view(self.guild_id, page, self.viewer)
+            buttons = with_web_link(leaderboard_view(self.guild_id, page, self.viewer), url)
         await interaction.response.edit_message(
             embed=embed,
             view=buttons,

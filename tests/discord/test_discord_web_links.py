@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.store import WebAccess
+from bot.store import Human, SeatResult, WebAccess
+from bot.store.bulk import add_finished_matches
 from bot.web.app import make_app
 from bot.web.links import WebLinks
 from bot.web.site import Services
@@ -98,3 +99,36 @@ async def test_without_an_address_no_message_carries_a_link(tmp_path: Path) -> N
         assert h.parts.pages is None
     finally:
         await h.stop()
+
+
+async def test_the_leaderboard_keeps_its_link_page_after_page(harness: Harness) -> None:
+    h = harness
+    store = h.parts.store
+    users = [h.user(f"P{i}") for i in range(12)]
+    table = await store.tables.create_table(GUILD_ID, CHANNEL_ID + 99, users[0].id)
+    season = await store.seasons.start_season(GUILD_ID, "Twelve")
+    matches = [
+        [
+            SeatResult(
+                seat=seat,
+                name=user.name,
+                occupant=Human(user.id),
+                points=10 * (4 * n + seat),
+                rank=4 - seat,
+                deal_points=(),
+                takeovers=0,
+            )
+            for seat, user in enumerate(users[4 * n : 4 * n + 4])
+        ]
+        for n in range(3)
+    ]
+    await add_finished_matches(store.db, table.table_id, season.season_id, matches)
+    board = await h.slash(users[0], "leaderboard")
+    message = h.hand_message(board)
+    (url,) = web_links(message)
+    following = next(
+        c["custom_id"] for c in components(message) if "next" in c.get("custom_id", "")
+    )
+    await h.click(users[1], following, message=message)
+    assert "Players 11–12 of 12" in message["embeds"][0]["footer"]["text"]
+    assert web_links(message) == [url]

@@ -194,6 +194,36 @@ def test_at_a_phones_width_everything_fits(page: Page, site: Site) -> None:
             assert page.get_by_role("button", name=name).is_visible()
 
 
+OVERLAPS = """() => {
+  const boxes = (selector) => Array.from(document.querySelectorAll(selector),
+    e => e.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                      && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const union = (rects) => ({left: Math.min(...rects.map(r => r.left)),
+    right: Math.max(...rects.map(r => r.right)), top: Math.min(...rects.map(r => r.top)),
+    bottom: Math.max(...rects.map(r => r.bottom))});
+  const suits = Array.from(document.querySelectorAll(".dv-suit"),
+    suit => union(Array.from(suit.children, card => card.getBoundingClientRect())));
+  const groups = [...suits, ...boxes(".dv-plate"), ...boxes(".dv-centre")];
+  let found = 0;
+  groups.forEach((a, i) => groups.slice(i + 1).forEach(b => { if (meet(a, b)) found++; }));
+  return found;
+}"""
+"""How many suits of a hand (where their cards lie), players' plates and the middle
+overlap one another."""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1000, "height": 900}])
+def test_as_dealt_no_hand_overlaps_another_or_the_table(
+    page: Page, site: Site, viewport: dict[str, int]
+) -> None:
+    replayed = replay(SEED)
+    page.set_viewport_size(viewport)
+    for deal in range(replayed.deals):
+        _open(page, site, replayed, at=f"#deal-{deal + 1}-step-0")
+        assert page.evaluate(OVERLAPS) == 0, f"deal {deal + 1}"
+
+
 def _domino(replayed: Replay) -> int:
     return next(d for d in range(replayed.deals) if replayed.label(d).contract == "domino")
 
