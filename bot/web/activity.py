@@ -95,15 +95,14 @@ class ActivityPages:
         service: TableService,
         signer: Signer,
         access: Access,
-        sign_in: DiscordSignIn | None = None,
     ) -> None:
         """``access(guild)``: the server's web setting (no spectators' view when it is
-        ``off``); ``sign_in``: who a code is for (Discord's answer by default)."""
+        ``off``)."""
         self._settings = settings
         self._service = service
         self._signer = signer
         self._access = access
-        self._sign_in = sign_in or DiscordSignIn(settings)
+        self._sign_in = DiscordSignIn(settings)
 
     def add_routes(self, app: web.Application, socket: Handler, static: str) -> None:
         """The page, the sign-in, and under ``/.proxy`` the live table's ``socket`` and
