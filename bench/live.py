@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -44,6 +45,7 @@ from bot.tables import Refusal, TableService, TableView  # noqa: E402
 from bot.tables import events as ev  # noqa: E402
 from bot.web.app import make_app  # noqa: E402
 from bot.web.links import WebLinks  # noqa: E402
+from bot.web.live.hub import LiveHub, Watcher  # noqa: E402
 from bot.web.live.routes import Live  # noqa: E402
 from bot.web.live.tokens import watch_token  # noqa: E402
 from bot.web.ratelimit import RateLimit  # noqa: E402
@@ -52,6 +54,7 @@ from bot.web.tokens import load_signer  # noqa: E402
 
 GUILD, HOST, FIRST_CHANNEL = 1, 99, 1000
 TICK = 0.01
+TURN = re.compile(r'"turn":(\d+)')
 
 
 def rss_bytes() -> int:
@@ -80,10 +83,10 @@ async def clients(url: str, tokens: list[tuple[int, str]], out: Path) -> None:
                 if message.type is not aiohttp.WSMsgType.TEXT:
                     continue
                 arrived = time.monotonic()
-                frame = json.loads(message.data)
-                if frame["type"] != "state":
+                if not message.data.startswith('{"type":"state"'):
                     continue
-                seen.append((index, table, frame["state"]["turn"], arrived))
+                turn = int(TURN.search(message.data).group(1))  # type: ignore[union-attr]
+                seen.append((index, table, turn, arrived))
                 if first:
                     first = False
                     waiting -= 1
@@ -131,6 +134,15 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
         return WebAccess.LINK
 
     live = Live(service, signer, access)
+    handed: list[tuple[int, int, float]] = []  # (table, turn, when a frame went to a socket)
+    send = LiveHub._send
+
+    async def timed_send(hub: LiveHub, watcher: Watcher, frame: str) -> None:
+        turn = int(TURN.search(frame).group(1))  # type: ignore[union-attr]
+        handed.append((watcher.ticket.table_id, turn, time.monotonic()))
+        await send(hub, watcher, frame)
+
+    LiveHub._send = timed_send  # type: ignore[method-assign]
     app = make_app(
         Services.of(store), WebLinks("http://x", signer), limit=RateLimit(1e9, 10**9), live=live
     )
@@ -223,6 +235,7 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
                 continue
             delays.append(frames[position][1] - at)
     delays.sort()
+    bot_side = bot_delays(published, handed, started, stopped)
     ms = sorted(x * 1000 for x in lateness)
     moves_made = sum(1 for at in published.values() if started <= at <= stopped)
     print(
@@ -235,6 +248,11 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
         f"p99 {delays[int(len(delays) * 0.99)] * 1000:.1f} ms, max {delays[-1] * 1000:.1f} ms "
         f"({len(delays)} move-socket pairs; {missed} not shown before the end)"
     )
+    print(
+        f"  of which the bot's side (publish to the frame handed to the socket): "
+        f"p50 {bot_side[len(bot_side) // 2] * 1000:.1f} ms, "
+        f"p99 {bot_side[int(len(bot_side) * 0.99)] * 1000:.1f} ms"
+    )
     print(f"memory per open socket (bot's resident memory): {per_socket / 1024:.1f} KiB")
     print(
         f"loop stall: max {ms[-1]:.1f} ms, p99 {ms[int(len(ms) * 0.99)]:.1f} ms, "
@@ -242,6 +260,27 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
         f"its thread): max {max(busy) * 1000:.1f} ms"
     )
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+
+
+def bot_delays(
+    published: dict[tuple[int, int], float],
+    handed: list[tuple[int, int, float]],
+    started: float,
+    stopped: float,
+) -> list[float]:
+    """For each move, the time until the first frame showing it (or later) was handed to
+    a socket of its table: the bot's part of the delay, without the client's."""
+    first: dict[int, list[tuple[int, float]]] = {}
+    for table, turn, at in handed:
+        first.setdefault(table, []).append((turn, at))
+    delays = []
+    for (table, turn), at in published.items():
+        if not started <= at <= stopped:
+            continue
+        later = [when for shown, when in first.get(table, []) if shown >= turn and when >= at]
+        if later:
+            delays.append(min(later) - at)
+    return sorted(delays)
 
 
 def main() -> None:

@@ -84,6 +84,8 @@ class Parts:
     """The links to the web pages that messages carry (none without an address)."""
     pages: WebServer | None
     """The web pages served by this process (``BONKEN_WEB_PORT``), or None."""
+    live: Live | None = None
+    """The live table served with them (its sockets), or None."""
 
     async def close(self) -> None:
         """Stop the reviews (they resume at the next start) and the tables, then send
@@ -169,7 +171,8 @@ def _build(
         service,
         store.delivery,
         WebhookEdits(client),
-        web=web,
+        # the live table is served only by a process that plays the tables
+        web=None if live is None else web,
         on_show=None if live is None else live.release,
     )
     offers_activity = activity_offered(settings.activity, client.application_flags)
@@ -229,6 +232,7 @@ def _build(
         reviews=ReviewController(review_service, archive, edit_every=pacing.edit_interval, web=web),
         replays=Replays(archive, store.tables, web),
         web=web,
+        live=live,
         pages=None
         if links is None or settings.web_port is None
         else WebServer(

@@ -28,8 +28,10 @@ import bot.ui.pictures as pictures
 from bot import i18n
 from bot.engine import Card, Play, from_record
 from bot.render.reasons import refusal_text
+from bot.store import WebAccess
 from bot.tables import Refusal
 from tests.discord.discord_harness import (
+    GUILD_ID,
     Harness,
     User,
     act_by_buttons,
@@ -124,9 +126,10 @@ def to_act(h: Harness) -> int | None:
     return view.seats[view.to_act].user_id
 
 
-async def act_on_page(h: Harness, watched: Watched, turn: int) -> None:
+async def act_on_page(h: Harness, watched: Watched, turn: int, *, keys: bool = False) -> None:
     """Ann's move made on the page as a person makes it: the first contract offered (the
-    trump list through "Trumps…"), a pass when doubling, else the first legal card."""
+    trump list through "Trumps…"), a pass when doubling, else the first legal card
+    (``keys``: chosen with the arrow keys and played with Enter)."""
     page = watched.page
     await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]', timeout=10_000)
     choices = page.locator(".lt-actions .lt-choice")
@@ -137,6 +140,15 @@ async def act_on_page(h: Harness, watched: Watched, turn: int) -> None:
         await choices.first.click()
         if trumps:  # "Trumps…" opened the trump suits: the first of them
             await page.locator(".lt-actions .lt-choice[data-action]").first.click()
+    elif keys:
+        cards = await page.eval_on_selector_all(
+            ".lt-hand .card", "cards => cards.map(c => c.classList.contains('lt-legal'))"
+        )
+        await page.focus('.lt-hand .card[tabindex="0"]')
+        await page.keyboard.press("Home")
+        for _ in range(cards.index(True)):
+            await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("Enter")
     else:
         await page.locator(".lt-hand .card.lt-legal").first.click()
     for _ in range(500):
@@ -157,7 +169,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
     page = watched.page
     await page.goto(await table_link(h, ann))
     await page.wait_for_selector(".lt-hand .card")
-    refused_once = reloaded = bobs_card_seen = False
+    refused_once = reloaded = bobs_card_seen = by_keys = False
     match_id = h.table().match_id
     while h.table() is not None:
         await h.parts.service.settle()
@@ -191,11 +203,13 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
                 )
                 assert shown == [card.code for _, card in view.trick]  # caught up
                 reloaded = True
-            await act_on_page(h, watched, view.turn)
+            keys = refused_once and bool(legal) and not by_keys
+            await act_on_page(h, watched, view.turn, keys=keys)
+            by_keys = by_keys or keys
         else:
             await asyncio.sleep(0.005)
     await h.idle()
-    assert refused_once and reloaded and bobs_card_seen
+    assert refused_once and reloaded and bobs_card_seen and by_keys
     record = await h.parts.store.matches.load_record(match_id)
     match = from_record(record)  # the record verifies: every move legal, replayed
     assert match.is_over and len(match.deals) == match.rules.deals
@@ -235,6 +249,38 @@ async def refuse_an_illegal_tap(
     assert h.table().turn == turn
 
 
+async def test_a_page_that_loses_its_connection_reconnects_and_catches_up(
+    harness: Harness, browser: Browser
+) -> None:
+    h = harness
+    ann, bob, _table_id = await seated_match(h)
+    context = await browser.new_context(viewport=WIDE)
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(await table_link(h, ann))
+    await page.wait_for_selector(".lt-hand .card")
+    live = h.parts.live
+    assert live is not None
+    while to_act(h) != bob.id:  # the others play until Bob is to move
+        if to_act(h) == ann.id:
+            await act_on_page(h, watched, h.table().turn)
+        await h.parts.service.settle()
+    await live.hub.close()  # every socket dropped (as a network would)
+    await act_by_buttons(h, bob)  # a move the page was not connected for
+    turn = h.table().turn
+    await page.wait_for_selector(f'[data-connected="1"][data-turn="{turn}"]', timeout=10_000)
+    shown = await page.eval_on_selector_all(
+        ".lt-seat",
+        "seats => seats.map(s => [s.dataset.seat, s.querySelector('.lt-count')?.textContent])",
+    )
+    counts = h.table().cards_left
+    for seat, words in shown:
+        if words is not None:
+            assert words.startswith(str(counts[int(seat)]))
+    await context.close()
+    assert not watched.errors, watched.errors
+
+
 async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> None:
     h = harness
     ann, _bob, _table_id = await seated_match(h)
@@ -248,3 +294,14 @@ async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> 
     assert await page.locator(".lt-last-button").inner_text() == "Laatste slag"
     await context.close()
     assert not watched.errors, watched.errors
+
+
+async def test_no_table_link_where_the_server_turned_its_pages_off(harness: Harness) -> None:
+    h = harness
+    ann, _bob, _table_id = await seated_match(h)
+    tables = h.parts.store.tables
+    settings = await tables.guild_settings(GUILD_ID)
+    await tables.set_guild_settings(GUILD_ID, replace(settings, web=WebAccess.OFF))
+    message = h.hand_message(await show_hand(h, ann))
+    assert [c for c in components(message) if c.get("style") == 5] == []
+    assert any(c.get("custom_id", "").startswith("bonken:") for c in components(message))

@@ -229,7 +229,12 @@ async def test_a_closed_table_closes_its_sockets_with_its_reason(site: LiveSite)
     table_id = await ann_to_play(site)
     ann = await Socket.open(site.socket_url, site.seat_token(table_id, ANN))
     await ann.next("state")
-    await site.service.cancel(site.service.view(table_id).channel_id, ANN)
+    link = site.links.table_seat(GUILD, table_id, ANN)
+    async with aiohttp.ClientSession() as session:
+        assert (await session.get(link)).status == 200  # claimed
+        await site.service.cancel(site.service.view(table_id).channel_id, ANN)
+        assert (await session.get(link)).status == 404
+    assert site.live.page._claims == {}  # the table's claims went with it
     closed = await ann.next("closed")
     assert closed["words"]
     assert await ann.closed() == 4000

@@ -43,7 +43,6 @@ class Watcher:
     ticket: Ticket
     language: str
     sent: str = ""
-    greeted: bool = False
 
 
 @dataclass

@@ -50,6 +50,11 @@ class TablePage:
         """Free the claim of this person's link (he asked for a new hand message)."""
         self._claims.pop((table_id, user_id), None)
 
+    def forget(self, table_id: int) -> None:
+        """The table closed: its claims go (its links open nothing any more)."""
+        for key in [key for key in self._claims if key[0] == table_id]:
+            del self._claims[key]
+
     async def handle(self, request: web.Request) -> web.StreamResponse:
         query = request.query.get("lang")
         language = page_language(

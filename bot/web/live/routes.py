@@ -7,6 +7,7 @@ from collections.abc import Callable
 from aiohttp import web
 
 from bot.tables import TableService
+from bot.tables import events as ev
 
 from ..tokens import Signer
 from .hub import LiveHub
@@ -31,8 +32,13 @@ class Live:
         self.hub = LiveHub(service, after_act)
         self.page = TablePage(self.hub, signer, access)
         self.socket = LiveSocket(self.hub, signer, access, limit)
-        self.publish = self.hub.publish
         self.release = self.page.release
+
+    def publish(self, event: ev.Event) -> None:
+        """One event of the table service (see :meth:`LiveHub.publish`)."""
+        self.hub.publish(event)
+        if isinstance(event, ev.TableClosed):
+            self.page.forget(event.table_id)
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/table/{token}", self.page.handle)

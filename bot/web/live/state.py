@@ -28,8 +28,8 @@ FORMAT = "bonken-live/1"
 """The frames' format, checked by the script (a cached old script says so)."""
 
 WORDS: dict[str, str] = {
+    "table": N_("Bonken table"),
     "your_turn": N_("Your turn"),
-    "play_card": N_("Your turn: play a card."),
     "choose": N_("Choose the contract for this deal"),
     "trumps": N_("Trumps…"),
     "choose_trump": N_("Choose the trump suit (or No Trump)"),
@@ -37,8 +37,6 @@ WORDS: dict[str, str] = {
     "double_turn": N_("Your doubling turn: pick who to double, then confirm."),
     "confirm": N_("Confirm"),
     "pass": N_("Pass"),
-    "double": N_("Double {name}"),
-    "redouble": N_("Redouble {name}"),
     "waiting": N_("Waiting for {name}"),
     "choosing": N_("{name} is choosing the contract"),
     "doubling": N_("{name} is deciding on doubles"),
@@ -54,9 +52,7 @@ WORDS: dict[str, str] = {
     "no_doubles": N_("No doubles"),
     "spectating": N_("You are watching: no hand is shown."),
     "you": N_("you"),
-    "connecting": N_("Connecting…"),
     "reconnecting": N_("Connection lost: reconnecting…"),
-    "closed": N_("This table is closed."),
     "lobby": N_("The match has not started yet."),
     "keys": N_("Keys: ← → pick a card, Enter plays it."),
     "dealer": N_("dealer"),

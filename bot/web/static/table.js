@@ -191,7 +191,7 @@ window.BonkenTable = (() => {
     }
 
     drawWords() {
-      this.root.setAttribute("aria-label", this.words.your_turn);
+      this.root.setAttribute("aria-label", this.words.table);
       this.keys.textContent = this.words.keys;
       if (this.state) this.draw();
     }
@@ -215,7 +215,6 @@ window.BonkenTable = (() => {
         this.holdUntil = 0; // a new trick has begun: nothing to hold
       }
       this.shownLast = last;
-      this.previous = before;
       this.received = Date.now();
       this.draw(before);
     }
