@@ -31,6 +31,7 @@ from bot.store import Store, StoreError, WebAccess, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
 from bot.tally import TallyService
+from bot.ui.activity import activity_offered
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
 from bot.ui.hands import HandController, WebhookEdits
@@ -48,6 +49,7 @@ from bot.ui.tally import TallyController
 from bot.ui.tally_feed import TallyFeed
 from bot.ui.threads import THREAD
 from bot.ui.web import WebLinker
+from bot.web.activity import ActivityPages
 from bot.web.app import WebServer, make_app
 from bot.web.links import WebLinks
 from bot.web.live.routes import Live
@@ -173,6 +175,7 @@ def _build(
         web=None if live is None else web,
         on_show=None if live is None else live.release,
     )
+    offers_activity = activity_offered(settings.activity, client.application_flags)
     presenter = Presenter(
         service,
         store.delivery,
@@ -182,9 +185,10 @@ def _build(
         answers,
         pacing,
         web,
+        activity=offers_activity,
     )
     places = Places(service, presenter.table_channel)
-    lobby = LobbyController(service, store.tables, presenter, places)
+    lobby = LobbyController(service, store.tables, presenter, places, activity=offers_activity)
     boards = Boards(store.seasons, store.standings, store.tables, web)
     tally_service = TallyService(store, rater=rater)
     tally_feed = TallyFeed(tally_service, client.get_partial_messageable, presenter.threads, web)
@@ -204,7 +208,13 @@ def _build(
         places=places,
         guard=Guard(places.table_at),
         lobby=lobby,
-        rematch=Rematch(service, store.tables, presenter, client.get_partial_messageable),
+        rematch=Rematch(
+            service,
+            store.tables,
+            presenter,
+            client.get_partial_messageable,
+            activity=offers_activity,
+        ),
         boards=boards,
         tally_feed=tally_feed,
         tally=TallyController(
@@ -230,6 +240,11 @@ def _build(
                 Services.of(store, daily=daily_service, boards=boards, archive=archive),
                 links,
                 live=live,
+                activity=None
+                if live is None or settings.activity is None
+                else ActivityPages(
+                    settings.activity, service, links.signer, partial(_web_access, store)
+                ),
             ),
             settings.web_host,
             settings.web_port,

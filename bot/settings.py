@@ -28,6 +28,9 @@ MAX_ID_DIGITS = 20
 DEFAULT_WEB_HOST = "127.0.0.1"
 MAX_COUNT = 10_000_000
 """The largest whole-number setting (a review's work a batch is 100,000 by default)."""
+DISCORD_API = "https://discord.com/api/v10"
+"""Discord's API, where the Activity's sign-in code is exchanged (``DISCORD_API_URL``
+points elsewhere: the tests' stand-in)."""
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at "
     "https://discord.com/developers/applications, add a bot, copy its token and put "
@@ -37,6 +40,19 @@ TOKEN_HELP = (
 
 class SettingsError(ValueError):
     """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class ActivitySettings:
+    """The application's OAuth2 client, with which the Activity's sign-in code is
+    exchanged for the person's identity (docs/operating.md, The Discord Activity)."""
+
+    client_id: int
+    """``DISCORD_CLIENT_ID``: the application's id (the developer portal's OAuth2 page)."""
+    client_secret: str = field(repr=False)
+    """``DISCORD_CLIENT_SECRET``: never logged."""
+    api_url: str = DISCORD_API
+    """``DISCORD_API_URL``: Discord's API (only the tests change it)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,8 @@ class Settings:
     a reverse proxy in front gives them HTTPS, docs/operating.md)."""
     web_url: str | None = None
     """``BONKEN_WEB_URL``: the public address links point at; None: ``http://HOST:PORT``."""
+    activity: ActivitySettings | None = None
+    """The Discord Activity's OAuth2 client; None: no Activity."""
     shards: Shards = field(default_factory=Shards)
     """``--shards`` / ``--shard-count``: the Discord shards this process runs."""
 
@@ -89,6 +107,7 @@ class Settings:
             web_port=_port(values),
             web_host=_host(values),
             web_url=_web_url(values),
+            activity=_activity(values),
         )
 
     @property
@@ -228,4 +247,40 @@ def _web_url(values: Mapping[str, str]) -> str | None:
             "BONKEN_WEB_URL must be the pages' public address, such as "
             f"https://bonken.example.org, not {_cut(raw)}"
         )
+    return raw.rstrip("/")
+
+
+def _activity(values: Mapping[str, str]) -> ActivitySettings | None:
+    """``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``, both or neither; the Activity
+    is served by this process's own pages, so it needs ``BONKEN_WEB_PORT``."""
+    client_id = _optional_int(values, "DISCORD_CLIENT_ID")
+    secret = values.get("DISCORD_CLIENT_SECRET", "").strip()
+    if client_id is None and not secret:
+        return None
+    if client_id is None or not secret:
+        missing = "DISCORD_CLIENT_SECRET" if client_id is not None else "DISCORD_CLIENT_ID"
+        raise SettingsError(
+            f"{missing} is not set: the Discord Activity needs both DISCORD_CLIENT_ID and "
+            "DISCORD_CLIENT_SECRET (the developer portal's OAuth2 page), or neither"
+        )
+    if not (secret.isascii() and secret.isprintable() and " " not in secret and len(secret) <= 200):
+        raise SettingsError("DISCORD_CLIENT_SECRET must be the secret the developer portal shows")
+    if _port(values) is None:
+        raise SettingsError(
+            "the Discord Activity (DISCORD_CLIENT_ID) is served by the bot's own web pages: "
+            "set BONKEN_WEB_PORT too (see docs/operating.md)"
+        )
+    return ActivitySettings(client_id, secret, _api_url(values))
+
+
+def _api_url(values: Mapping[str, str]) -> str:
+    raw = values.get("DISCORD_API_URL", "").strip()
+    if not raw:
+        return DISCORD_API
+    try:
+        valid = urlsplit(raw).scheme in ("http", "https") and bool(urlsplit(raw).hostname)
+    except ValueError:
+        valid = False
+    if not valid or not raw.isascii() or " " in raw:
+        raise SettingsError(f"DISCORD_API_URL must be an http(s) address, not {_cut(raw)}")
     return raw.rstrip("/")

@@ -46,6 +46,8 @@ class HandButtons(Protocol):
 class LobbyButtons(Protocol):
     async def button(self, interaction: Interaction, table_id: int, op: str) -> None: ...
 
+    async def launch_activity(self, interaction: Interaction, table_id: int) -> None: ...
+
 
 class PlayAgain(Protocol):
     async def play_again(self, interaction: Interaction, table_id: int) -> None: ...
@@ -125,10 +127,39 @@ class LobbyButton(
         await front.lobby.button(interaction, self.table_id, self.op)
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
+class ActivityButton(Guarded[discord.ui.Button[Any]], template=r"bonken:activity:(?P<table>\d+)"):
+    """Play in an Activity: Discord opens the bot's Activity (the drawn table) in the
+    channel, where the clicker signs in and plays his seat."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        super().__init__(
+            discord.ui.Button(
+                label=_("Play in an Activity"),
+                emoji="🎴",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"bonken:activity:{table_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActivityButton:
+        return cls(int(match["table"]))
+
+    async def clicked(self, interaction: Interaction, front: TableFront) -> None:
+        await front.lobby.launch_activity(interaction, self.table_id)
+
+
+def lobby_view(table_id: int, *, activity: bool = False) -> discord.ui.View:
+    """The lobby's buttons; ``activity``: with Play in an Activity (the application has
+    the Activity set up, :mod:`bot.ui.activity`)."""
     view = discord.ui.View(timeout=None)
     for op in LobbyButton.LABELS:
         view.add_item(LobbyButton(table_id, op))
+    if activity:
+        view.add_item(ActivityButton(table_id))
     return view
 
 
@@ -336,6 +367,7 @@ class DoubleConfirm(
 
 ITEMS = (
     LobbyButton,
+    ActivityButton,
     ShowHandButton,
     PlayAgainButton,
     PlayButton,

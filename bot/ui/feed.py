@@ -64,6 +64,8 @@ class FeedContext:
     """Set when the bot stops: edits no longer wait for their turn."""
     web: WebLinker = field(default_factory=WebLinker.none)
     """The links to the web pages the posts may carry (none unless given)."""
+    activity: bool = False
+    """The lobby offers Play in an Activity (:mod:`bot.ui.activity`)."""
 
 
 class ChannelFeed:
@@ -88,6 +90,7 @@ class ChannelFeed:
             lambda: self.channel,
             EditPacer(context.pacing.edit_interval, context.stopping),
             self.progress,
+            activity=context.activity,
         )
         self.thread_id: int | None = None
         """The thread the table plays in; THREAD_WANTED until the match starts; None: the

@@ -41,7 +41,7 @@ class Feature:
 
 FEATURES = (
     Feature(
-        ("lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "again"),
+        ("lobby", "activity", "hand", "play", "choose", "trump", "dbl", "dblok", "again"),
         components.ITEMS,
         N_("this button is no longer valid; use the newest message (`/bonken hand` for your hand)"),
     ),

@@ -73,13 +73,17 @@ class LobbyController:
         tables: TableStore,
         presenter: LobbyMessages,
         places: Places,
+        *,
+        activity: bool = False,
     ) -> None:
         """``tables``: the server's defaults for new tables; ``presenter``: told of the
-        lobby message a table opens with; ``places``: which table an interaction is about."""
+        lobby message a table opens with; ``places``: which table an interaction is about;
+        ``activity``: the lobby offers Play in an Activity (:mod:`.activity`)."""
         self.service = service
         self.tables = tables
         self.presenter = presenter
         self.places = places
+        self.activity = activity
 
     async def open(
         self,
@@ -129,7 +133,8 @@ class LobbyController:
             messages={THREAD: THREAD_WANTED} if threaded else None,
         )
         with i18n.using(view.settings.language):  # a channel post: the table's language
-            embed, buttons = lobby_embed(view), lobby_view(view.table_id)
+            embed = lobby_embed(view)
+            buttons = lobby_view(view.table_id, activity=self.activity)
         await interaction.response.send_message(embed=embed, view=buttons)
         message = await interaction.original_response()
         await self.service.remember_message(view.table_id, TABLE_MESSAGE, message.id)
@@ -198,9 +203,7 @@ class LobbyController:
 
     async def button(self, interaction: Interaction, table_id: int, op: str) -> None:
         """A lobby button: only for the table that is open in this channel now."""
-        view = self.service.table_in_channel(self.places.channel_of(interaction))
-        if view is None or view.table_id != table_id:
-            raise Refusal("this table is closed", TableReason.TABLE_CLOSED)
+        self._open_here(interaction, table_id)
         actions = {
             "join": lambda: self.join(interaction),
             "leave": lambda: self.leave(interaction),
@@ -208,6 +211,17 @@ class LobbyController:
             "start": lambda: self.start(interaction),
         }
         await actions[op]()
+
+    async def launch_activity(self, interaction: Interaction, table_id: int) -> None:
+        """Play in an Activity: Discord opens the Activity in this channel, where it finds
+        this table (:mod:`bot.web.activity`). Only while the table is open here."""
+        self._open_here(interaction, table_id)
+        await interaction.response.launch_activity()
+
+    def _open_here(self, interaction: Interaction, table_id: int) -> None:
+        view = self.service.table_in_channel(self.places.channel_of(interaction))
+        if view is None or view.table_id != table_id:
+            raise Refusal("this table is closed", TableReason.TABLE_CLOSED)
 
 
 def turn_time_refusal() -> str:

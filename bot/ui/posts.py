@@ -166,11 +166,13 @@ def result(
     )
 
 
-def lobby_message(view: TableView, *, closed: bool = False) -> Post:
+def lobby_message(view: TableView, *, closed: bool = False, activity: bool = False) -> Post:
     """The table message before the match: the seats, and the lobby's buttons while the
-    table waits for its players (none once it started or ``closed``)."""
+    table waits for its players (none once it started or ``closed``); ``activity``: Play
+    in an Activity among them."""
     waiting = view.status is TableStatus.LOBBY and not closed
-    return Post(embed=lobby_embed(view), buttons=lobby_view(view.table_id) if waiting else None)
+    buttons = lobby_view(view.table_id, activity=activity) if waiting else None
+    return Post(embed=lobby_embed(view), buttons=buttons)
 
 
 def deal_message(

@@ -59,13 +59,15 @@ class Presenter:
         answers: Answers,
         pacing: Pacing,
         web: WebLinker | None = None,
+        *,
+        activity: bool = False,
     ) -> None:
         """``service`` keeps the table's message ids; ``delivery``: the last line each
         channel was shown; ``channel``: a channel (or thread) by its id; ``http``:
         Discord's calls for threads (which have no object of their own here);
         ``answers``: Discord's answers to the bot's requests, counted by the trace on its
         HTTP session; ``pacing``: the timings; ``web``: the links to the web pages (none by
-        default)."""
+        default); ``activity``: the lobby offers Play in an Activity."""
         self.hands = hands
         self.threads = Threads(http, pacing.archive_after)
         self.pacing = pacing
@@ -78,6 +80,7 @@ class Presenter:
             answers=answers,
             stopping=asyncio.Event(),
             web=web or WebLinker.none(),
+            activity=activity,
         )
         self._feeds: dict[int, ChannelFeed] = {}
         """Each table's feed, by table id (a new table in a channel gets its own, also

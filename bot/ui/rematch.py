@@ -44,9 +44,13 @@ class Rematch:
         tables: TableStore,
         presenter: LobbyMessages,
         channel: Callable[[int], discord.PartialMessageable],
+        *,
+        activity: bool = False,
     ) -> None:
         """``tables``: the finished table, as stored; ``presenter``: told of the new
-        lobby message; ``channel``: where a lobby goes when the click came from a thread."""
+        lobby message; ``channel``: where a lobby goes when the click came from a thread;
+        ``activity``: the lobby offers Play in an Activity (:mod:`.activity`)."""
+        self._activity = activity
         self._service = service
         self._tables = tables
         self._presenter = presenter
@@ -94,7 +98,8 @@ class Rematch:
             if isinstance(occupant, Computer):
                 view = await service.add_computer(channel, interaction.user.id, occupant.level)
         with i18n.using(view.settings.language):  # a channel post: the table's language
-            embed, buttons = lobby_embed(view), lobby_view(view.table_id)
+            embed = lobby_embed(view)
+            buttons = lobby_view(view.table_id, activity=self._activity)
         message: discord.Message
         if interaction.channel_id == channel:
             await interaction.response.send_message(embed=embed, view=buttons)

@@ -37,10 +37,14 @@ class TableMessage:
         channel: Callable[[], discord.PartialMessageable],
         pacer: EditPacer,
         progress: Progress,
+        *,
+        activity: bool = False,
     ) -> None:
         """``channel``: where the message is (the table's thread, or its channel, as it
-        is when an edit is made); ``progress``: its editor's requests, for a stop."""
+        is when an edit is made); ``progress``: its editor's requests, for a stop;
+        ``activity``: the lobby offers Play in an Activity."""
         self._channel = channel
+        self._activity = activity
         self.pacer = pacer
         self._progress = progress
         self.view: TableView | None = None
@@ -85,7 +89,9 @@ class TableMessage:
         message = channel.get_partial_message(self.message_id)
         try:
             if self.lobby:
-                post = posts.lobby_message(view, closed=self.closed is not None)
+                post = posts.lobby_message(
+                    view, closed=self.closed is not None, activity=self._activity
+                )
                 with self._progress.requesting("PATCH", channel.id):
                     await message.edit(embed=post.embed, view=post.buttons)
             else:

@@ -20,6 +20,7 @@ from aiohttp.typedefs import Middleware
 
 from bot import i18n
 
+from .activity import ActivityPages
 from .cache import PageCache
 from .language import page_language
 from .links import WebLinks
@@ -47,11 +48,16 @@ def make_app(
     limit: RateLimit | None = None,
     cache: PageCache | None = None,
     live: Live | None = None,
+    activity: ActivityPages | None = None,
 ) -> web.Application:
     """The pages over ``services``, linked by ``links``; ``limit`` is the per-address
     rate limit (a default one; the benchmark passes a loose one), ``cache`` the kept
-    pages of finished matches and closed days."""
-    app = web.Application(middlewares=[_guard(limit or RateLimit())], client_max_size=1024)
+    pages of finished matches and closed days; ``live`` the live table and
+    ``activity`` the Discord Activity (which shows it, so it needs ``live``)."""
+    takes_body = activity.takes_body if activity is not None else _no_body
+    app = web.Application(
+        middlewares=[_guard(limit or RateLimit(), takes_body)], client_max_size=1024
+    )
     env = aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("bot.web", "templates"),
@@ -61,11 +67,13 @@ def make_app(
     env.globals.update(_=i18n._, ngettext=i18n.ngettext)
     pages = Pages(services, links, cache or PageCache(), env)
     app.router.add_get("/healthz", _healthz)
-    app.router.add_get("/", pages.front)
+    app.router.add_get("/", pages.front if activity is None else _front(pages, activity))
     app.router.add_static("/static", STATIC, append_version=False)
     pages.add_routes(app.router)
     if live is not None:
         live.add_routes(app)
+        if activity is not None:
+            activity.add_routes(app, live.socket.handle, str(STATIC))
     app.on_response_prepare.append(add_headers)
     return app
 
@@ -74,14 +82,33 @@ async def _healthz(request: web.Request) -> web.Response:
     return web.Response(text="ok")
 
 
-def _guard(limit: RateLimit) -> Middleware:
+def _front(pages: Pages, activity: ActivityPages) -> Handler:
+    """``/``: the front page, or Discord launching the Activity."""
+
+    async def front(request: web.Request) -> web.StreamResponse:
+        if activity.launched(request):
+            return await activity.launch(request)
+        return await pages.front(request)
+
+    return front
+
+
+def _no_body(request: web.Request) -> bool:
+    return False
+
+
+def _guard(limit: RateLimit, takes_body: Callable[[web.Request], bool]) -> Middleware:
+    """Refuses first what no page takes: a method other than GET or HEAD, or a body,
+    except the one request ``takes_body`` allows (the Activity's sign-in)."""
+
     @web.middleware
     async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if request.method not in ("GET", "HEAD"):
+        posted = takes_body(request)
+        if request.method not in ("GET", "HEAD") and not posted:
             return short_page(request, 405, headers={"Allow": "GET, HEAD"})
         if not limit.allow(client_address(request)):
             return short_page(request, 429, headers={"Retry-After": "10"})
-        if malformed(request) is not None:
+        if malformed(request, body=posted) is not None:
             return short_page(request, 400)
         try:
             return await handler(request)

@@ -42,7 +42,12 @@ MAX_QUERY = 200
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
     """The application's ``on_response_prepare``: every response gets :data:`HEADERS`
     (a page that set its own policy, the live table's, keeps it)."""
+    framed = "frame-ancestors 'none'" not in response.headers.get(
+        "Content-Security-Policy", CONTENT_SECURITY_POLICY
+    )
     for name, value in HEADERS.items():
+        if name == "X-Frame-Options" and framed:
+            continue  # the response's own policy names who may frame it (the Activity)
         response.headers.setdefault(name, value)
 
 
@@ -64,13 +69,14 @@ def client_address(request: web.Request) -> str:
     return peer
 
 
-def malformed(request: web.Request) -> str | None:
-    """Why the request is refused before routing (400), or None."""
+def malformed(request: web.Request, *, body: bool = False) -> str | None:
+    """Why the request is refused before routing (400), or None; ``body``: the request
+    may carry one (the application's ``client_max_size`` still bounds it)."""
     if (
         len(request.rel_url.raw_path) > MAX_PATH
         or len(request.rel_url.raw_query_string) > MAX_QUERY
     ):
         return "too long"
-    if request.body_exists:
+    if request.body_exists and not body:
         return "a body"
     return None

@@ -62,7 +62,7 @@ from yarl import URL
 from bot.app import BonkenBot
 from bot.parts import Parts
 from bot.review import ReviewSettings
-from bot.settings import Settings
+from bot.settings import ActivitySettings, Settings
 from bot.ui.pacing import Pacing
 from tests.sqlite_template import fresh_sqlite
 
@@ -74,6 +74,10 @@ OTHER_CHANNEL_ID = 1_300_000_000_000_000_002
 
 EPHEMERAL = 64
 """Message flag: only the user who caused it sees the message."""
+LAUNCH_ACTIVITY = 12
+"""The interaction callback that opens the application's Activity."""
+EMBEDDED = 1 << 17
+"""The application flag of an application with Activities turned on."""
 
 P = discord.Permissions
 MEMBER_PERMISSIONS = P(
@@ -318,6 +322,8 @@ class FakeDiscord:
         self.thread_refused: set[int] = set()
         """Channels where starting a thread fails with 403 Missing Permissions."""
         self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        self.application_flags = 0
+        """The application's flags as Discord reports them (``EMBEDDED``: Activities on)."""
         """(channel, nonce) of the bot's posts -> (when, the message posted)."""
         self.deduplicated: list[Call] = []
         """Posts answered with the message their nonce named already."""
@@ -566,7 +572,7 @@ class FakeDiscord:
             "bot_require_code_grant": False,
             "owner": self.bot_user.payload(),
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": self.application_flags,
             "summary": "",
             "rpc_origins": [],
             "team": None,
@@ -655,6 +661,8 @@ class FakeDiscord:
             return 400, {"message": "Interaction has already been acknowledged.", "code": 40060}
         if time.monotonic() - interaction.created > ACK_DEADLINE:
             return 404, {"message": "Unknown interaction", "code": 10062}
+        if call.body["type"] == LAUNCH_ACTIVITY and not self.application_flags & EMBEDDED:
+            return 400, {"message": "Activities are not enabled for this application"}
         interaction.answers.append(call)
         interaction.callback = call.body
         interaction.acked_at = call.at
@@ -885,9 +893,11 @@ class Harness:
         fake: FakeDiscord | None = None,
         dev_guild_id: int | None = None,
         pacing: Pacing = TEST_PACING,
+        activity: ActivitySettings | None = None,
     ) -> None:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
-        keeps the commands synced then, as Discord does); ``pacing``: the presenter's."""
+        keeps the commands synced then, as Discord does); ``pacing``: the presenter's;
+        ``activity``: the Activity's OAuth2 client (its pages are not served here)."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
         database = tmp_path / "bonken.sqlite3"
         if not database.exists():  # a restart keeps the last run's
@@ -898,6 +908,7 @@ class Harness:
             dev_guild_id=dev_guild_id,
             pace=pace,
             think_seconds=0.01,
+            activity=activity,
         )
         self.bot = BonkenBot(self.settings, pacing, REVIEW)
         self.users: dict[str, User] = {}

@@ -128,7 +128,7 @@ def _replay_views() -> list[discord.ui.View]:
 
 def _every_view() -> list[discord.ui.View]:
     return [
-        c.lobby_view(1),
+        c.lobby_view(1, activity=True),
         c.table_view(1),
         *_hand_views(),
         *_leaderboard_views(),
@@ -141,7 +141,17 @@ def _every_view() -> list[discord.ui.View]:
 async def test_every_emoji_on_a_component_is_a_real_emoji():
     views = _every_view()
     kinds = {item["custom_id"].split(":")[1] for view in views for item in _items(view)}
-    assert kinds == {"lobby", "hand", "play", "choose", "trump", "dbl", "dblok", "lb"} | {
+    assert kinds == {
+        "lobby",
+        "activity",
+        "hand",
+        "play",
+        "choose",
+        "trump",
+        "dbl",
+        "dblok",
+        "lb",
+    } | {
         *("daily", "dailydbl"),
         *("again", "replay", "rp", "rpa", "rpd"),
         *("review", "rvdeal"),

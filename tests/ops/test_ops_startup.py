@@ -12,7 +12,7 @@ import socket
 import pytest
 
 from bot.__main__ import why_it_stopped
-from bot.settings import DEFAULT_DATABASE, Settings
+from bot.settings import DEFAULT_DATABASE, DISCORD_API, Settings, SettingsError
 from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
 
 TIMEOUT = 30
@@ -59,6 +59,9 @@ NOWHERE = f"http://127.0.0.1:{_closed_port()}"
         ("BONKEN_DATABASE", "postgresql://db:port/bonken", "BONKEN_DATABASE: postgresql://"),
         ("BONKEN_DATABASE", "postgres://u:hunter2@db/", "u:***@db/ names no database"),
         ("BONKEN_DATABASE", "mysql://db/bonken", "must be a file path or a postgresql:// URL"),
+        ("DISCORD_CLIENT_ID", "1234", "DISCORD_CLIENT_SECRET is not set: the Discord Activity"),
+        ("DISCORD_CLIENT_SECRET", "hunter2", "DISCORD_CLIENT_ID is not set: the Discord Activity"),
+        ("DISCORD_CLIENT_ID", "12ab", "DISCORD_CLIENT_ID must be a number (a Discord id)"),
     ],
 )
 async def test_a_bad_setting_is_one_line_and_exit_2(tmp_path, key, value, message):
@@ -162,3 +165,14 @@ def test_dotenv_values_are_not_expanded_and_empty_means_default(tmp_path):
     settings = Settings.from_env({}, dotenv)
     assert settings.token == "a$HOME${PATH}b"
     assert settings.database_path == DEFAULT_DATABASE and settings.think_seconds == 1.0
+
+
+def test_the_activity_needs_both_halves_of_its_client_and_the_pages():
+    client = {"DISCORD_CLIENT_ID": "1234", "DISCORD_CLIENT_SECRET": "s3cret"}
+    with pytest.raises(SettingsError, match="set BONKEN_WEB_PORT too"):
+        Settings.from_env(client)
+    settings = Settings.from_env({**client, "BONKEN_WEB_PORT": "8080"})
+    assert settings.activity is not None
+    assert (settings.activity.client_id, settings.activity.api_url) == (1234, DISCORD_API)
+    assert "s3cret" not in repr(settings)
+    assert Settings.from_env({}).activity is None
