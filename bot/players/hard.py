@@ -72,7 +72,7 @@ from .bidding import (
 )
 from .endgame import EndgameSolver
 from .hand import expected_base
-from .inference import MODEL, Inference, Model, hand_cards, naming_chance
+from .inference import MODEL, Inference, Likelihoods, Model, hand_cards, naming_chance
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -146,11 +146,18 @@ class _Search:
 class _Guesser:
     """Draws guesses for one decision with their weights, as the inference mode says."""
 
-    def __init__(self, view: SeatView, mode: str, model: Model, tries: int) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        mode: str,
+        model: Model,
+        tries: int,
+        memo: Likelihoods | None = None,
+    ) -> None:
         self.sampler = Sampler(view)
         self.mode = mode
         self.tries = tries
-        inference = Inference(view, model) if mode != "off" and view.contract else None
+        inference = Inference(view, model, memo) if mode != "off" and view.contract else None
         self.inference = inference if inference is not None and inference.informative else None
         self.best = 0.0  # the highest likelihood seen, for rejection
 
@@ -229,6 +236,7 @@ class HardPlayer:
         trump_premium: float = TRUMP_PREMIUM,
         noise: float = NOISE,
         reject_tries: int = REJECT_TRIES,
+        likelihoods: Likelihoods | None = None,
     ) -> None:
         if inference not in INFERENCE_MODES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCE_MODES)}")
@@ -243,6 +251,10 @@ class HardPlayer:
         self.trump_premium = trump_premium
         self.noise = noise
         self.reject_tries = reject_tries
+        #: The guesses' likelihoods kept from one search of a decision to the next
+        #: (:class:`~.inference.Likelihoods`): same values, less time, for a player that
+        #: searches one match's decisions repeatedly (the match review).
+        self.likelihoods = likelihoods
         self.normal = NormalPlayer()
 
     @property
@@ -291,7 +303,7 @@ class HardPlayer:
         cards = [s * 13 + r for s in range(4) for r in range(13) if legal[s] >> r & 1]
         preferred = normal_card(own_position(view), view.seat, legal)
         keep = cards.index(preferred)
-        guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
+        guesser = _Guesser(view, self.inference, self.model, self.reject_tries, self.likelihoods)
         totals = [0.0] * len(cards)
         deals: list[tuple[float, ...]] = []
         weights = 0.0
@@ -379,7 +391,7 @@ class HardPlayer:
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Evaluation:
         assert view.contract is not None
-        guesser = _Guesser(view, self.inference, self.model, self.reject_tries)
+        guesser = _Guesser(view, self.inference, self.model, self.reject_tries, self.likelihoods)
         options = tuple(a for a in view.legal if isinstance(a, Double))
         answers = _Answers(view, options, self.model)
         [means], guesses = self._simulate(

@@ -70,11 +70,19 @@ class _Turn:
 
 
 class Inference:
-    """The likelihood of the others' actions in ``view``, for guessed hands."""
+    """The likelihood of the others' actions in ``view``, for guessed hands.
 
-    def __init__(self, view: SeatView, model: Model = MODEL) -> None:
+    With ``memo`` (from :class:`Likelihoods`), a guess already weighed for the same
+    decision is not weighed again: a decision late in a deal has few hidden cards, so
+    its searches draw the same guesses over and over, and replaying the deal for each is
+    most of their time. The weight and its charged work are the same either way."""
+
+    def __init__(
+        self, view: SeatView, model: Model = MODEL, memo: Likelihoods | None = None
+    ) -> None:
         assert view.contract is not None and view.first_leader is not None
         self.view = view
+        self.memo = memo.of(view) if memo is not None else None
         self.model = model
         self.contract: Contract = view.contract
         self.seat = view.seat
@@ -96,6 +104,15 @@ class Inference:
     def weight(self, hands: list[int]) -> tuple[float, float]:
         """The likelihood (at most 1) of the others' actions given the guessed current
         ``hands`` (sixteen masks), and its cost in simulated playout cards."""
+        if self.memo is None:
+            return self._weigh(hands)
+        key = tuple(hands)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = self._weigh(hands)
+        return known
+
+    def _weigh(self, hands: list[int]) -> tuple[float, float]:
         dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
         weight, work = 1.0, 0.0
         if len(self.choices) > 1:
@@ -151,6 +168,40 @@ class Inference:
                     weight *= slip
             play_card(pos, card.index)
         return weight, len(view.plays)
+
+
+class Likelihoods:
+    """The guesses' likelihoods weighed for one decision, kept for the next search of
+    the same decision (the match review searches each decision in several batches).
+
+    Only the latest decision's are kept, so memory stays bounded; a decision is told
+    apart by everything the likelihood reads from the view. Meant for one match's
+    decisions (the review's player): the rules are taken to be the same throughout."""
+
+    def __init__(self) -> None:
+        self.decision: tuple[object, ...] | None = None
+        self.weights: dict[tuple[int, ...], tuple[float, float]] = {}
+
+    def of(self, view: SeatView) -> dict[tuple[int, ...], tuple[float, float]]:
+        """The remembered weights of ``view``'s decision (emptied on a new decision)."""
+        assert view.contract is not None
+        decision = (
+            view.deal_number,
+            view.seat,
+            view.hand,
+            view.contract.id,
+            view.chooser,
+            view.first_leader,
+            tuple(sorted(view.chosen_by.items())),
+            view.choices_per_seat,
+            view.doubling,
+            view.doubling_order,
+            view.plays,
+        )
+        if decision != self.decision:
+            self.decision = decision
+            self.weights = {}
+        return self.weights
 
 
 def hand_cards(hands: list[int], seat: int) -> list[Card]:

@@ -32,6 +32,7 @@ from bot.engine.deal import Deal
 from bot.engine.match import Match
 from bot.engine.view import SeatView, seat_view
 from bot.players.hard import Evaluation, HardPlayer
+from bot.players.inference import Likelihoods
 from bot.players.table import decision_rng
 
 from .grades import LINES, grade, stake, unit
@@ -66,8 +67,10 @@ class ReviewError(ValueError):
 
 
 def reviewer() -> HardPlayer:
-    """The search that values decisions: the hard player as it plays, on fixed work."""
-    return HardPlayer(wall_clock=False)
+    """The search that values decisions: the hard player as it plays, on fixed work,
+    keeping the guesses' likelihoods from one batch of a decision to the next (the same
+    values: a decision's later batches redraw many of its guesses)."""
+    return HardPlayer(wall_clock=False, likelihoods=Likelihoods())
 
 
 def finished_match(record: Any) -> Match:

@@ -11,13 +11,14 @@ import pytest
 
 from bot.engine.actions import Choose, Double
 from bot.engine.cards import CARDS, Card
+from bot.engine.deal import Phase
 from bot.engine.fast import BITS, hand_masks
 from bot.engine.match import Match
 from bot.engine.rules import STANDARD, rules_for
 from bot.engine.view import seat_view
 from bot.players.hand import expected_base
 from bot.players.hard import HardPlayer
-from bot.players.inference import FLOOR, Inference, Model
+from bot.players.inference import FLOOR, Inference, Likelihoods, Model
 from bot.players.normal import NormalPlayer
 from bot.players.sampling import Sampler
 from tests.players.players_helpers import hands_with, position
@@ -139,3 +140,49 @@ def test_every_inference_mode_plays_legally_and_reproducibly(mode: str) -> None:
 def test_unknown_inference_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="inference"):
         HardPlayer(inference="psychic")
+
+
+def test_remembered_likelihoods_give_the_same_search_for_less_weighing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision searched in several batches (the match review) weighs each distinct
+    guess once with :class:`Likelihoods`, and every batch comes out exactly as without."""
+    match = Match()
+    match.deal_random(random.Random(5))
+    normal, rng = NormalPlayer(), random.Random(0)
+    while True:  # late in the deal: few hidden cards, so guesses come again
+        assert match.to_act is not None
+        view = seat_view(match, match.to_act)
+        if len(view.hand) <= 5 and len(view.legal) > 1:
+            break
+        match.apply(normal.choose_action(view, rng, 0.0))
+    weighed = []
+    plain = Inference._weigh
+    monkeypatch.setattr(
+        Inference, "_weigh", lambda self, hands: weighed.append(1) or plain(self, hands)
+    )
+
+    def batches(hard: HardPlayer) -> tuple[list[object], int]:
+        weighed.clear()
+        found = [hard.evaluate(view, random.Random(f"batch {b}"), 0.25) for b in range(4)]
+        return found, len(weighed)
+
+    fresh, fresh_weighed = batches(HardPlayer(wall_clock=False))
+    memo = Likelihoods()
+    kept, kept_weighed = batches(HardPlayer(wall_clock=False, likelihoods=memo))
+    assert kept == fresh
+    assert 0 < len(memo.weights) == kept_weighed < fresh_weighed
+
+
+def test_remembered_likelihoods_are_those_of_the_latest_decision() -> None:
+    match = Match()
+    match.deal_random(random.Random(6))
+    normal, rng = NormalPlayer(), random.Random(0)
+    while match.deal is None or match.deal.phase is not Phase.PLAYING:
+        match.apply(normal.choose_action(seat_view(match, match.to_act), rng, 0.0))
+    memo = Likelihoods()
+    view = seat_view(match, 0)
+    memo.of(view)[(1,) * 16] = (0.5, 3.0)
+    assert memo.of(seat_view(match, 0)) == {(1,) * 16: (0.5, 3.0)}  # the same decision
+    match.apply(normal.choose_action(seat_view(match, match.to_act), rng, 0.0))
+    assert memo.of(seat_view(match, 0)) == {}  # a card later: another decision

@@ -17,7 +17,7 @@ from bot.engine.match import Match
 from bot.engine.record import from_record, to_record
 from bot.engine.rules import TWELVE
 from bot.engine.view import seat_view
-from bot.players.hard import Evaluation
+from bot.players.hard import Evaluation, HardPlayer
 from bot.players.normal import NormalPlayer
 from bot.players.table import decision_rng
 from bot.review import (
@@ -26,6 +26,7 @@ from bot.review import (
     PlayerReview,
     ReviewError,
     ReviewSettings,
+    analysis,
     assemble,
     review_deal,
 )
@@ -241,3 +242,17 @@ def test_a_seat_the_hard_player_played_flags_almost_nothing() -> None:
     flagged = [d for d in decisions if d.flagged]
     assert len(decisions) >= 30
     assert len(flagged) <= len(decisions) // 10
+
+
+def test_keeping_a_decisions_likelihoods_between_batches_changes_no_grade(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reviewer keeps the guesses' likelihoods from one batch of a decision to the
+    next; a review without that memory is the same review, value for value."""
+    record = normal_match(16)
+    settings = ReviewSettings(seed=3, work=20_000, batches=5)
+    last = len(record["deals"]) - 1
+    remembering = review_deal(record, 2, last, settings)
+    assert reviewer().likelihoods is not None
+    monkeypatch.setattr(analysis, "reviewer", lambda: HardPlayer(wall_clock=False))
+    assert review_deal(record, 2, last, settings) == remembering
