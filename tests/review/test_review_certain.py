@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from review_helpers import scripted_match
 
 from bot.engine.actions import PASS, Choose, Play
 from bot.engine.cards import Card
@@ -22,6 +21,7 @@ from bot.players.hard import Evaluation
 from bot.review import Grade, ReviewSettings, review_deal
 from bot.review.__main__ import main
 from bot.review.analysis import Batches
+from tests.review.review_helpers import scripted_match
 
 FAST = ReviewSettings(seed=3, work=2_000, batches=3)
 
