@@ -17,14 +17,14 @@ from bot.web.app import make_app
 from bot.web.links import WebLinks
 from bot.web.site import Services
 from bot.web.tokens import load_signer
-from tests.discord.discord_harness import CHANNEL_ID, GUILD_ID, Harness, components
+from tests.discord.discord_harness import CHANNEL_ID, FAST_PACING, GUILD_ID, Harness, components
 
 BASE = "https://bonken.example.org"
 
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path)
+    h = Harness(tmp_path, pacing=FAST_PACING)  # Discord's clocks and edits both 100× faster
     h.bot.settings = replace(h.bot.settings, web_url=BASE)  # links, no pages served here
     await h.start()
     try:
@@ -91,7 +91,7 @@ async def test_the_leaderboard_links_to_the_server_page_unless_the_server_is_off
 
 
 async def test_without_an_address_no_message_carries_a_link(tmp_path: Path) -> None:
-    h = await Harness(tmp_path).start()
+    h = await Harness(tmp_path, pacing=FAST_PACING).start()
     try:
         await computers_only(h)
         await h.idle()
