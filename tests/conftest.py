@@ -39,10 +39,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
     )
+    config.addinivalue_line(
+        "markers", "long: minutes of waiting (a whole match in a browser); run first"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave out the PostgreSQL case of tests about SQLite's own behaviour."""
+    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and put the
+    tests marked ``long`` first: most of a long test's time is spent waiting (on a
+    browser, on the bot's clocks), so the workers (more of them than cores, see
+    ``addopts``) run every other test beside it instead of after it."""
     kept, left_out = [], []
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -50,7 +56,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (left_out if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-        items[:] = kept
+    kept.sort(key=lambda item: item.get_closest_marker("long") is None)
+    items[:] = kept
 
 
 @pytest.fixture(scope="session")

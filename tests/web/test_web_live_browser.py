@@ -40,7 +40,7 @@ from tests.discord.discord_harness import (
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
 
-pytestmark = pytest.mark.timeout(400)
+pytestmark = [pytest.mark.timeout(400), pytest.mark.long]
 
 
 def free_port() -> int:
