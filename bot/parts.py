@@ -243,7 +243,11 @@ def _build(
                 activity=None
                 if live is None or settings.activity is None
                 else ActivityPages(
-                    settings.activity, service, links.signer, partial(_web_access, store)
+                    settings.activity,
+                    service,
+                    links.signer,
+                    partial(_web_access, store),
+                    thread_role=THREAD,
                 ),
             ),
             settings.web_host,

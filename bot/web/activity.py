@@ -32,7 +32,6 @@ from bot.i18n import N_, _
 from bot.settings import ActivitySettings
 from bot.store import StoreError, WebAccess
 from bot.tables import TableService, TableView
-from bot.ui.threads import THREAD
 
 from .language import page_language
 from .live.page import SOCKET_PATH
@@ -95,9 +94,14 @@ class ActivityPages:
         service: TableService,
         signer: Signer,
         access: Access,
+        *,
+        thread_role: str,
     ) -> None:
         """``access(guild)``: the server's web setting (no spectators' view when it is
-        ``off``)."""
+        ``off``); ``thread_role``: the role under which the Discord front end keeps a
+        table's thread among its messages, so an Activity started in a thread finds its
+        table (the front end's word for it, handed in, as the finished matches get it)."""
+        self._thread_role = thread_role
         self._settings = settings
         self._service = service
         self._signer = signer
@@ -175,7 +179,11 @@ class ActivityPages:
         view = self._service.table_in_channel(channel_id)
         if view is None:
             view = next(
-                (t for t in self._service.tables() if t.messages.get(THREAD) == channel_id),
+                (
+                    t
+                    for t in self._service.tables()
+                    if t.messages.get(self._thread_role) == channel_id
+                ),
                 None,
             )
         return view if view is not None and view.guild_id == guild_id else None

@@ -21,6 +21,7 @@ from bot.settings import ActivitySettings
 from bot.store import Store, WebAccess, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
+from bot.ui.threads import THREAD
 from bot.web.activity import ActivityPages
 from bot.web.app import make_app
 from bot.web.links import WebLinks
@@ -94,7 +95,7 @@ class ActivitySite:
         :data:`THREAD_ID` when ``thread``), the others joined, started."""
         view = await self.service.open_table(GUILD, CHANNEL, users[0], f"user{users[0]}")
         if thread:
-            await self.service.remember_message(view.table_id, "thread", THREAD_ID)
+            await self.service.remember_message(view.table_id, THREAD, THREAD_ID)
         for user in users[1:]:
             view = await self.service.join(CHANNEL, user, f"user{user}")
         if start:
@@ -135,7 +136,7 @@ async def activity_site(database: Path | str, *, pace: float = 0.0) -> AsyncIter
 
         lives.append(Live(service, signer, access))
         settings = ActivitySettings(CLIENT_ID, SECRET, discord_url)
-        activity = ActivityPages(settings, service, signer, access)
+        activity = ActivityPages(settings, service, signer, access, thread_role=THREAD)
         app = make_app(
             Services.of(store),
             WebLinks("http://x", signer),
