@@ -19,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from aiohttp import web
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playwright
+
+from tests.web.web_helpers import Filled, filled_copy, filled_template
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium (``dpkg -L chromium``)."""
@@ -132,3 +134,21 @@ def site() -> Iterator[Site]:
     served.start()
     yield served
     served.stop()
+
+
+# A store filled with finished matches, a closed day and a scoresheet, made once a module
+# and copied for each test, and a client of the pages served from it.
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Filled]:
+    return filled_template(tmp_path_factory.mktemp("filled"))
+
+
+@pytest.fixture
+async def filled(template: tuple[Path, Filled], tmp_path: Path) -> AsyncIterator[Filled]:
+    async with filled_copy(template, tmp_path) as copy:
+        yield copy
+
+
+@pytest.fixture
+async def client(filled: Filled, aiohttp_client):  # type: ignore[no-untyped-def]
+    return await aiohttp_client(filled.app())

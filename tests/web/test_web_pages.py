@@ -8,10 +8,7 @@ import io
 import json
 import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
 from PIL import Image
 
 from bot.engine import Match, from_record
@@ -19,23 +16,7 @@ from bot.ratings import OpenSkillRater
 from bot.render.labels import signed
 from bot.store import Human, WebAccess
 from tests.store.store_helpers import play
-from tests.web.web_helpers import GUILD, Filled, filled_copy, filled_template
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Filled]:
-    return filled_template(tmp_path_factory.mktemp("filled"))
-
-
-@pytest.fixture
-async def filled(template: tuple[Path, Filled], tmp_path: Path) -> AsyncIterator[Filled]:
-    async with filled_copy(template, tmp_path) as copy:
-        yield copy
-
-
-@pytest.fixture
-async def client(filled: Filled, aiohttp_client):  # type: ignore[no-untyped-def]
-    return await aiohttp_client(filled.app())
+from tests.web.web_helpers import GUILD, Filled
 
 
 async def html(client, path: str, **options) -> str:  # type: ignore[no-untyped-def]

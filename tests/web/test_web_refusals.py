@@ -5,8 +5,6 @@ with the strict Content-Security-Policy."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,23 +12,7 @@ from bot.store import WebAccess
 from bot.web.ratelimit import RateLimit
 from bot.web.security import CONTENT_SECURITY_POLICY
 from bot.web.tokens import Signer
-from tests.web.web_helpers import GUILD, OTHER_GUILD, Filled, filled_copy, filled_template
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Filled]:
-    return filled_template(tmp_path_factory.mktemp("filled"))
-
-
-@pytest.fixture
-async def filled(template: tuple[Path, Filled], tmp_path: Path) -> AsyncIterator[Filled]:
-    async with filled_copy(template, tmp_path) as copy:
-        yield copy
-
-
-@pytest.fixture
-async def client(filled: Filled, aiohttp_client):  # type: ignore[no-untyped-def]
-    return await aiohttp_client(filled.app())
+from tests.web.web_helpers import GUILD, OTHER_GUILD, Filled
 
 
 async def status_of(client, path: str, **options) -> int:  # type: ignore[no-untyped-def]
