@@ -8,8 +8,9 @@ from datetime import datetime
 from bot.i18n import _
 from bot.render.labels import signed as signed_points
 from bot.render.text import player_name
+from bot.store import Season
 
-from ..site import BadQuery
+from ..site import BadQuery, NotThere
 
 MAX_ID = 2**63 - 1
 """The largest id a database keeps (a BIGINT)."""
@@ -40,3 +41,16 @@ def signed(value: int) -> str:
 def shown_name(name: str | None) -> str:
     """A player's name as pages show it (a computer named after its seat)."""
     return player_name(name) if name else _("a player")
+
+
+def chosen_season(seasons: list[Season], query: Mapping[str, str]) -> Season:
+    """The season a page shows: the one its ``?season=`` names (one of this server's,
+    else :class:`NotThere`), or as the leaderboard picks it: the active season, else the
+    newest (``seasons`` is the server's, newest first, and not empty)."""
+    if "season" in query:
+        wanted = number(query["season"])
+        season = next((s for s in seasons if s.season_id == wanted), None)
+        if season is None:
+            raise NotThere("another server's season")
+        return season
+    return next((s for s in seasons if s.active), seasons[0])

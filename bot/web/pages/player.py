@@ -11,8 +11,8 @@ from bot.render.standings import rating_text, season_status
 from bot.render.text import contract_name
 
 from ..charts import rating_chart
-from ..site import NotThere, Page, Reader, Services
-from .common import number, only, shown_name, signed, when
+from ..site import Page, Reader, Services
+from .common import chosen_season, only, shown_name, signed, when
 
 RECENT = 10
 """Recent matches and real-table matches listed."""
@@ -29,13 +29,7 @@ async def player_page(
     context: dict[str, Any] = {"title": name, "name": name, "description": _("Bonken player")}
     if not seasons:
         return Page("player.html", context)
-    if "season" in query:
-        wanted = number(query["season"])
-        season = next((s for s in seasons if s.season_id == wanted), None)
-        if season is None:
-            raise NotThere("another server's season")
-    else:
-        season = await services.boards.season(guild_id, None)
+    season = chosen_season(seasons, query)
     stats = await services.boards.stats(season.season_id, user_id)
     history = await services.standings.rating_history(season.season_id, user_id)
     base = reader.links.player_path(guild_id, user_id)

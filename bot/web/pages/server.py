@@ -14,7 +14,7 @@ from bot.render.standings_image import ROWS, StandingsPicture, StandingsRow, sta
 from bot.store import LeaderboardSort
 
 from ..site import NotThere, Page, Reader, Services
-from .common import number, only, shown_name, when
+from .common import chosen_season, number, only, shown_name, when
 
 NEWEST = 10
 """Finished matches and closed days listed."""
@@ -37,13 +37,7 @@ async def server_page(services: Services, reader: Reader, query: Mapping[str, st
     if not seasons:
         context["empty"] = True
         return Page("server.html", context)
-    if "season" in query:
-        wanted = number(query["season"])
-        season = next((s for s in seasons if s.season_id == wanted), None)
-        if season is None:
-            raise NotThere("another server's season")
-    else:
-        season = await services.boards.season(guild_id, None)
+    season = chosen_season(seasons, query)
     board = await services.boards.page(season.season_id, sort, (page - 1) * PAGE_SIZE, 0)
     if board.rows and board.offset != (page - 1) * PAGE_SIZE:
         raise NotThere("past the last page")
