@@ -13,7 +13,8 @@ from PIL import Image, ImageDraw
 
 from bot.engine import Card, Suit
 
-from .draw import CARD, CARD_EDGE, INK, RED, Colour, font
+from .draw import CARD, CARD_EDGE, GOLD, INK, RED, Colour, font
+from .layers import Part
 from .text import rank_text
 
 RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
@@ -76,3 +77,35 @@ def paste(image: Image.Image, card: Card, centre: tuple[float, float], size=BIG)
     x = round(centre[0] - size[0] / 2)
     y = round(centre[1] - size[1] / 2)
     image.paste(picture, (x, y), picture)
+
+
+def part(
+    card: Card, centre: tuple[int, int], size: tuple[int, int] = BIG, *, underlined: bool = False
+) -> Part:
+    """``card`` at ``centre`` as a part of a picture (:mod:`~bot.render.layers`), with
+    room under it for the gold line that marks the card that took a trick."""
+    w, h = size
+    x, y = round(centre[0] - w / 2), round(centre[1] - h / 2)
+    return Part(
+        (x, y, x + w + 1, y + h + UNDERLINE[1] + 1), _paint, (card, centre, size, underlined)
+    )
+
+
+UNDERLINE = (4, 8)
+"""The gold line under a card that took a trick: from and to, in pixels under the card."""
+
+
+def _paint(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    card: Card,
+    centre: tuple[int, int],
+    size: tuple[int, int],
+    underlined: bool,
+) -> None:
+    paste(image, card, centre, size)
+    if underlined:
+        x, y = centre
+        w, h = size
+        top, bottom = (y + h // 2 + gap for gap in UNDERLINE)
+        draw.rectangle((x - w // 2, top, x + w // 2, bottom), fill=GOLD)

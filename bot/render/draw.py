@@ -95,7 +95,17 @@ def palette(colours: tuple[Colour, ...], entries: int = 256) -> Image.Image:
 def png(image: Image.Image, colours: tuple[Colour, ...] = TABLE_COLOURS) -> bytes:
     """The picture as PNG bytes, in :func:`palette`'s 256 colours: flat colours lose
     nothing visible and the file is a third the size of a full-colour one."""
+    return encoded(indexed(image, colours))
+
+
+def indexed(image: Image.Image, colours: tuple[Colour, ...] = TABLE_COLOURS) -> Image.Image:
+    """``image`` mapped to :func:`palette`'s colours, each pixel to its nearest entry (no
+    dithering: a pixel's entry depends on that pixel alone)."""
+    return image.quantize(palette=palette(colours), dither=Image.Dither.NONE)
+
+
+def encoded(image: Image.Image) -> bytes:
+    """An image already mapped to a palette (:func:`indexed`), as PNG bytes."""
     out = io.BytesIO()
-    mapped = image.quantize(palette=palette(colours), dither=Image.Dither.NONE)
-    mapped.save(out, "PNG", compress_level=3)
+    image.save(out, "PNG", compress_level=3)
     return out.getvalue()

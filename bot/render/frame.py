@@ -8,13 +8,14 @@ chooser with the same chips, so a deal message looks the same whatever is played
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engine import Suit, any_contract
 
 from . import cards
 from .draw import INK, PLATE, WHITE, fit, font
 from .labels import label
+from .layers import Part
 from .scene import TableScene
 from .text import contract_name
 
@@ -25,6 +26,23 @@ HEADING = 52
 CHIP = 30
 SEAT_FALLBACK = ("North", "East", "South", "West")
 """A seat's name when nothing of the player's name can be drawn."""
+
+
+def heading_part(scene: TableScene) -> Part:
+    """The heading as a part of the picture (:mod:`~bot.render.layers`): what it shows
+    of the scene, and nothing else, is its key."""
+    shown = TableScene(
+        seats=(),
+        deal_number=scene.deal_number,
+        deals=scene.deals,
+        contract=scene.contract,
+        over=scene.over,
+    )
+    return Part((0, 0, SIZE[0], HEADING + 1), _heading, (shown,))
+
+
+def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
+    heading(draw, scene)
 
 
 def heading(draw: ImageDraw.ImageDraw, scene: TableScene) -> None:
