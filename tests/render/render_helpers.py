@@ -8,7 +8,10 @@ from collections.abc import Callable
 
 from PIL import Image
 
+from bot import i18n
 from bot.engine import CONTRACTS, Choose, Match, Phase
+from bot.render import domino_image, layers, table_image
+from bot.render.scene import TableScene
 from bot.store import Computer, TableSettings
 from bot.tables import TableView
 from bot.tables.table import Seat, Table, view_of
@@ -43,6 +46,14 @@ def play(
         wanted = [a for a in legal if isinstance(a, Choose) and a.contract == contract]
         match.apply(wanted[0] if wanted else legal[0])
     return view_of(table_of(match, names))
+
+
+def drawn_fresh(scene: TableScene) -> Image.Image:
+    """The deal picture of ``scene`` with every part painted on one canvas, in the
+    scene's language: nothing kept, nothing pasted."""
+    kind = domino_image if scene.domino else table_image
+    with i18n.using(scene.language):
+        return layers.fresh(kind.background(), kind.parts(scene))
 
 
 def decode(data: bytes) -> Image.Image:

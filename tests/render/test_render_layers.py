@@ -16,7 +16,7 @@ from bot.render.deal_image import deal_png
 from bot.render.draw import png
 from bot.render.scene import TableScene, scene_of
 from bot.tables.table import view_of
-from tests.render.render_helpers import table_of
+from tests.render.render_helpers import drawn_fresh, table_of
 
 NAMES = ("Annemarie-Josephine van der Berg", "Bob", "😀", "Zuid-bot")
 """A name cut to fit, a short one, one the font cannot draw (its compass name shows)."""
@@ -41,13 +41,6 @@ def match_scenes(seed: int) -> list[TableScene]:
 SCENES = match_scenes(3)
 
 
-def whole(scene: TableScene):  # type: ignore[no-untyped-def]
-    """The picture with every part painted on one canvas: nothing kept, nothing pasted."""
-    kind = domino_image if scene.domino else table_image
-    with i18n.using(scene.language):
-        return layers.fresh(kind.background(), kind.parts(scene))
-
-
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_picture_of_kept_parts_is_the_picture_drawn_fresh(language: str):
     scenes = [dataclasses.replace(s, language=language) for s in SCENES[::4]]
@@ -55,7 +48,7 @@ def test_a_picture_of_kept_parts_is_the_picture_drawn_fresh(language: str):
     assert any(s.doubled for s in scenes) and any(s.contract is None for s in scenes)
     for scene in scenes:
         kind = domino_image if scene.domino else table_image
-        expected = whole(scene)
+        expected = drawn_fresh(scene)
         with i18n.using(language):
             assert kind.composed(kind.background, kind.parts(scene)).tobytes() == expected.tobytes()
         assert deal_png(scene) == png(expected), scene

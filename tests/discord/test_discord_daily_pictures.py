@@ -1,0 +1,54 @@
+"""The picture a daily click is answered with is the picture of the state the message
+shows, as if drawn fresh: the parts kept from earlier pictures, the person's own and
+other people's, never show a stale or someone else's state."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot import i18n
+from bot.render.daily import daily_scene
+from bot.render.draw import png
+from bot.store import open_store
+from bot.ui.pictures import DAILY_FILE
+from tests.daily.daily_helpers import Clock
+from tests.discord.daily_helpers import ANN, BOB, Daily, click, new_daily, next_move, shown, start
+from tests.discord.fakes import Sent
+from tests.render.render_helpers import drawn_fresh
+
+pytestmark = pytest.mark.real_pictures
+
+
+@pytest.fixture
+async def daily(tmp_path) -> AsyncIterator[Daily]:
+    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+        yield new_daily(store, Clock())
+
+
+def picture(edit: Sent) -> bytes:
+    (file,) = edit.files
+    assert file.filename == DAILY_FILE
+    return file.fp.getvalue()  # type: ignore[attr-defined]
+
+
+async def pictures_match_their_state(daily: Daily, user_id: int, name: str) -> int:
+    """``user_id`` plays through by the buttons; each message's picture is checked
+    against the fresh drawing of the attempt as the service has it then. The clicks."""
+    edit = shown(await start(daily, user_id, name))
+    clicks = 0
+    while moves := edit.custom_ids(enabled_only=True):
+        attempt_id, step = (int(part) for part in moves[0].split(":")[2:4])
+        view = await daily.service.turn(attempt_id, user_id, step)
+        assert picture(edit) == png(drawn_fresh(daily_scene(view, i18n.DEFAULT)))
+        edit = shown(await click(daily, user_id, next_move(edit)))
+        clicks += 1
+    return clicks
+
+
+async def test_every_click_shows_the_picture_of_its_own_state_drawn_fresh(daily: Daily):
+    # Ann's pictures are drawn from parts kept as she plays; Bob plays the same deals
+    # after her, so most of his parts (the computers' plates, the cards) are hers.
+    assert await pictures_match_their_state(daily, ANN, "Ann") > 10
+    assert await pictures_match_their_state(daily, BOB, "Bob") > 10
