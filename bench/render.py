@@ -4,10 +4,13 @@ Plays ``--matches`` random matches through the engine and takes the table's publ
 after every action (as the deal message would show it), then draws, on one core (the
 process is pinned to one CPU where the OS allows), every distinct scene: the table
 pictures of the trick deals, the Domino pictures, and the score chart after every deal.
-The renderers' caches are bypassed, so each figure is a real drawing and PNG encoding.
-Prints p50, p95 and the largest time per picture kind, and the PNG sizes (targets: a
-table picture p95 <= 25 ms, every PNG <= 150 KB). The first picture of a process also
-loads the font and draws the card faces; that cold start is printed on its own.
+The deal pictures are timed twice: drawn fresh (every part painted on one canvas, nothing
+kept: what a picture costs on its own) and as the bot draws them, each scene after the
+one before with the parts kept (:mod:`bot.render.layers`; the cache of whole pictures
+bypassed). Prints p50, p95 and the largest time per picture kind, and the PNG sizes
+(targets: a table picture p95 <= 25 ms, every PNG <= 150 KB). The first picture of a
+process also loads the font and draws the card faces; that cold start is printed on its
+own.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bot import i18n
 from bot.engine import Match, Phase
-from bot.render import chart, domino_image, table_image
+from bot.render import chart, domino_image, layers, table_image
 from bot.render.chart import ChartData
+from bot.render.draw import png
 from bot.render.scene import TableScene, scene_of
 from bot.store import Computer, TableSettings
 from bot.tables.table import Seat, Table, view_of
@@ -58,6 +63,13 @@ def scenes(matches: int, seed: int) -> tuple[list[TableScene], list[ChartData]]:
     return list(seen), charts
 
 
+def drawn_fresh(scene: TableScene) -> bytes:
+    """The deal picture with every part painted on one canvas: nothing kept."""
+    kind = domino_image if scene.domino else table_image
+    with i18n.using(scene.language):
+        return png(layers.fresh(kind.background(), kind.parts(scene)))
+
+
 def measure(draw: Callable[[], bytes]) -> tuple[float, int]:
     start = time.perf_counter()
     data = draw()
@@ -69,7 +81,7 @@ def report(kind: str, figures: list[tuple[float, int]]) -> None:
     sizes = sorted(s for _, s in figures)
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
     print(
-        f"{kind:<8} {len(times):>5} pictures  time p50 {statistics.median(times):5.1f} ms  "
+        f"{kind:<18} {len(times):>5} pictures  time p50 {statistics.median(times):5.1f} ms  "
         f"p95 {p95:5.1f} ms  max {times[-1]:5.1f} ms   PNG p50 "
         f"{statistics.median(sizes) / 1000:5.1f} KB  max {sizes[-1] / 1000:5.1f} KB"
     )
@@ -86,13 +98,17 @@ def main() -> None:
     draw_table = table_image.table_png.__wrapped__
     draw_domino = domino_image.domino_png.__wrapped__
     draw_chart = chart.chart_png.__wrapped__
-    cold, _ = measure(lambda: draw_table(all_scenes[0]))
+    cold, _ = measure(lambda: drawn_fresh(all_scenes[0]))
     print(f"cold start (font, card faces): {cold:.0f} ms")
-    tables = [measure(lambda s=s: draw_table(s)) for s in all_scenes if not s.domino]
-    dominoes = [measure(lambda s=s: draw_domino(s)) for s in all_scenes if s.domino]
+    tables = [measure(lambda s=s: drawn_fresh(s)) for s in all_scenes if not s.domino]
+    dominoes = [measure(lambda s=s: drawn_fresh(s)) for s in all_scenes if s.domino]
+    kept = [measure(lambda s=s: draw_table(s)) for s in all_scenes if not s.domino]
+    kept_dominoes = [measure(lambda s=s: draw_domino(s)) for s in all_scenes if s.domino]
     charted = [measure(lambda c=c: draw_chart(c)) for c in charts]
     report("table", tables)
     report("domino", dominoes)
+    report("table, parts kept", kept)
+    report("domino, parts kept", kept_dominoes)
     report("chart", charted)
 
 
