@@ -10,7 +10,11 @@ is finished. Printed:
 1. Acknowledgement: each interaction's time from its arrival to its first answer (the
    defer), p50 / p99 / max, and how many took 3 s or more (Discord's limit; target 0).
 2. The time until the person's message shows the answer (the handler done: the move
-   stored, the computers' answers, the picture drawn, the message edited).
+   stored, the computers' answers, the picture drawn, the message edited). Printed with
+   it first: the clicks a second, and the CPU time of the process (every thread) per
+   click. With nobody thinking, each person waits for the clicks of the others ahead of
+   his, so the time until an answer shows is about ``--people`` divided by the clicks a
+   second, and the clicks a second are the cores' free time divided by a click's CPU.
 3. The computers' decision time at the daily level (each call of the player, on the
    event loop), p50 / p95 / max, and how many decisions were made.
 4. REST calls to the channel while people played (posts, edits: the bot's own calls,
@@ -103,14 +107,46 @@ def next_move(message: dict[str, Any]) -> str | None:
     return random.choice(moves) if moves else None
 
 
+class NewTasks:
+    """The loop's task factory, noting the tasks made while :meth:`of` runs a call: the
+    tasks an interaction's arrival starts (its handlers). Asking the loop for all its
+    tasks before and after instead costs a scan of every task, hundreds with 200 people,
+    on each click: the benchmark's own work, slowing the bot it measures."""
+
+    def __init__(self) -> None:
+        self._noted: list[asyncio.Task[Any]] | None = None
+
+    def install(self) -> None:
+        asyncio.get_running_loop().set_task_factory(self._task)
+
+    def _task(
+        self, loop: asyncio.AbstractEventLoop, coro: Any, **options: Any
+    ) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, **options)
+        if self._noted is not None:
+            self._noted.append(task)
+        return task
+
+    def of(self, call: Any) -> list[asyncio.Task[Any]]:
+        """The tasks ``call()`` started (it runs without awaiting: nothing else runs)."""
+        self._noted = []
+        try:
+            call()
+            return self._noted
+        finally:
+            self._noted = None
+
+
+NEW_TASKS = NewTasks()
+
+
 async def handled(h: Harness, payload: dict[str, Any], shown: list[float]) -> Interaction:
     """Feed an interaction to the bot and wait for its handler (however long it takes:
     the harness's own ``dispatch`` gives up after ten seconds); ``shown`` gets the time
     until the person's message showed the answer."""
-    before = asyncio.all_tasks()
     began = time.perf_counter()
-    h.bot._connection.parse_interaction_create(payload)
-    await asyncio.gather(*(asyncio.all_tasks() - before))
+    started = NEW_TASKS.of(lambda: h.bot._connection.parse_interaction_create(payload))
+    await asyncio.gather(*started)
     shown.append(time.perf_counter() - began)
     return h.fake.interactions[int(payload["id"])]
 
@@ -156,6 +192,7 @@ async def memory_per_attempt(people: int, folder: Path) -> float:
 async def run(args: argparse.Namespace) -> None:
     times: list[float] = []
     computers.decide_sync = timed_decider(args.level, args.work, times)  # type: ignore[assignment]
+    NEW_TASKS.install()
     with tempfile.TemporaryDirectory() as folder:
         h = await Harness(Path(folder), pacing=FAST_PACING, time_scale=1.0).start()
         try:
@@ -163,12 +200,14 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(0)
             own_before = len(h.fake.own_calls())
             rss_before = rss_kb()
+            cpu_before = time.process_time()
             began = time.perf_counter()
             shown: list[float] = []
             playing = (person(h, user, args.think, shown) for user in people)
             clicks = sum(await asyncio.gather(*playing))
             seconds = time.perf_counter() - began
             rss_growth = rss_kb() - rss_before
+            cpu = time.process_time() - cpu_before
             own = len(h.fake.own_calls()) - own_before
             interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
             latencies = [i.latency for i in interactions if i.latency is not None]
@@ -188,7 +227,8 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(
         f"{args.people} people, thinking {args.think} s on average, {clicks} clicks in "
-        f"{seconds:.1f} s ({clicks / seconds:.0f}/s)"
+        f"{seconds:.1f} s ({clicks / seconds:.0f}/s); CPU {cpu / clicks * 1000:.1f} ms a click "
+        f"(this process, all its threads: the bot, the fake Discord and the people)"
     )
     print(
         f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
