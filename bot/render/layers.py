@@ -6,10 +6,10 @@ parts repeat from one picture to the next (a click changes a card or two and one
 and across people (the computers' plates, the cards, the heading of the day's deal), so
 drawing every part on a fresh canvas wasted most of the work. A :class:`Part` names the
 function that paints it and that function's arguments, so equal parts are the same
-drawing: :func:`composed` pastes each part cut from the background it was painted on,
-kept in a cache, and :func:`fresh` paints them all on one canvas, as the picture would be
-drawn without the cache. They agree pixel for pixel as long as each part paints inside
-its box, which the render tests check on whole matches.
+drawing: :func:`composed` pastes each part cut from the background it was painted on
+and kept (the last :data:`KEPT` used), and :func:`fresh` paints them all on one canvas,
+as the picture would be drawn without keeping anything. They agree pixel for pixel as
+long as each part paints inside its box, which the render tests check on whole matches.
 
 The PNG path (:func:`composed_png`) pastes the parts already mapped to the fixed palette
 (:func:`~bot.render.draw.png`): mapping is pixel by pixel, so mapping the parts gives the
@@ -34,8 +34,11 @@ Box = tuple[int, int, int, int]
 """(left, top, right, bottom), the right and bottom edges outside, as ``Image.crop``'s."""
 Painter = Callable[..., None]
 """``paint(image, draw, *args)``: draws a part on a whole picture, in the current language."""
-CUTS = 2048
-"""Parts kept (mapped to the palette, a few KB each: a plate is 15 KB)."""
+KEPT = 1024
+"""Parts kept mapped to the palette, for the PNGs: a few KB each (a plate 15 KB, a card
+11 KB), some 10 MB at most."""
+KEPT_RGB = 256
+"""Parts kept in full colour, for the pictures drawn on (a replay's): three times that."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ def composed(background: Callable[[], Image.Image], parts: Sequence[Part]) -> Im
     image = background().copy()
     language = i18n.current()
     for part in parts:
-        image.paste(_cut(background, part, language, mapped=False), part.box[:2])
+        image.paste(_cut(background, part, language), part.box[:2])
     return image
 
 
@@ -71,7 +74,7 @@ def composed_png(background: Callable[[], Image.Image], parts: Sequence[Part]) -
     image = _indexed_background(background).copy()
     language = i18n.current()
     for part in parts:
-        image.paste(_cut(background, part, language, mapped=True), part.box[:2])
+        image.paste(_mapped_cut(background, part, language), part.box[:2])
     return encoded(image)
 
 
@@ -80,18 +83,21 @@ def _indexed_background(background: Callable[[], Image.Image]) -> Image.Image:
     return indexed(background())
 
 
-@lru_cache(maxsize=CUTS)
-def _cut(
-    background: Callable[[], Image.Image], part: Part, language: str, *, mapped: bool
-) -> Image.Image:
-    """``part`` painted on ``background`` in ``language`` and cut out (``mapped``: to the
-    palette). The language is the key's: a part's words are drawn in it."""
+@lru_cache(maxsize=KEPT_RGB)
+def _cut(background: Callable[[], Image.Image], part: Part, language: str) -> Image.Image:
+    """``part`` painted on ``background`` in ``language`` and cut out. The language is
+    the key's: a part's words are drawn in it."""
     with i18n.using(language):
-        cut = fresh(background(), [part]).crop(part.box)
-    return indexed(cut) if mapped else cut
+        return fresh(background(), [part]).crop(part.box)
+
+
+@lru_cache(maxsize=KEPT)
+def _mapped_cut(background: Callable[[], Image.Image], part: Part, language: str) -> Image.Image:
+    """:func:`_cut`, mapped to the palette (the full-colour cut is not kept for it)."""
+    return indexed(_cut.__wrapped__(background, part, language))
 
 
 def cut_misses() -> int:
-    """How many parts were drawn so far, not found kept (the tests see what a click
-    redraws)."""
-    return _cut.cache_info().misses
+    """How many parts were drawn for PNGs so far, not found kept (the tests see what a
+    click redraws)."""
+    return _mapped_cut.cache_info().misses

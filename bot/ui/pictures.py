@@ -5,8 +5,9 @@ so the event loop keeps answering interactions meanwhile. One thread draws every
 picture, one after another: the fonts and caches are shared, and FreeType's font faces
 are not safe to use from two threads at once. A deal picture is pasted from parts kept
 from earlier pictures (:mod:`bot.render.layers`) and costs some 3 ms, most of it the PNG
-encoding, which releases the GIL: the loop runs on meanwhile. If drawing fails for any reason the error is logged and the
-caller sends its text alone: a game never waits on, or stops for, a picture.
+encoding, which releases the GIL: the loop runs on meanwhile. If drawing fails for any
+reason the error is logged and the caller sends its text alone: a game never waits on,
+or stops for, a picture.
 """
 
 from __future__ import annotations
