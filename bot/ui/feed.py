@@ -102,8 +102,10 @@ class ChannelFeed:
         """Seat notices posted during the match (each is named by its number)."""
         self.posting = 0
         """Events queued that post something (:data:`~bot.ui.posts.POSTING`)."""
+        self.tricks: list[ev.TrickTaken] = []
+        """The current deal's tricks, for its score line."""
         self.delivering: ln.Line | None = None
-        """The trick or score line being posted, until it is recorded as posted (a deal's
+        """The score line being posted, until it is recorded as posted (a deal's
         message is recorded with its id, when its post returns)."""
         self.worker = asyncio.create_task(self._work())
 
@@ -183,12 +185,14 @@ class ChannelFeed:
     async def _present(self, event: ev.Event) -> None:
         table, view = self.table, self.view
         match event:
-            case ev.TrickTaken() | ev.DealScored():
-                deal = view.deal_number if view else 0
-                if isinstance(event, ev.TrickTaken):
-                    table.tricks.append(text.trick_summary(posts.labels(view), event))
-                await self._post_line(ln.line_of(event, deal), event)
-                if isinstance(event, ev.DealScored) and self.summary is not None:
+            case ev.TrickTaken():
+                # Listed on the deal's message (paced edits), posted with the score.
+                table.tricks.append(text.trick_summary(posts.labels(view), event))
+                self.tricks.append(event)
+                table.stale.set()
+            case ev.DealScored():
+                await self._post_line(event, self.tricks)
+                if self.summary is not None:
                     self.summary.show(view)
             case ev.TableRestored():
                 await self._restore(event)
@@ -278,13 +282,19 @@ class ChannelFeed:
         with self.progress.requesting("POST", channel.id):
             return await channel.send(nonce=nonce, **fields)
 
-    async def _post_line(self, line: ln.Line, event: ev.TrickTaken | ev.DealScored) -> None:
-        """A trick or score line, recorded as posted so a restart does not repeat it."""
-        post = posts.line(event, self.view)
-        assert post is not None
-        self.delivering = line
+    async def _post_line(self, event: ev.DealScored, tricks: list[ev.TrickTaken]) -> None:
+        """A deal's score line with its ``tricks``, recorded as posted so a restart does
+        not repeat it. Were it split (too long for one message), each part has a name of
+        its own: a restart after some went out posts them again under the same names,
+        and Discord answers those with the messages already there."""
+        line = ln.line_of(event)
+        parts = posts.deal_end(event, tricks, self.view)
         try:
-            await self._post(post, ln.post_nonce(event.table_id, *line))
+            for part, post in enumerate(parts):
+                if part == len(parts) - 1:  # a stop records the line once its last part is out
+                    self.delivering = line
+                what = (*line, part) if part else line
+                await self._post(post, ln.post_nonce(event.table_id, *what))
             await self.context.delivery.posted(event.table_id, line)
         finally:
             self.delivering = None
@@ -315,7 +325,7 @@ class ChannelFeed:
                 await self._open_thread(view)
             if table.message_id is not None:
                 await table.close()
-            table.view, table.tricks = view, []
+            table.view, table.tricks, self.tricks = view, [], []
             line = ln.message_line(view.deal_number)
             try:
                 message = await self._post(
@@ -380,14 +390,14 @@ class ChannelFeed:
         if last >= ln.message_line(current):
             self.table.deal = current  # the stored table message is this deal's
         events = restored.lines
-        for line, event in ln.unposted(events, last, current):
+        for _line, event in ln.unposted(events, last, current):
             if isinstance(event, ev.DealStarted):
                 await self._new_deal_message(view)
             else:
-                await self._post_line(line, event)
+                await self._post_line(event, ln.tricks_of(events, event.deal_number))
         names = posts.labels(view)
-        tricks = ln.current_tricks(events, current)
-        self.table.tricks = [text.trick_summary(names, trick) for trick in tricks]
+        self.tricks = ln.tricks_of(events, current)
+        self.table.tricks = [text.trick_summary(names, trick) for trick in self.tricks]
         if view.status is not TableStatus.FINISHED:  # a finished match's end is all it misses
             await self._post(posts.restored(view), self._name(restored))
 

@@ -162,19 +162,26 @@ async def presented(f: Feed, *events: ev.Event, view: TableView | None = None) -
     await f.feed.queue.join()
 
 
-async def test_lines_go_out_one_at_a_time_in_order_each_named_and_recorded(make_feed):
+def scored(deal: int) -> ev.DealScored:
+    zero = (0, 0, 0, 0)
+    return ev.DealScored(TABLE_ID, CHANNEL_ID, deal, "queens", zero, zero, (zero,) * 4, zero, ())
+
+
+async def test_a_deals_tricks_go_out_with_its_score_line_named_and_recorded(make_feed):
+    """The tricks are listed on the table message as they are taken (no post each); the
+    score line posts them all, under the deal's score line's name."""
     f = make_feed(seconds=0.01)
     await presented(f, trick(1), trick(2), trick(3))
-    assert [p.fields["content"].split(":")[0] for p in f.channel.posts] == [
-        "Trick 1",
-        "Trick 2",
-        "Trick 3",
-    ]
-    assert min(gaps(f.channel.posts)) >= 0  # never two at once
-    names = [f"bk.{TABLE_ID}.1.{n}" for n in (1, 2, 3)]  # deal 1, tricks 1 to 3
-    assert [p.fields["nonce"] for p in f.channel.posts] == names
-    assert f.delivery.posted_lines == [(1, 1), (1, 2), (1, 3)]
-    assert all(p.fields["allowed_mentions"].users is False for p in f.channel.posts)
+    assert f.channel.posts == []
+    assert [t.split(" ")[0] for t in f.feed.table.tricks] == ["1.", "2.", "3."]
+    await presented(f, scored(1))
+    (post,) = f.channel.posts
+    lines = post.fields["content"].split("\n")
+    assert [line.split(":")[0] for line in lines[:3]] == ["Trick 1", "Trick 2", "Trick 3"]
+    assert lines[3].startswith("Deal 1 (Queens) scores:")
+    assert post.fields["nonce"] == f"bk.{TABLE_ID}.1.{SCORE_STEP}"
+    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
+    assert post.fields["allowed_mentions"].users is False
 
 
 async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_feed):
@@ -190,19 +197,37 @@ async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_fe
 async def test_a_restored_feed_waits_its_quiet_then_posts_only_what_the_channel_missed(
     make_feed,
 ):
-    f = make_feed(last=(1, 1))  # trick 1's line was recorded before the restart
+    f = make_feed(last=(1, 0))  # deal 1's message was recorded before the restart
     view = table_view(images=False)
     started = asyncio.get_running_loop().time()
     missed = (ev.DealStarted(TABLE_ID, CHANNEL_ID, 1, 0, 2), trick(1), trick(2), trick(3))
     await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=view)
     contents = [p.fields["content"] for p in f.channel.posts]
-    assert [c.split(":")[0] for c in contents[:2]] == ["Trick 2", "Trick 3"]
-    assert contents[2].startswith("The bot restarted; the table is restored.")
-    assert len(contents) == 3  # the deal's message was shown: not posted again
+    assert len(contents) == 1  # the deal's message was shown: not posted again
+    assert contents[0].startswith("The bot restarted; the table is restored.")
     assert f.channel.posts[0].began - started >= 0.05  # one quiet window first
-    assert f.delivery.posted_lines == [(1, 2), (1, 3)]
+    assert f.delivery.posted_lines == []
     assert f.feed.table.tricks[0].startswith("1. 2♣ 3♣ 4♣ 5♣")  # its table message lists all
     assert len(f.feed.table.tricks) == 3
+    # The deal's score line, when it comes, carries the tricks taken before the restart.
+    await presented(f, trick(4), scored(1), view=view)
+    lines = f.channel.posts[-1].fields["content"].split("\n")
+    assert [line.split(":")[0] for line in lines[:4]] == [f"Trick {n}" for n in range(1, 5)]
+
+
+async def test_a_score_line_missed_by_a_restart_is_posted_with_its_deals_tricks(make_feed):
+    f = make_feed(last=(1, 0))
+    view = table_view(images=False)
+    missed = (ev.DealStarted(TABLE_ID, CHANNEL_ID, 1, 0, 2), trick(1), trick(2), scored(1))
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=view)
+    score, notice = (p.fields["content"] for p in f.channel.posts)
+    assert [line.split(":")[0] for line in score.split("\n")][:3] == [
+        "Trick 1",
+        "Trick 2",
+        "Deal 1 (Queens) scores",
+    ]
+    assert notice.startswith("The bot restarted")
+    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
 
 
 async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_hands(make_feed):
@@ -211,7 +236,7 @@ async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_ha
     scored = ev.DealScored(TABLE_ID, CHANNEL_ID, 1, "queens", zero, zero, (zero,) * 4, zero, ())
     closed = ev.TableClosed(TABLE_ID, CHANNEL_ID, "the table was cancelled")
     await presented(f, trick(1), scored, closed)
-    assert f.delivery.posted_lines == [(1, 1), (1, SCORE_STEP)]
+    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
     assert f.channel.posts[-1].fields["content"] == "The table is closed: the table was cancelled."
     assert f.hands.closed == [(TABLE_ID, "the table was cancelled", "en", CHANNEL_ID)]
     assert f.closed == [TABLE_ID]  # the presenter drops the feed

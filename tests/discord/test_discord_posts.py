@@ -22,19 +22,43 @@ def cards(*codes: str) -> tuple[tuple[int, Card], ...]:
     return tuple((seat, Card.parse(code)) for seat, code in enumerate(codes))
 
 
-def test_a_trick_line_names_the_cards_in_play_order_and_who_took_it():
+def scored(deal: int) -> ev.DealScored:
+    zero = (0, 0, 0, 0)
+    return ev.DealScored(TABLE, CHANNEL, deal, "queens", zero, zero, (zero,) * 4, zero, ())
+
+
+def test_a_deals_end_names_each_tricks_cards_in_play_order_and_who_took_it_then_scores():
     trick = ev.TrickTaken(TABLE, CHANNEL, 3, cards("9C", "KC", "2C", "7D"), 2, -30, False)
-    assert posts.line(trick, table_view()) == Post(
+    (post,) = posts.deal_end(scored(1), [trick], table_view())
+    assert post.content is not None
+    first, score = post.content.split("\n", 1)
+    assert first == (
         "Trick 3: **Ann\\_** 9♣, **East bot** 🤖 K♣, **Bob** 2♣, **West bot** 🤖 7♦. "
         "**Bob** takes it (-30)."
     )
+    assert score.startswith("Deal 1 (Queens) scores:")
 
 
-def test_a_lines_names_are_the_seats_compass_names_without_a_table():
+def test_a_deals_lines_name_the_seats_compass_names_without_a_table():
     trick = ev.TrickTaken(TABLE, CHANNEL, 1, cards("9C", "KC", "2C", "7D"), 0, 0, False)
-    post = posts.line(trick, None)
-    assert post is not None and post.content is not None
+    (post,) = posts.deal_end(scored(1), [trick], None)
+    assert post.content is not None
     assert post.content.startswith("Trick 1: North 9♣, East K♣, South 2♣, West 7♦.")
+
+
+def test_a_deals_end_too_long_for_one_message_is_split_between_lines_losing_none(
+    monkeypatch,
+):
+    """Four 32-character names on thirteen trick lines do not fit in one message."""
+    monkeypatch.setattr(posts, "labels", lambda view: [f"{seat}" * 32 for seat in "NESW"])
+    plays = cards("9C", "KC", "2C", "7D")
+    tricks = [ev.TrickTaken(TABLE, CHANNEL, n, plays, 2, -30, False) for n in range(1, 14)]
+    parts = posts.deal_end(scored(1), tricks, table_view())
+    said = [p.content or "" for p in parts]
+    assert len(parts) == 2 and all(len(words) <= posts.CONTENT_LIMIT for words in said)
+    lines = "\n".join(said).split("\n")
+    assert [line.split(":")[0] for line in lines[:13]] == [f"Trick {n}" for n in range(1, 14)]
+    assert lines[13].startswith("Deal 1 (Queens) scores:")
 
 
 def test_a_reminder_pings_and_says_how_to_get_a_hand_that_stopped_updating():
