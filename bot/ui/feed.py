@@ -34,7 +34,7 @@ from . import posts
 from .answers import Answers
 from .delivery import Delivery, Progress
 from .hands import HandController
-from .pacing import EditPacer, Pacing
+from .pacing import EditBudget, EditPacer, Pacing
 from .pictures import ChartPicture, chart_of_record, drawn, show
 from .records import record_file
 from .summary import SummaryMessage
@@ -89,6 +89,7 @@ class ChannelFeed:
         self.table = TableMessage(
             lambda: self.channel,
             EditPacer(context.pacing.edit_interval, context.stopping),
+            EditBudget(context.pacing.edit_burst, context.pacing.edit_refill, context.stopping),
             self.progress,
             activity=context.activity,
         )
@@ -191,9 +192,8 @@ class ChannelFeed:
                 self.tricks.append(event)
                 table.stale.set()
             case ev.DealScored():
+                # (The summary shows the new totals with the next deal, or the standings.)
                 await self._post_line(event, self.tricks)
-                if self.summary is not None:
-                    self.summary.show(view)
             case ev.TableRestored():
                 await self._restore(event)
             case ev.MatchEnded(totals=totals, ranks=ranks, record=record):
@@ -243,7 +243,8 @@ class ChannelFeed:
         async with self.table.lock:
             await self.table.edit_now()
         if self.summary is not None:
-            self.summary.show(self.view, closed=None if over else i18n._(reason))
+            if not over:  # (a finished match's summary shows its standings already)
+                self.summary.show(self.view, closed=i18n._(reason))
             await self.summary.flush()
             self.summary.close()
             self.context.threads.archive_later(self.summary.thread_id)

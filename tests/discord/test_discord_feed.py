@@ -1,7 +1,9 @@
 """One table's feed on its own, with a fake channel (no bot, no Discord): its table
-message is edited at most once per interval and quick changes share an edit; its posts go
-out one at a time, in order, each named; a restored feed waits its quiet, then posts what
-the channel missed. The timings are the feed's constructor arguments, small here."""
+message is edited at most once per interval, within its budget, and quick changes share
+an edit, which shows the newest state; an edit that would change nothing is not sent; a
+deal's last edit waits for no budget; its posts go out one at a time, in order, each
+named; a restored feed waits its quiet, then posts what the channel missed. The timings
+are the feed's constructor arguments, small here."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from bot.ui.answers import Answers
 from bot.ui.delivery import Progress
 from bot.ui.feed import ChannelFeed, FeedContext
 from bot.ui.lines import SCORE_STEP
-from bot.ui.pacing import EditPacer, Pacing
+from bot.ui.pacing import EditBudget, EditPacer, Pacing
 from bot.ui.table_message import TableMessage
 from bot.ui.threads import Threads
 from tests.discord.fakes import (
@@ -41,8 +43,20 @@ def gaps(sent: list) -> list[float]:
     return [b.began - a.ended for a, b in itertools.pairwise(sent)]
 
 
+def unlimited(stopping: asyncio.Event) -> EditBudget:
+    """A budget that never runs out (no refill time)."""
+    return EditBudget(1, 0.0, stopping)
+
+
+def table_message(
+    channel: FakeChannel, pacer: EditPacer, budget: EditBudget | None = None
+) -> TableMessage:
+    stopping = asyncio.Event()
+    return TableMessage(lambda: channel, pacer, budget or unlimited(stopping), Progress(Answers()))
+
+
 def lobby_message(channel: FakeChannel, stopping: asyncio.Event) -> TableMessage:
-    table = TableMessage(lambda: channel, EditPacer(INTERVAL, stopping), Progress(Answers()))
+    table = table_message(channel, EditPacer(INTERVAL, stopping))
     table.view, table.message_id = table_view(started=False), 1
     return table
 
@@ -72,9 +86,10 @@ async def test_a_slow_edit_is_not_followed_at_once():
     channel = FakeChannel(CHANNEL_ID, seconds=3 * INTERVAL)
     table = lobby_message(channel, asyncio.Event())
     try:
-        for _ in range(3):
+        for host in range(3):
+            table.view = replace(table.view, host_id=host)
             table.stale.set()
-            while table.stale.is_set() or len(channel.edits) < _ + 1:
+            while table.stale.is_set() or len(channel.edits) < host + 1:
                 await asyncio.sleep(0.005)
     finally:
         table.stop()
@@ -84,13 +99,14 @@ async def test_a_slow_edit_is_not_followed_at_once():
 async def test_a_stopping_bot_sends_its_last_edit_at_once():
     channel = FakeChannel(CHANNEL_ID)
     stopping = asyncio.Event()
-    table = TableMessage(lambda: channel, EditPacer(60.0, stopping), Progress(Answers()))
+    table = table_message(channel, EditPacer(60.0, stopping))
     table.view, table.message_id = table_view(started=False), 1
     loop = asyncio.get_running_loop()
     try:
         table.stale.set()
         while not channel.edits:  # the first edit: nothing to wait for
             await asyncio.sleep(0.005)
+        table.view = replace(table.view, host_id=7)
         table.stale.set()  # the next would wait a minute...
         stopping.set()  # ...but the bot stops
         stopped = loop.time()
@@ -104,7 +120,7 @@ async def test_a_stopping_bot_sends_its_last_edit_at_once():
 
 async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
     channel = FakeChannel(CHANNEL_ID)
-    table = TableMessage(lambda: channel, EditPacer(0.0, asyncio.Event()), Progress(Answers()))
+    table = table_message(channel, EditPacer(0.0, asyncio.Event()))
     view = table_view(images=False)
     table.posted(1, view)
     table.view = view
@@ -116,6 +132,71 @@ async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
     (edit,) = channel.edits
     assert edit.fields["view"] is None
     assert edit.fields["embed"].description.endswith("**Deal over.**")
+
+
+async def test_past_its_burst_a_table_message_shows_the_newest_state_once_per_refill():
+    """A change every 10 ms for 0.6 s: three edits at once (the burst), then one per
+    0.15 s, each showing the state as it was when sent; the last shows the last change."""
+    channel = FakeChannel(CHANNEL_ID)
+    stopping = asyncio.Event()
+    table = table_message(channel, EditPacer(0.0, stopping), EditBudget(3, 0.15, stopping))
+    table.view, table.message_id = table_view(started=False), 1
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    shown: list[int] = []
+    try:
+        for host in range(60):
+            table.view = replace(table.view, host_id=host)
+            table.stale.set()
+            await asyncio.sleep(0.01)
+            shown.extend(host for _ in range(len(channel.edits) - len(shown)))
+        took = loop.time() - began
+        await asyncio.sleep(0.3)
+    finally:
+        table.stop()
+    said = [edit.fields["embed"].description for edit in channel.edits]
+    assert 3 + 2 <= len(said) <= 3 + took / 0.15 + 2, len(said)
+    assert all(f"<@{host}>" in words for host, words in zip(shown, said, strict=False))
+    assert "<@59>" in said[-1]  # the final state is shown
+    late = [b.began - a.began for a, b in itertools.pairwise(channel.edits[3:])]
+    assert min(late) >= 0.15 * 0.9, late
+
+
+async def test_an_edit_that_would_change_nothing_is_not_sent():
+    channel = FakeChannel(CHANNEL_ID)
+    table = lobby_message(channel, asyncio.Event())
+    try:
+        for _ in range(3):
+            table.stale.set()
+            while table.stale.is_set():
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(2 * INTERVAL)
+    finally:
+        table.stop()
+    assert len(channel.edits) == 1
+
+
+async def test_a_deals_last_edit_waits_for_no_budget():
+    """The budget is spent for a minute; the deal ends: its last edit goes out at once."""
+    channel = FakeChannel(CHANNEL_ID)
+    stopping = asyncio.Event()
+    table = table_message(channel, EditPacer(0.0, stopping), EditBudget(1, 60.0, stopping))
+    view = table_view(images=False)
+    table.posted(1, view)
+    table.view = view
+    loop = asyncio.get_running_loop()
+    try:
+        table.deadline = (view.turn, 1.0)
+        table.stale.set()
+        while not channel.edits:  # the one edit in hand
+            await asyncio.sleep(0.005)
+        began = loop.time()
+        async with asyncio.timeout(1), table.lock:
+            await table.close()
+    finally:
+        table.stop()
+    assert loop.time() - began < 0.5
+    assert channel.edits[-1].fields["embed"].description.endswith("**Deal over.**")
 
 
 @dataclass

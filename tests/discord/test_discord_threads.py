@@ -132,15 +132,15 @@ async def test_a_match_plays_in_its_thread_and_the_channel_keeps_one_message(har
     assert [a["filename"] for a in summary["attachments"]] == ["chart.png"]
     assert embed["image"]["url"] == "attachment://chart.png"
     assert custom_ids(summary) == []
-    # Since the thread opened, edited only at deal starts and ends (coalesced when they
-    # come together), not per trick, and at the end: standings, then closed.
+    # Since the thread opened, edited only at deal starts (with the totals so far), not
+    # per trick, and at the end with the standings.
     opened = next(i for i, c in enumerate(h.fake.calls) if c.path.endswith("/threads"))
     summary_edits = [
         c
         for c in h.fake.calls[opened:]
         if c.method == "PATCH" and c.path == f"/channels/{CHANNEL_ID}/messages/{lobby_id}"
     ]
-    assert len(summary_edits) <= 2 * DEALS_PER_MATCH + 2, len(summary_edits)
+    assert len(summary_edits) <= DEALS_PER_MATCH + 1, len(summary_edits)
     own_in_channel = [
         c for c in h.fake.own_calls() if c.path.startswith(f"/channels/{CHANNEL_ID}/")
     ]
