@@ -1,13 +1,15 @@
 """The order of a table's posts, and the name of each post.
 
-A deal's posts come in one order: its message (the deal's table message), then its
-score line, which carries the deal's tricks, one line each (while the deal is played,
-its message lists them as they are taken: posting each trick again, one post per trick,
-cost 13 of a deal's calls to Discord and buried the message under them). Each is a
-:data:`Line`, ``(deal, step)``, and lines
-compare in the order they are posted, so the store keeps one pair per table, the last
-line posted, and a restart posts exactly the lines after it (:func:`unposted`). How many
-steps a deal has is decided here, not in the store.
+A deal's posts come in one order: its message (the deal's table message), then its end:
+each of its tricks, one line each, and its scores (while the deal is played, its message
+lists the tricks as they are taken; a post per trick cost 13 of a deal's calls to
+Discord and buried the message under them). A deal's end rides on the next deal's
+message, as the text above its table: one call fewer a deal, and the line it rides on
+covers it (the last deal's end goes alone, before the final standings). Each is a
+:data:`Line`, ``(deal, step)``, and lines compare in the order they are posted, so the
+store keeps one pair per table, the last line posted, and a restart posts exactly the
+lines after it (:func:`unposted`). How many steps a deal has is decided here, not in
+the store.
 
 Every post carries a name (Discord's message nonce, :func:`post_nonce`): a post made
 again after a crash has the name of the first, and Discord answers with the message
@@ -27,9 +29,10 @@ Line = tuple[int, int]
 DEAL_MESSAGE = 0
 """The step of a deal's message, before its lines."""
 SCORE_STEP = 14
-"""The step of a deal's score line (with its tricks). Steps 1-13 were its trick lines when
-each trick had a post of its own: a table stored as far as one of them posts the deal's
-score line, with every trick, at its next start."""
+"""The step of a deal's end (its tricks and scores) when it is posted alone, with no
+next deal's message to ride on (the last deal, or a table closed after it). Steps 1-13
+were its trick lines when each trick had a post of its own: a table stored as far as one
+of them posts the deal's end, with every trick, at its next start."""
 END_STEP = 15
 """The step of a match's end (its final standings), after its last deal's score line: a
 finished table whose last line is before it has not been shown its end."""
@@ -61,15 +64,15 @@ def line_of(event: Lined) -> Line:
             return (number, SCORE_STEP)
 
 
-def unposted(events: Sequence[ev.Event], last: Line, current: int) -> list[tuple[Line, Lined]]:
+def unposted(events: Sequence[ev.Event], last: Line) -> list[tuple[Line, Lined]]:
     """Of a restored table's last deals' ``events``, in order, the lines still to post
-    after ``last``: the score lines, and the message of deal ``current`` (a past deal's
-    message cannot be rebuilt: its table is gone)."""
+    after ``last``: each deal's end, and each deal's message, which the end before it
+    rides on. Only the message of the deal in play is posted again (a past deal's message
+    cannot be rebuilt: its table is gone); the end that rode on a past one goes alone,
+    under that message's name (the feed's business)."""
     wanted: list[tuple[Line, Lined]] = []
     for event in events:
         if not isinstance(event, Lined):
-            continue
-        if isinstance(event, ev.DealStarted) and event.deal_number != current:
             continue
         line = line_of(event)
         if line > last:

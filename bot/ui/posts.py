@@ -11,7 +11,7 @@ is the feed's business (:mod:`bot.ui.feed`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -142,20 +142,34 @@ CONTENT_LIMIT = 2000
 
 def deal_end(
     event: ev.DealScored, tricks: Sequence[ev.TrickTaken], view: TableView | None
-) -> list[Post]:
-    """A deal's end in the thread: each of its ``tricks`` (who played what, who took it),
-    then its scores; one post, or more if that is longer than Discord takes (split
-    between lines, each part posted under a name of its own)."""
+) -> list[str]:
+    """A deal's end as the thread tells it: each of its ``tricks`` (who played what, who
+    took it), then its scores, one entry each (:func:`carrying` posts them)."""
     names = labels(view)
-    said = [text.trick_text(names, trick) for trick in tricks]
-    said.append(text.deal_text(names, event))
+    return [*(text.trick_text(names, trick) for trick in tricks), text.deal_text(names, event)]
+
+
+def carrying(said: Sequence[str], host: Post | None) -> list[Post]:
+    """The posts that say ``said`` (a deal's end), then ``host`` (the next deal's
+    message): as few as Discord takes, ``host`` last, carrying above its own words what
+    fits of ``said``; the rest goes before it, never splitting an entry. Without a host,
+    ``said`` alone."""
     parts: list[str] = []
     for words in said:
         if parts and len(parts[-1]) + 1 + len(words) <= CONTENT_LIMIT:
             parts[-1] += "\n" + words
         else:
             parts.append(words[:CONTENT_LIMIT])
-    return [Post(part) for part in parts]
+    if host is None:
+        return [Post(part) for part in parts]
+    own = host.content
+    if own is not None:
+        if parts and len(parts[-1]) + 1 + len(own) <= CONTENT_LIMIT:
+            parts[-1] += "\n" + own
+        else:
+            parts.append(own)
+    last = parts.pop() if parts else None
+    return [*(Post(part) for part in parts), replace(host, content=last)]
 
 
 def restored(view: TableView) -> Post:

@@ -5,7 +5,8 @@ summary instead), then each deal's message, posted by the feed. It is never edit
 event: a change marks it stale, and one editor applies the newest state, paced by its
 :class:`~bot.ui.pacing.EditPacer` (Discord limits edits; quick changes share one) and
 held to its :class:`~bot.ui.pacing.EditBudget` (a few edits at once after a calm spell,
-then one every few seconds while play is fast). Whatever waited, the edit shows the
+then one every few seconds while play is fast), and lets the table's posts waiting to
+go out go first. Whatever waited, the edit shows the
 state as it is when sent, never an older one, and an edit that would show what the
 message already shows is not sent. Each deal gets a fresh message (Discord limits edits
 to old messages); the last one's final edit, which waits for no budget, shows the deal
@@ -45,13 +46,19 @@ class TableMessage:
         progress: Progress,
         *,
         activity: bool = False,
+        posts_clear: asyncio.Event | None = None,
     ) -> None:
         """``channel``: where the message is (the table's thread, or its channel, as it
         is when an edit is made); ``budget``: its edits over time; ``progress``: its
         editor's requests, for a stop; ``activity``: the lobby offers Play in an
-        Activity."""
+        Activity; ``posts_clear``: set while the table has no post waiting to go out
+        (the editor lets those go first)."""
         self._channel = channel
         self._activity = activity
+        if posts_clear is None:
+            posts_clear = asyncio.Event()
+            posts_clear.set()
+        self._posts_clear = posts_clear
         self.pacer = pacer
         self.budget = budget
         self._shown: object = None
@@ -83,6 +90,9 @@ class TableMessage:
             # Waited outside the lock, so a deal's new message never waits for the budget.
             await self.pacer.wait_turn()
             await self.budget.ready()
+            # The posts waiting go first: a deal's lines and its new message share the
+            # channel's rate limit with the edits, and the newest state waits for them.
+            await self._posts_clear.wait()
             async with self.lock:
                 if self.stale.is_set():  # (a closing edit may have taken it meanwhile)
                     with self._progress.busy(), i18n.using(posts.table_language(self.view)):

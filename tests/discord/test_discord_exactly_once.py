@@ -98,23 +98,24 @@ def last_deal_message(posts: list[dict]) -> dict:
 def every_post_once(h: Harness, thread: int) -> None:
     """The thread holds each deal's message, its trick lines and its score line once,
     and the final standings once: as many as the match's record has (a deal's trick
-    lines go out with its score line, one line each)."""
+    lines and score line ride on the next deal's message, or the final standings)."""
     posts = h.fake.channel_posts(thread)
     final = [m for m in posts if m["content"].startswith("**The match is over.**")]
     assert len(final) == 1
     match = from_record(json.loads(final[0]["attachments"][0]["data"]))
     said: Counter[tuple[int, str]] = Counter()
-    deal = 0
+    tricks: list[str] = []  # a deal's trick lines, until its score line names the deal
     for post in posts:
-        title = post["embeds"][0].get("title", "") if post["embeds"] else ""
-        if found := re.match(r"Deal (\d+) of", title):
-            deal = int(found[1])
-            said[deal, "message"] += 1
         for line in post["content"].split("\n"):
             if found := re.match(r"Trick (\d+):", line):
-                said[deal, found[1]] += 1
-            elif re.match(r"Deal \d+ \(", line):
-                said[deal, "score"] += 1
+                tricks.append(found[1])
+            elif found := re.match(r"Deal (\d+) \(", line):
+                said.update((int(found[1]), trick) for trick in [*tricks, "score"])
+                tricks = []
+        title = post["embeds"][0].get("title", "") if post["embeds"] else ""
+        if found := re.match(r"Deal (\d+) of", title):
+            said[int(found[1]), "message"] += 1
+    assert tricks == []
     wanted = Counter(
         [(n, "message") for n in range(1, len(match.deals) + 1)]
         + [(n, str(t)) for n, d in enumerate(match.deals, 1) for t in range(1, len(d.tricks) + 1)]
@@ -134,10 +135,10 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
     table_id = await computers_in_a_thread(first)
     await first.fake.wait_for(lambda: score_posted(first))
     (thread,) = first.fake.threads
-    deal = deals_posted(first, thread)
+    deal = deals_posted(first, thread)  # the message the last deal's end rode on
     # Discord made the post; discord.py sleeps before handing its answer back, so the
     # presenter has not recorded it.
-    assert await first.parts.store.delivery.last_posted(table_id) < (deal, SCORE_STEP)
+    assert await first.parts.store.delivery.last_posted(table_id) < (deal, 0)
     await crash(first)
 
     first.fake.last_in_window = None
@@ -147,20 +148,20 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
         assert second.table() is None  # the match was played to its end
         every_post_once(second, thread)
         (again,) = second.fake.deduplicated
-        assert SCORE.search(again.body["content"])[1] == str(deal)
-        assert again.body["nonce"] == post_nonce(table_id, deal, SCORE_STEP)
+        assert SCORE.search(again.body["content"])[1] == str(deal - 1)
+        assert again.body["nonce"] == post_nonce(table_id, deal, 0)
         assert second.fake.rate_limited() == []
     finally:
         await second.stop()
 
 
-async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tmp_path):
-    """Ann plays with three computers; a score line's answer uses the bucket up for 30 s
-    (the next deal goes on: its message waits for the bucket). Then it is Ann's turn:
-    the stop waits its drain (1 s here) for the deal's message, not discord.py's 30 s
-    sleep, and records the line, which is not posted again; the next start posts the
-    deal's message."""
-    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=0.05, drain_seconds=1.0)
+async def test_a_clean_stop_does_not_wait_out_the_bucket_and_posts_nothing_twice(tmp_path):
+    """Ann plays with three computers; the answer to a deal's message (carrying the last
+    deal's end) uses the bucket up for 30 s while the deal goes on. Then it is Ann's turn
+    and nothing else is to be posted: the stop does not wait for discord.py's sleep; the
+    next start posts the message again by its name, and Discord answers with the one it
+    has (a deal's message is recorded with its id, which only the answer gives)."""
+    pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=0.05)
     first = await Harness(tmp_path, pacing=pacing).start()
     first.fake.app_permissions = THREAD_PERMISSIONS
     ann = first.user("Ann")
@@ -193,10 +194,10 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
         await service.act(table_id, ann.id, turn, view.legal[0])
         await service.settle()
         await first.fake.wait_for(lambda: exhausted or caught_up())
-    assert seat_state(first, ann)[0].my_turn
+    assert seat_state(first, ann)[0].my_turn  # and nothing more to post
     stopping = time.monotonic()
     await first.stop()  # what SIGTERM and SIGINT do
-    assert time.monotonic() - stopping < 5  # the drain, not the 30 s discord.py sleeps
+    assert time.monotonic() - stopping < 5  # not the 30 s discord.py sleeps
     (line,) = exhausted
     deal = int(SCORE.search(line.body["content"])[1])
 
@@ -204,13 +205,14 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
     first.fake.buckets.clear()  # (the 30 s are over)
     second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
-        # Recorded at the stop: the line is not even asked for again.
-        assert await second.parts.store.delivery.last_posted(table_id) == (deal, SCORE_STEP)
+        # The deal before it was the last recorded: the message is asked for again.
+        assert await second.parts.store.delivery.last_posted(table_id) == (deal, 0)
         second.users["Ann"] = ann
         await second.idle()
         said = [m["content"] for m in second.fake.channel_posts(thread)]
         assert said.count(line.body["content"]) == 1
-        assert second.fake.deduplicated == []
+        (again,) = second.fake.deduplicated
+        assert again.body["nonce"] == post_nonce(table_id, deal + 1, 0)
     finally:
         await second.stop()
 

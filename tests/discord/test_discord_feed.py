@@ -248,21 +248,35 @@ def scored(deal: int) -> ev.DealScored:
     return ev.DealScored(TABLE_ID, CHANNEL_ID, deal, "queens", zero, zero, (zero,) * 4, zero, ())
 
 
-async def test_a_deals_tricks_go_out_with_its_score_line_named_and_recorded(make_feed):
+def deal_started(deal: int) -> ev.DealStarted:
+    return ev.DealStarted(TABLE_ID, CHANNEL_ID, deal, (deal - 1) % 4, (deal + 1) % 4)
+
+
+def in_deal(deal: int) -> TableView:
+    return replace(table_view(images=False), deal_number=deal)
+
+
+def said(post) -> list[str]:
+    """The first words of each line of a post's text (``Trick 2``, ``Deal 1 (Queens) ...``)."""
+    return [line.split(":")[0] for line in (post.fields.get("content") or "").split("\n")]
+
+
+async def test_a_deals_end_rides_on_the_next_deals_message_named_and_recorded(make_feed):
     """The tricks are listed on the table message as they are taken (no post each); the
-    score line posts them all, under the deal's score line's name."""
+    deal's end (every trick, then the scores) is the text of the next deal's message:
+    one post, named and recorded as that message."""
     f = make_feed(seconds=0.01)
-    await presented(f, trick(1), trick(2), trick(3))
+    await presented(f, trick(1), trick(2), trick(3), scored(1), view=in_deal(1))
     assert f.channel.posts == []
     assert [t.split(" ")[0] for t in f.feed.table.tricks] == ["1.", "2.", "3."]
-    await presented(f, scored(1))
+    await presented(f, deal_started(2), view=in_deal(2))
     (post,) = f.channel.posts
-    lines = post.fields["content"].split("\n")
-    assert [line.split(":")[0] for line in lines[:3]] == ["Trick 1", "Trick 2", "Trick 3"]
-    assert lines[3].startswith("Deal 1 (Queens) scores:")
-    assert post.fields["nonce"] == f"bk.{TABLE_ID}.1.{SCORE_STEP}"
-    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
+    assert said(post) == ["Trick 1", "Trick 2", "Trick 3", "Deal 1 (Queens) scores", "  Totals"]
+    assert post.fields["embed"].title.startswith("Deal 2 of 11")
+    assert post.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert f.delivery.posted_lines == [(2, 0)]
     assert post.fields["allowed_mentions"].users is False
+    assert f.feed.table.tricks == []  # the new deal's message lists its own
 
 
 async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_feed):
@@ -290,10 +304,10 @@ async def test_a_restored_feed_waits_its_quiet_then_posts_only_what_the_channel_
     assert f.delivery.posted_lines == []
     assert f.feed.table.tricks[0].startswith("1. 2♣ 3♣ 4♣ 5♣")  # its table message lists all
     assert len(f.feed.table.tricks) == 3
-    # The deal's score line, when it comes, carries the tricks taken before the restart.
+    # The deal's end, when it comes, carries the tricks taken before the restart.
     await presented(f, trick(4), scored(1), view=view)
-    lines = f.channel.posts[-1].fields["content"].split("\n")
-    assert [line.split(":")[0] for line in lines[:4]] == [f"Trick {n}" for n in range(1, 5)]
+    await presented(f, deal_started(2), view=in_deal(2))
+    assert said(f.channel.posts[-1])[:4] == [f"Trick {n}" for n in range(1, 5)]
 
 
 async def test_a_score_line_missed_by_a_restart_is_posted_with_its_deals_tricks(make_feed):
@@ -309,6 +323,35 @@ async def test_a_score_line_missed_by_a_restart_is_posted_with_its_deals_tricks(
     ]
     assert notice.startswith("The bot restarted")
     assert f.delivery.posted_lines == [(1, SCORE_STEP)]
+
+
+async def test_a_deals_end_missed_by_a_restart_rides_on_the_deal_in_plays_message(make_feed):
+    f = make_feed(last=(1, 0))
+    missed = (deal_started(1), trick(1), trick(2), scored(1), deal_started(2))
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=in_deal(2))
+    message, notice = f.channel.posts
+    assert said(message)[:3] == ["Trick 1", "Trick 2", "Deal 1 (Queens) scores"]
+    assert message.fields["embed"].title.startswith("Deal 2 of 11")
+    assert message.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert notice.fields["content"].startswith("The bot restarted")
+    assert f.delivery.posted_lines == [(2, 0)]
+
+
+async def test_an_end_that_rode_on_a_past_deals_message_goes_alone_under_its_name(make_feed):
+    """Two deals behind: deal 2's message cannot be rebuilt, so deal 1's end, which rode
+    on it, is posted alone under its name (Discord answers with the message if it went
+    out); deal 2's end rides on deal 3's message."""
+    f = make_feed(last=(1, 0))
+    missed = (deal_started(1), trick(1), scored(1), deal_started(2), trick(1), trick(2), scored(2))
+    missed += (deal_started(3),)
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=in_deal(3))
+    alone, message, notice = f.channel.posts
+    assert said(alone)[:2] == ["Trick 1", "Deal 1 (Queens) scores"]
+    assert "embed" not in alone.fields and alone.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert said(message)[:3] == ["Trick 1", "Trick 2", "Deal 2 (Queens) scores"]
+    assert message.fields["nonce"] == f"bk.{TABLE_ID}.3.0"
+    assert f.delivery.posted_lines == [(2, 0), (3, 0)]
+    assert notice.fields["content"].startswith("The bot restarted")
 
 
 async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_hands(make_feed):

@@ -1,7 +1,7 @@
 """The order of a deal's posts and the name of each, without Discord (:mod:`bot.ui.lines`):
 after a restart exactly the lines after the last one recorded are posted again, in
 order, and each post is named the same as before. A deal's lines are its message and
-its score line (which carries its tricks)."""
+its end (its tricks and scores), which rides on the next deal's message."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_a_deals_lines_come_in_the_order_they_are_posted():
 
 
 def test_after_a_restart_only_the_lines_after_the_last_recorded_are_posted_in_order():
-    wanted = unposted(last_two_deals(), last=(2, DEAL_MESSAGE), current=3)
+    wanted = unposted(last_two_deals(), last=(2, DEAL_MESSAGE))
     assert [line for line, _event in wanted] == [(2, SCORE_STEP), (3, DEAL_MESSAGE)]
     assert isinstance(wanted[0][1], ev.DealScored) and wanted[0][1].deal_number == 2
     assert isinstance(wanted[1][1], ev.DealStarted) and wanted[1][1].deal_number == 3
@@ -65,18 +65,22 @@ def test_after_a_restart_only_the_lines_after_the_last_recorded_are_posted_in_or
 
 def test_a_table_stored_at_a_trick_line_of_old_posts_that_deals_score_line():
     """Before a deal's tricks went out with its score, each had a line (steps 1-13)."""
-    wanted = unposted(last_two_deals(), last=(2, 11), current=3)
+    wanted = unposted(last_two_deals(), last=(2, 11))
     assert [line for line, _event in wanted] == [(2, SCORE_STEP), (3, DEAL_MESSAGE)]
 
 
-def test_a_past_deals_message_is_not_posted_again_but_its_score_line_is():
-    """Its table is gone: the message cannot be rebuilt."""
-    wanted = unposted(last_two_deals(), last=NOTHING_POSTED, current=3)
-    assert [line for line, _event in wanted] == [(2, SCORE_STEP), (3, DEAL_MESSAGE)]
+def test_a_past_deals_message_is_listed_for_the_end_that_rode_on_it():
+    """Its table is gone: the feed posts only what rode on it, under its name."""
+    wanted = unposted(last_two_deals(), last=NOTHING_POSTED)
+    assert [line for line, _event in wanted] == [
+        (2, DEAL_MESSAGE),
+        (2, SCORE_STEP),
+        (3, DEAL_MESSAGE),
+    ]
 
 
 def test_nothing_is_posted_again_when_everything_was_recorded():
-    assert unposted(last_two_deals(), last=(3, DEAL_MESSAGE), current=3) == []
+    assert unposted(last_two_deals(), last=(3, DEAL_MESSAGE)) == []
 
 
 def test_a_deals_tricks_are_found_for_its_message_and_its_score_line():
