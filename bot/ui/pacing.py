@@ -33,8 +33,8 @@ class Pacing:
     """How many :attr:`edit_interval` it takes to earn one more edit of a table message
     (4 s by default): while the cards come faster than that (the computers at the default
     pace, people playing at once) the message shows the newest state every 4 s or so,
-    and a deal costs some 12 calls instead of one edit a second. Each person sees every
-    card at once on their own hand message, which is no channel call."""
+    and a deal costs some 12 calls instead of one edit a second. A person sees the trick
+    so far on their own hand message when their turn comes, which is no channel call."""
     drain_seconds: float = 5.0
     """At shutdown, how long at most to go on sending what is queued; the rest is posted
     at the next start."""
