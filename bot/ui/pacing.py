@@ -28,7 +28,8 @@ class Pacing:
     """Between two edits of one message (from the end of one to the start of the next)."""
     edit_burst: int = 3
     """How many edits of a table message may follow each other, at :attr:`edit_interval`,
-    after a calm spell: at a calm pace each change shows at once."""
+    after a calm spell: the first changes after a pause show at once, and so does every
+    change while they come no faster than one per :attr:`edit_refill`."""
     edit_refill_intervals: float = 4.0
     """How many :attr:`edit_interval` it takes to earn one more edit of a table message
     (4 s by default): while the cards come faster than that (the computers at the default

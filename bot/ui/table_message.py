@@ -6,11 +6,10 @@ event: a change marks it stale, and one editor applies the newest state, paced b
 :class:`~bot.ui.pacing.EditPacer` (Discord limits edits; quick changes share one) and
 held to its :class:`~bot.ui.pacing.EditBudget` (a few edits at once after a calm spell,
 then one every few seconds while play is fast), and lets the table's posts waiting to
-go out go first. Whatever waited, the edit shows the
-state as it is when sent, never an older one, and an edit that would show what the
-message already shows is not sent. Each deal gets a fresh message (Discord limits edits
-to old messages); the last one's final edit, which waits for no budget, shows the deal
-as it ended.
+go out go first. Whatever waited, the edit shows the state as it is when sent, never an
+older one, and an edit that would show what the message already shows is not sent. Each
+deal gets a fresh message (Discord limits edits to old messages); the last one's final
+edit, which waits for no budget, shows the deal as it ended.
 """
 
 from __future__ import annotations
