@@ -27,6 +27,7 @@ from bot.ui.components import lobby_view
 from bot.ui.embeds import lobby_embed
 from bot.ui.threads import THREAD, THREAD_WANTED
 from tests.discord.discord_harness import (
+    BOT_EDIT_REFILL,
     TEST_PACING,
     THREAD_PERMISSIONS,
     Call,
@@ -46,7 +47,12 @@ BUDGET_PER_DEAL = 40
 async def test_an_all_computer_match_at_full_speed_makes_few_calls_and_no_429(tmp_path, threaded):
     """In a thread, the posts go to the thread's own buckets and the channel's lobby
     message becomes the summary, edited at deal starts and ends: counted here too."""
-    pacing = replace(TEST_PACING, edit_interval=1.0 * TIME_SCALE, archive_after=0.0)
+    pacing = replace(
+        TEST_PACING,
+        edit_interval=1.0 * TIME_SCALE,
+        edit_refill_intervals=BOT_EDIT_REFILL,
+        archive_after=0.0,
+    )
     h = await Harness(tmp_path, pacing=pacing, pace=0.0, time_scale=TIME_SCALE).start()
     try:
         # Slash commands always seat the host; an all-computer table is opened through the
@@ -193,7 +199,7 @@ async def test_two_people_and_two_computers_at_the_default_pace_make_few_calls(t
     per deal are printed beside their target; the test holds them to what the budget
     allows a deal of the length it took (this machine's load can stretch a deal)."""
     scale = PACED_SCALE
-    pacing = replace(TEST_PACING, edit_interval=1.0 * scale)
+    pacing = replace(TEST_PACING, edit_interval=1.0 * scale, edit_refill_intervals=BOT_EDIT_REFILL)
     h = await Harness(tmp_path, pacing=pacing, pace=DEFAULT_PACE * scale, time_scale=scale).start()
     h.fake.app_permissions = THREAD_PERMISSIONS
     try:
@@ -268,7 +274,7 @@ async def test_one_person_at_pace_0_sees_every_trick_and_the_standings_soon_afte
     posted within :data:`STANDINGS_WITHIN` seconds (Discord's clock) of the last card,
     the thread's posts never queueing behind its rate limit."""
     scale = PACED_SCALE
-    pacing = replace(TEST_PACING, edit_interval=1.0 * scale)
+    pacing = replace(TEST_PACING, edit_interval=1.0 * scale, edit_refill_intervals=BOT_EDIT_REFILL)
     h = await Harness(tmp_path, pacing=pacing, pace=0.0, time_scale=scale).start()
     h.fake.app_permissions = THREAD_PERMISSIONS
     presenter = h.parts.presenter
