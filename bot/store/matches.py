@@ -357,9 +357,7 @@ async def seat_names(
     return {owner: tuple(seats) for owner, seats in names.items()}
 
 
-async def played(
-    session: Session, rows: Sequence[Row], table: str, key: str
-) -> list[PlayedMatch]:
+async def played(session: Session, rows: Sequence[Row], table: str, key: str) -> list[PlayedMatch]:
     """``rows`` (``id, ended_at, seat, points, rank``: one person's finished matches or
     tallies) as :class:`PlayedMatch` with their seats' names (``table``, ``key``: as for
     :func:`seat_names`)."""
