@@ -186,6 +186,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
             break
         mover = to_act(h)
         if mover == bob.id:
+            await h.idle()  # as Bob would, he waits for the deal's message and its button
             before = len(watched.frames)
             hand = h.parts.service.hand(table_id, bob.id)
             await act_by_buttons(h, bob)
