@@ -17,7 +17,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -84,7 +84,7 @@ class HandController:
         edit: EditHand,
         *,
         web: WebLinker | None = None,
-        on_show: Callable[[int, int], None] | None = None,
+        on_show: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         """``delivery`` keeps the hand messages across a restart; ``edit`` changes one
         whose interaction is over (a refresh, the table closing); ``web`` gives each
@@ -173,7 +173,7 @@ class HandController:
         """A new ephemeral hand message (Show my hand, ``/bonken hand``)."""
         content, view = await self._render(table_id, interaction.user.id)
         if self._on_show is not None:
-            self._on_show(table_id, interaction.user.id)
+            await self._on_show(table_id, interaction.user.id)
         await self._answer(interaction, table_id, content, view, new=True)
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
