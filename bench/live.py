@@ -41,7 +41,7 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bot.store import WebAccess, open_store  # noqa: E402
-from bot.tables import Refusal, TableService, TableView  # noqa: E402
+from bot.tables import TableService, TableView  # noqa: E402
 from bot.tables import events as ev  # noqa: E402
 from bot.web.app import make_app  # noqa: E402
 from bot.web.links import WebLinks  # noqa: E402
@@ -121,11 +121,9 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
         now = time.monotonic()
         assert live is not None
         live.publish(event)
-        try:
-            turn = service.view(event.table_id).turn
-        except Refusal:
+        if view is None:  # (the view the service hands with its event: read no other)
             return
-        published.setdefault((event.table_id, turn), now)
+        published.setdefault((event.table_id, view.turn), now)
 
     service = TableService(store, publish, pace=0.0)
     signer = await load_signer(store.facts)
@@ -133,14 +131,14 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
     async def access(guild: int) -> WebAccess:
         return WebAccess.LINK
 
-    live = Live(service, signer, access)
+    live = Live(service, signer, access, store.live_seats)
     handed: list[tuple[int, int, float]] = []  # (table, turn, when a frame went to a socket)
     send = LiveHub._send
 
-    async def timed_send(hub: LiveHub, watcher: Watcher, frame: str) -> None:
+    async def timed_send(hub: LiveHub, watcher: Watcher, frame: str, data: bytes) -> None:
         turn = int(TURN.search(frame).group(1))  # type: ignore[union-attr]
         handed.append((watcher.ticket.table_id, turn, time.monotonic()))
-        await send(hub, watcher, frame)
+        await send(hub, watcher, frame, data)
 
     LiveHub._send = timed_send  # type: ignore[method-assign]
     app = make_app(
