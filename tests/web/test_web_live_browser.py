@@ -30,7 +30,9 @@ from bot.engine import Card, Double, Play, Suit, from_record
 from bot.render.reasons import refusal_text
 from bot.store import WebAccess
 from bot.tables import Refusal
+from bot.web.live.socket import FrameLimit
 from tests.discord.discord_harness import (
+    FAST_PACING,
     GUILD_ID,
     Harness,
     User,
@@ -40,7 +42,7 @@ from tests.discord.discord_harness import (
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
 
-pytestmark = [pytest.mark.timeout(400), pytest.mark.long]
+pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
 
 
 def free_port() -> int:
@@ -51,12 +53,15 @@ def free_port() -> int:
 
 @pytest.fixture
 async def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    """The bot serving its pages on a free port (pictures stand-ins: not looked at)."""
+    """The bot serving its pages on a free port (pictures stand-ins: not looked at), its
+    edits paced at the fake Discord's time scale."""
     monkeypatch.setattr(pictures, "deal_png", lambda scene: STAND_IN)
     monkeypatch.setattr(pictures, "chart_png", lambda data: STAND_IN)
-    h = Harness(tmp_path)
+    h = Harness(tmp_path, pacing=FAST_PACING)
     h.bot.settings = replace(h.bot.settings, web_port=free_port(), web_host="127.0.0.1")
     await h.start()
+    assert h.parts.live is not None
+    h.parts.live.socket.limit = SCRIPTED  # Ann moves the moment it is her turn
     try:
         yield h
     finally:
@@ -96,6 +101,9 @@ class Watched:
     def states(self) -> list[dict[str, Any]]:
         return [frame["state"] for frame in self.frames if frame.get("type") == "state"]
 
+
+SCRIPTED = FrameLimit(burst=1000, per_second=1000.0)
+"""A scripted person's frames: a person's limit (a few a second) would close the page."""
 
 STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
 
