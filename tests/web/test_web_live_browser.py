@@ -362,6 +362,25 @@ async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> 
     assert not watched.errors, watched.errors
 
 
+async def test_a_spectator_sees_the_table_and_no_hand(harness: Harness, browser: Browser) -> None:
+    h = harness
+    _ann, _bob, table_id = await seated_match(h)
+    link = await h.parts.web.table_watch(GUILD_ID, table_id)
+    assert link is not None
+    context = await browser.new_context(viewport=WIDE)
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(link)
+    await page.wait_for_selector('.lt-watching[data-connected="1"] .lt-seat .lt-back')
+    assert await page.locator(".lt-hand").is_hidden()
+    assert await page.locator(".lt-hand .card").count() == 0
+    assert "You are watching" in await page.locator(".lt-turn").inner_text()
+    names = await page.eval_on_selector_all(".lt-name", "names => names.map(n => n.textContent)")
+    assert {"Ann", "Bob"} <= set(names)  # every seat, nobody's "(you)"
+    await context.close()
+    assert not watched.errors, watched.errors
+
+
 async def test_no_table_link_where_the_server_turned_its_pages_off(harness: Harness) -> None:
     h = harness
     ann, _bob, _table_id = await seated_match(h)
