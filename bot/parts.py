@@ -164,6 +164,7 @@ def _build(
             service,
             links.signer,
             partial(_web_access, store),
+            store.live_seats,
             after_act=lambda table_id, user_id: hands.request_refresh(table_id, user_id),
         )
     )
