@@ -63,6 +63,7 @@ def make_app(
         loader=jinja2.PackageLoader("bot.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # the templates ship with the package: no stat per page
     )
     env.globals.update(_=i18n._, ngettext=i18n.ngettext)
     pages = Pages(services, links, cache or PageCache(), env)
