@@ -91,7 +91,10 @@ def match_viewer(
     names = replay.match.players
     with i18n.using(language):
         shown = _names(names)
-        deals = [_deal(replay, deal, shown, replay.deals) for deal in range(replay.deals)]
+        deals = [
+            _deal(replay, deal, points, shown, replay.deals)
+            for deal, points in enumerate(replay.every_point())
+        ]
         marked = [_review(review, replay, shown) for review in reviews]
     return _data(language, shown, deals, marked)
 
@@ -110,7 +113,10 @@ def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[
     names: Sequence[str] = replays[0][1].match.players if replays else ("", "", "", "")
     with i18n.using(language):
         shown = _names(names)
-        deals = [_deal(replay, 0, shown, len(records), number=number) for number, replay in replays]
+        deals = [
+            _deal(replay, 0, replay.deal_points(0), shown, len(records), number=number)
+            for number, replay in replays
+        ]
     return _data(language, shown, deals, [])
 
 
@@ -139,14 +145,19 @@ def _names(names: Sequence[str]) -> list[str]:
 
 
 def _deal(
-    replay: Replay, deal: int, names: list[str], deals: int, *, number: int | None = None
+    replay: Replay,
+    deal: int,
+    points: Sequence[ReplayPoint],
+    names: list[str],
+    deals: int,
+    *,
+    number: int | None = None,
 ) -> dict[str, Any]:
     """One deal: what names it, the hands as dealt (sorted as players hold them), and
-    every point of it. ``number`` is its number as the
+    every point of it (``points``, the replay's). ``number`` is its number as the
     page counts deals (a day's deal, whose replay is a match of one)."""
     label = replay.label(deal)
     shown = label.number if number is None else number
-    points = replay.deal_points(deal)
     contract = replay.match.deals[deal].contract
     assert contract is not None
     return {
