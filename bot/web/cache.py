@@ -7,9 +7,11 @@ bytes, newest used last, within a budget of bytes; a reader who has it already g
 holds its whole replay: a fifth of a megabyte, a tenth of it gzipped).
 
 A page that changes is kept until its server changes (:meth:`PageCache.changed`: a
-match of the server finished in this process) and at most :data:`FRESH_SECONDS` (a
-change made by another process, a sharded bot beside ``python -m bot web``, or a
-closed day, reaches the pages within that, as a change of the web setting does).
+match of the server finished in this process), and drawn again once it is
+:data:`FRESH_SECONDS` old (a change made by another process, a sharded bot beside
+``python -m bot web``, or a closed day, reaches the pages within that and one drawing,
+as a change of the web setting does); while that drawing is under way, the page kept is
+served, so the readers of a busy page never wait for it.
 
 Many readers asking at once for a page not kept yet wait for the one drawing of it,
 rather than each drawing it again (the pages drawn off the loop take a core's time).
@@ -103,41 +105,44 @@ class PageCache:
     async def page(self, key: Key, draw: Callable[[], Awaitable[Drawn]]) -> Drawn:
         """The page at ``key``: kept, or drawn by ``draw`` and kept; readers asking
         while it is being drawn wait for that drawing. ``draw``'s exception reaches
-        every reader waiting, and nothing is kept."""
+        every reader waiting, and nothing is kept.
+
+        A changing page past its moment is still served while it is drawn again in the
+        background (the readers of a busy page do not all wait for it at once); one
+        whose server changed here is drawn before it is served."""
         if not self.keeps:
             return await draw()
-        kept = self._get(key)
+        kept = self._kept.get(key)
         if kept is not None:
-            return kept
+            drawn = kept.drawn
+            if not drawn.final and kept.version != self._versions.get(key[0], 0):
+                self._drop(key)
+            else:
+                self._kept.move_to_end(key)
+                if not drawn.final and self._clock() - kept.at >= self._fresh:
+                    self._draw(key, draw)
+                return drawn
+        # Shielded: a reader who leaves does not stop the drawing the others wait for.
+        return await asyncio.shield(self._draw(key, draw))
+
+    def _draw(self, key: Key, draw: Callable[[], Awaitable[Drawn]]) -> asyncio.Future[Drawn]:
+        """The drawing of ``key`` under way, or a new one."""
         drawing = self._drawing.get(key)
         if drawing is None:
             version = self._versions.get(key[0], 0)
             drawing = asyncio.ensure_future(draw())
             self._drawing[key] = drawing
             drawing.add_done_callback(lambda done: self._drawn(key, version, done))
-        # Shielded: a reader who leaves does not stop the drawing the others wait for.
-        return await asyncio.shield(drawing)
-
-    def _get(self, key: Key) -> Drawn | None:
-        kept = self._kept.get(key)
-        if kept is None:
-            return None
-        if not kept.drawn.final and (
-            kept.version != self._versions.get(key[0], 0) or self._clock() - kept.at >= self._fresh
-        ):
-            self._drop(key)
-            return None
-        self._kept.move_to_end(key)
-        return kept.drawn
+        return drawing
 
     def _drawn(self, key: Key, version: int, done: asyncio.Future[Drawn]) -> None:
         del self._drawing[key]
+        self._drop(key)
         if done.cancelled() or done.exception() is not None:
             return
         drawn = done.result()
         if drawn.size > self._budget:
             return
-        self._drop(key)
         self._kept[key] = _Kept(drawn, version, self._clock())
         self._size += drawn.size
         while self._size > self._budget:
