@@ -32,7 +32,7 @@ from dataclasses import dataclass
 BUDGET = 64 * 1024 * 1024
 """Bytes of pages kept at most."""
 FRESH_SECONDS = 2.0
-"""How long a page that changes is kept at most (see the module)."""
+"""How old a page that changes may be before it is drawn again (see the module)."""
 GZIP_FROM = 1024
 """Pages of this many bytes or more are also kept gzipped."""
 

@@ -26,7 +26,8 @@ of a day that has closed (the daily service gives attempts' records only then). 
 review is given only once it is done (:attr:`~bot.store.models.ReviewState.review`,
 read with :meth:`~bot.review.result.PlayerReview.from_json`).
 
-Replaying a match through the engine, point by point, takes a few hundred milliseconds:
+Replaying a match through the engine, point by point (in one walk:
+:meth:`~bot.review.replay.Replay.every_point`), takes about a hundred milliseconds:
 build this off the event loop, once per match and language (a finished match never
 changes, so the result can be cached; its JSON is some 170 kB, 13 kB gzipped).
 """
