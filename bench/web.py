@@ -7,10 +7,12 @@ loop's longest stall while they are served.
    their records). The pages are served by a process of their own pinned to one core
    (``taskset -c 0``), without a rate limit; ``--clients`` clients (100) ask at once, each
    one page after another, for ``--requests`` requests a kind. Printed per kind: pages a
-   second, p50 and p99 of the time a page took, as the clients saw it, and the server
-   process's CPU time a page (what one core's throughput is made of, whatever else
-   loads the machine). The clients take gzip, as browsers do, and do not unzip it
-   (their own CPU is not the server's). Two server processes:
+   second, p50 and p99 of the time a page took, as the clients saw it, and the CPU time
+   a page of the server process (what one core's throughput is made of, whatever else
+   loads the machine) and of the clients (one process on the other cores: when theirs
+   is near the server's, the clients, not the server, set the pace). The clients take
+   gzip, as browsers do, and do not unzip it (that is not the server's work). Two
+   server processes:
 
    - ``cached``: pages kept as the bot keeps them (:mod:`bot.web.cache`): a finished
      match's page drawn once (its first drawing, all matches at once with the clients
@@ -171,16 +173,18 @@ async def measure(
 ) -> None:
     """``kind``'s pages under ``args.clients`` clients: printed against ``target`` ms."""
     base = f"http://127.0.0.1:{args.port}"
-    cpu = cpu_seconds(server)
+    cpu, own = cpu_seconds(server), time.process_time()
     rate, times = await hammer(base, targets, args.clients, requests)
     used = (cpu_seconds(server) - cpu) / requests * 1000
+    clients = (time.process_time() - own) / requests * 1000
     ordered = sorted(times)
     p99 = ordered[int(len(ordered) * 0.99) - 1]
     verdict = "ok" if p99 <= target else "OVER"
     print(
         f"{kind:<18} {rate:6.0f} pages/s   p50 {statistics.median(ordered):6.1f} ms   "
         f"p99 {p99:6.1f} ms  (target {target:.0f} ms: {verdict})   "
-        f"server CPU {used:5.2f} ms a page   load {os.getloadavg()[0]:.1f}"
+        f"CPU a page: server {used:5.2f} ms, clients {clients:4.2f} ms   "
+        f"load {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -316,7 +320,11 @@ def main() -> None:
         return
     print(f"load before: {os.getloadavg()[0]:.1f} (cores: {os.cpu_count()})")
     if args.only in (None, "pages"):
+        every = os.sched_getaffinity(0)
+        if len(every) > 1 and _has_taskset():
+            os.sched_setaffinity(0, every - {0})  # the server has core 0 (``started``)
         asyncio.run(pages(args))
+        os.sched_setaffinity(0, every)
     if args.only in (None, "stall"):
         asyncio.run(stall(args))
     print(f"load after: {os.getloadavg()[0]:.1f}")
