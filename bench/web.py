@@ -15,8 +15,8 @@ loop's longest stall while they are served.
    server processes:
 
    - ``cached``: pages kept as the bot keeps them (:mod:`bot.web.cache`): a finished
-     match's page drawn once (its first drawing, all matches at once with the clients
-     waiting, is printed as the warm-up) and then kept; the server's and a player's
+     match's page drawn once (its first drawing, with all the clients asking for it at
+     once, is printed first) and then kept; the server's and a player's
      page (each asked once first) kept until a match of the server finishes, and drawn
      again in the background once 2 s old (as under this load in the bot).
    - ``uncached``: a cache of 0 bytes, every page built from the store for its reader;
@@ -200,19 +200,17 @@ async def pages(args: argparse.Namespace) -> None:
         targets = await paths(database, args.players, args.played)
         server = started(database, args.port, 64 * 1024 * 1024)
         try:
-            began = time.perf_counter()
-            matches = len(targets["match"])
-            _rate, times = await hammer(
-                f"http://127.0.0.1:{args.port}", targets["match"], args.clients, args.clients
-            )
+            base = f"http://127.0.0.1:{args.port}"
+            first, *others = targets["match"]
+            _rate, times = await hammer(base, [first], args.clients, args.clients)
             print(
-                f"warm-up: {args.clients} clients at once ask for the {matches} finished "
-                f"matches, none drawn yet: all served in {time.perf_counter() - began:.1f} s "
-                f"(p50 {statistics.median(times):.0f} ms, each drawn once)"
+                f"a match not drawn yet, {args.clients} clients asking for it at once (one "
+                f"drawing, which they all wait for): p50 {statistics.median(times):.0f} ms, "
+                f"slowest {max(times):.0f} ms"
             )
+            await hammer(base, others, args.clients, len(others))  # each drawn once
             await measure(server, "match (cached)", targets["match"], args, args.requests, 50)
             for kind in ("server", "player"):
-                base = f"http://127.0.0.1:{args.port}"
                 await hammer(base, targets[kind], args.clients, len(targets[kind]))  # drawn once
                 await measure(server, f"{kind} (cached)", targets[kind], args, args.requests, 50)
         finally:
