@@ -163,12 +163,12 @@ class Pages:
                     raise web.HTTPBadRequest() from None
                 context = self._common(request, reader.language, page.context)
                 template = self._env.get_template(page.template)
+                keeps = self._cache.keeps
 
                 def drawn() -> Drawn:
                     body = template.render(context).encode()
                     return Drawn.of(body, "text/html", final=page.final, compress=keeps)
 
-                keeps = self._cache.keeps
                 # A finished match's page holds its whole replay: drawn (and gzipped)
                 # off the event loop.
                 return await asyncio.to_thread(drawn) if page.final else drawn()
@@ -205,7 +205,7 @@ class Pages:
 
     def _respond(self, drawn: Drawn, request: web.Request, reader: Reader) -> web.Response:
         """``drawn`` for this reader: gzipped if his client takes it, 304 if he has it."""
-        gzipped = drawn.gzipped is not None and takes_gzip(request)
+        gzipped = drawn.gzipped is not None and _takes_gzip(request)
         # The gzipped bytes are another representation of the page: another ETag.
         etag = drawn.etag[:-1] + '-gz"' if gzipped else drawn.etag
         headers = {"ETag": etag, "Vary": "Accept-Encoding, Accept-Language"}
@@ -259,7 +259,7 @@ def _key(request: web.Request, reader: Reader) -> Key:
     return (reader.guild_id, request.path_qs, reader.language, reader.access.value)
 
 
-def takes_gzip(request: web.Request) -> bool:
+def _takes_gzip(request: web.Request) -> bool:
     """Whether the reader's client takes gzip (``Accept-Encoding``, not ``q=0``)."""
     for coding in request.headers.get("Accept-Encoding", "").split(","):
         name, _, weight = coding.partition(";")
