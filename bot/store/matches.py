@@ -255,20 +255,17 @@ class MatchStore:
                 "ORDER BY m.match_id DESC LIMIT ?",
                 (guild_id, limit),
             )
-            found = []
-            for row in rows:
-                seats = await session.fetchall(
-                    "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat",
-                    (row["match_id"],),
-                )
-                found.append(
-                    FinishedMatch(
-                        match_id=row["match_id"],
-                        ended_at=to_datetime(row["ended_at"]),
-                        names=tuple(seat["name"] for seat in seats),
-                    )
-                )
-        return found
+            names = await seat_names(
+                session, "match_seats", "match_id", [row["match_id"] for row in rows]
+            )
+        return [
+            FinishedMatch(
+                match_id=row["match_id"],
+                ended_at=to_datetime(row["ended_at"]),
+                names=names[row["match_id"]],
+            )
+            for row in rows
+        ]
 
     async def finished_of_player(
         self, guild_id: int, user_id: int, limit: int
