@@ -190,6 +190,7 @@ STANDINGS_WITHIN = 10.0
 """The target: seconds (Discord's) from the last card to the final standings at pace 0."""
 
 
+@pytest.mark.long
 async def test_two_people_and_two_computers_at_the_default_pace_make_few_calls(tmp_path):
     """Two people play by their hand messages as soon as it is their turn, two computers
     at the default pace, in a thread. Per deal the bot posts the deal's message and its
