@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from array import array
 from pathlib import Path
 
 import aiohttp
@@ -41,7 +42,7 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bot.store import WebAccess, open_store  # noqa: E402
-from bot.tables import Refusal, TableService, TableView  # noqa: E402
+from bot.tables import TableService, TableView  # noqa: E402
 from bot.tables import events as ev  # noqa: E402
 from bot.web.app import make_app  # noqa: E402
 from bot.web.links import WebLinks  # noqa: E402
@@ -54,6 +55,8 @@ from bot.web.tokens import load_signer  # noqa: E402
 
 GUILD, HOST, FIRST_CHANNEL = 1, 99, 1000
 TICK = 0.01
+MOVE_KEY = 1 << 20
+"""A move's key is its table times this plus its turn (a match has far fewer turns)."""
 TURN = re.compile(r'"turn":(\d+)')
 
 
@@ -114,18 +117,19 @@ async def measure(args: argparse.Namespace) -> None:
 
 
 async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: ignore[no-untyped-def]
-    published: dict[tuple[int, int], float] = {}
+    # What the run notes is kept in forms the garbage collector never walks (a dict of
+    # ints to floats, a flat array of floats): a list of tuples growing by the hundred
+    # thousand made the bot's full collections, and so its loop's stalls, the bench's own.
+    published_at: dict[int, float] = {}  # table * MOVE_KEY + turn: when it was published
     live: Live | None = None
 
     async def publish(event: ev.Event, view: TableView | None) -> None:
         now = time.monotonic()
         assert live is not None
         live.publish(event)
-        try:
-            turn = service.view(event.table_id).turn
-        except Refusal:
+        if view is None:  # (the view the service hands with its event: read no other)
             return
-        published.setdefault((event.table_id, turn), now)
+        published_at.setdefault(event.table_id * MOVE_KEY + view.turn, now)
 
     service = TableService(store, publish, pace=0.0)
     signer = await load_signer(store.facts)
@@ -133,14 +137,14 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
     async def access(guild: int) -> WebAccess:
         return WebAccess.LINK
 
-    live = Live(service, signer, access)
-    handed: list[tuple[int, int, float]] = []  # (table, turn, when a frame went to a socket)
+    live = Live(service, signer, access, store.live_seats)
+    handed_at = array("d")  # table, turn, when a frame went to a socket; one after another
     send = LiveHub._send
 
-    async def timed_send(hub: LiveHub, watcher: Watcher, frame: str) -> None:
+    async def timed_send(hub: LiveHub, watcher: Watcher, frame: str, data: bytes) -> None:
         turn = int(TURN.search(frame).group(1))  # type: ignore[union-attr]
-        handed.append((watcher.ticket.table_id, turn, time.monotonic()))
-        await send(hub, watcher, frame)
+        handed_at.extend((watcher.ticket.table_id, turn, time.monotonic()))
+        await send(hub, watcher, frame, data)
 
     LiveHub._send = timed_send  # type: ignore[method-assign]
     app = make_app(
@@ -210,6 +214,11 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
     await asyncio.get_running_loop().run_in_executor(None, client.wait)
     await runner.cleanup()
 
+    published = {divmod(key, MOVE_KEY): at for key, at in published_at.items()}
+    handed = [
+        (int(handed_at[i]), int(handed_at[i + 1]), handed_at[i + 2])
+        for i in range(0, len(handed_at), 3)
+    ]
     seen = json.loads(out.read_text())
     arrivals: dict[int, list[tuple[int, float]]] = {}
     table_of: dict[int, int] = {}

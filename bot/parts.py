@@ -51,6 +51,7 @@ from bot.ui.threads import THREAD
 from bot.ui.web import WebLinker
 from bot.web.activity import ActivityPages
 from bot.web.app import WebServer, make_app
+from bot.web.cache import PageCache
 from bot.web.links import WebLinks
 from bot.web.live.routes import Live
 from bot.web.site import Services
@@ -145,8 +146,11 @@ def _build(
         # live table hears it first: it only marks the table's pages to push.
         if live is not None:
             live.publish(event)
+        if isinstance(event, ev.MatchEnded) and view is not None:
+            pages.changed(view.guild_id)  # its server's standings and players' pages
         await presenter.publish(event, view)
 
+    pages = PageCache()
     rater = OpenSkillRater()
     service = TableService(
         store,
@@ -164,6 +168,7 @@ def _build(
             service,
             links.signer,
             partial(_web_access, store),
+            store.live_seats,
             after_act=lambda table_id, user_id: hands.request_refresh(table_id, user_id),
         )
     )
@@ -239,6 +244,7 @@ def _build(
             make_app(
                 Services.of(store, daily=daily_service, boards=boards, archive=archive),
                 links,
+                cache=pages,
                 live=live,
                 activity=None
                 if live is None or settings.activity is None

@@ -40,7 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
     )
     config.addinivalue_line(
-        "markers", "long: minutes of waiting (a whole match in a browser); run first"
+        "markers", "long: a whole match of waiting (in a browser, at the default pace); run first"
     )
 
 

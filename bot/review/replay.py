@@ -239,6 +239,20 @@ class Replay:
             self._deals[deal] = points
         return points
 
+    def every_point(self) -> tuple[tuple[ReplayPoint, ...], ...]:
+        """Every deal's points, made in one walk of the match (asked a deal at a time,
+        each deal would replay the deals before it again: the web's deal viewer, which
+        shows them all, would walk the match's start a dozen times)."""
+        if len(self._deals) < self.deals:
+            labels = self.labels()
+            walked: list[list[ReplayPoint]] = [[] for _ in range(self.deals)]
+            for moment in walk(self.match):
+                deal = moment.address.deal
+                walked[deal].append(_point(moment, labels[deal]))
+            for deal, points in enumerate(walked):
+                self._deals.setdefault(deal, tuple(points))
+        return tuple(self._deals[deal] for deal in range(self.deals))
+
     def _check_deal(self, deal: int) -> None:
         if not 0 <= deal < len(self.match.deals):
             raise ReplayError(f"this match has no deal {deal + 1}")

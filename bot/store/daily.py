@@ -227,12 +227,10 @@ class DailyStore:
     # -- results ------------------------------------------------------------------------
 
     async def day_scores(self, guild_id: int, day: date) -> list[AttemptScores]:
-        """Every attempt at the server's day with its scores, in the order they started."""
+        """Every attempt at the server's day with its scores, in the order they started
+        (the day's deals are counted only for a day with attempts: most days of most
+        servers have none, and the server's page asks for two days each time)."""
         async with self._db.reading() as session:
-            deals = await session.scalar(
-                "SELECT count(*) FROM daily_deals WHERE guild_id = ? AND day = ?",
-                (guild_id, day.isoformat()),
-            )
             rows = await session.fetchall(
                 "SELECT a.attempt_id, a.user_id, a.name, a.season_id, a.finished_at, "
                 "s.deal_index, s.score "
@@ -240,6 +238,14 @@ class DailyStore:
                 "LEFT JOIN daily_scores s ON s.attempt_id = a.attempt_id "
                 "WHERE a.guild_id = ? AND a.day = ? ORDER BY a.attempt_id, s.deal_index",
                 (guild_id, day.isoformat()),
+            )
+            deals = (
+                await session.scalar(
+                    "SELECT count(*) FROM daily_deals WHERE guild_id = ? AND day = ?",
+                    (guild_id, day.isoformat()),
+                )
+                if rows
+                else 0
             )
         attempts: dict[int, tuple[Row, list[int | None]]] = {}
         for row in rows:

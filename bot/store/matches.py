@@ -41,7 +41,7 @@ from .models import (
     Rater,
 )
 from .results import contributions, seat_results
-from .rows import from_row
+from .rows import Row, from_row
 from .seasons import active_season_id
 from .standings import add_contributions, rate
 
@@ -255,20 +255,17 @@ class MatchStore:
                 "ORDER BY m.match_id DESC LIMIT ?",
                 (guild_id, limit),
             )
-            found = []
-            for row in rows:
-                seats = await session.fetchall(
-                    "SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat",
-                    (row["match_id"],),
-                )
-                found.append(
-                    FinishedMatch(
-                        match_id=row["match_id"],
-                        ended_at=to_datetime(row["ended_at"]),
-                        names=tuple(seat["name"] for seat in seats),
-                    )
-                )
-        return found
+            names = await seat_names(
+                session, "match_seats", "match_id", [row["match_id"] for row in rows]
+            )
+        return [
+            FinishedMatch(
+                match_id=row["match_id"],
+                ended_at=to_datetime(row["ended_at"]),
+                names=names[row["match_id"]],
+            )
+            for row in rows
+        ]
 
     async def finished_of_player(
         self, guild_id: int, user_id: int, limit: int
@@ -277,28 +274,15 @@ class MatchStore:
         with their seat, points and place (``match_seats_by_user`` walked backwards)."""
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT m.match_id, m.ended_at, s.seat, r.points, r.rank FROM match_seats s "
-                "JOIN matches m ON m.match_id = s.match_id "
+                "SELECT m.match_id AS id, m.ended_at, s.seat, r.points, r.rank "
+                "FROM match_seats s JOIN matches m ON m.match_id = s.match_id "
                 "JOIN tables t ON t.table_id = m.table_id "
                 "JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat "
                 "WHERE s.user_id = ? AND t.guild_id = ? AND m.status = 'finished' "
                 "ORDER BY s.match_id DESC LIMIT ?",
                 (user_id, guild_id, limit),
             )
-            names = await seat_names(
-                session, "match_seats", "match_id", [r["match_id"] for r in rows]
-            )
-        return [
-            PlayedMatch(
-                match_id=row["match_id"],
-                ended_at=to_datetime(row["ended_at"]),
-                names=names[row["match_id"]],
-                seat=row["seat"],
-                points=row["points"],
-                rank=row["rank"],
-            )
-            for row in rows
-        ]
+            return await played(session, rows, "match_seats", "match_id")
 
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""
@@ -368,6 +352,24 @@ async def seat_names(
     for row in rows:
         names.setdefault(row["owner"], []).append(row["name"])
     return {owner: tuple(seats) for owner, seats in names.items()}
+
+
+async def played(session: Session, rows: Sequence[Row], table: str, key: str) -> list[PlayedMatch]:
+    """``rows`` (``id, ended_at, seat, points, rank``: one person's finished matches or
+    tallies) as :class:`PlayedMatch` with their seats' names (``table``, ``key``: as for
+    :func:`seat_names`)."""
+    names = await seat_names(session, table, key, [row["id"] for row in rows])
+    return [
+        PlayedMatch(
+            match_id=row["id"],
+            ended_at=to_datetime(row["ended_at"]),
+            names=names[row["id"]],
+            seat=row["seat"],
+            points=row["points"],
+            rank=row["rank"],
+        )
+        for row in rows
+    ]
 
 
 async def _latest_in_channel(

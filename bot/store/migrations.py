@@ -1203,6 +1203,33 @@ WEB = Migration(
     ),
 )
 
+LIVE_SEATS = Migration(
+    18,
+    "which browser holds each person's seat at the live table, kept across a restart",
+    (
+        # The SHA-256 of the claim cookie the browser was given (the cookie itself opens
+        # the seat, so it is not stored), per seated person of an open table.
+        """
+        CREATE TABLE live_seat_claims (
+            table_id INTEGER NOT NULL REFERENCES tables (table_id),
+            user_id  INTEGER NOT NULL,
+            digest   TEXT    NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        ) WITHOUT ROWID
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE live_seat_claims (
+            table_id BIGINT NOT NULL REFERENCES tables (table_id),
+            user_id  BIGINT NOT NULL,
+            digest   TEXT   NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -1221,6 +1248,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     DAILY,
     TALLIES,
     WEB,
+    LIVE_SEATS,
 )
 LATEST = MIGRATIONS[-1].version
 

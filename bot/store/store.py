@@ -12,6 +12,7 @@ from .daily import DailyStore
 from .database import Database
 from .delivery import DeliveryStore
 from .facts import FactStore
+from .live_seats import LiveSeatStore
 from .matches import MatchStore
 from .postgres import PostgresDatabase
 from .reviews import ReviewStore
@@ -36,6 +37,7 @@ class Store:
     - ``claims``: which open tables this process drives (:mod:`bot.store.claims`).
     - ``tallies``: matches played with real cards, kept by their entered scores.
     - ``reviews``: players' reviews of finished matches, as computed (:mod:`.reviews`).
+    - ``live_seats``: which browser holds each seat at the live table (:mod:`.live_seats`).
     """
 
     def __init__(self, db: Database, owner: int | None = None) -> None:
@@ -51,6 +53,7 @@ class Store:
         self.tallies = TallyStore(db)
         self.daily = DailyStore(db, self.facts)
         self.reviews = ReviewStore(db)
+        self.live_seats = LiveSeatStore(db)
 
     async def integrity_problems(self) -> list[str]:
         """Check the whole database (SQLite: every page); an empty list means it is sound."""

@@ -22,7 +22,7 @@ from bot.engine.tally_record import entry_code, parse_entry
 from .codec import encode_rules, now_ms, optional_datetime, rules_from_column, to_datetime
 from .database import Database, Session
 from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound
-from .matches import seat_names
+from .matches import played
 from .models import (
     SEATS,
     Human,
@@ -167,27 +167,14 @@ class TallyStore:
         (``tally_seats_by_user`` walked backwards)."""
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT t.tally_id, t.ended_at, s.seat, r.points, r.rank FROM tally_seats s "
-                "JOIN tallies t ON t.tally_id = s.tally_id "
+                "SELECT t.tally_id AS id, t.ended_at, s.seat, r.points, r.rank "
+                "FROM tally_seats s JOIN tallies t ON t.tally_id = s.tally_id "
                 "JOIN tally_results r ON r.tally_id = s.tally_id AND r.seat = s.seat "
                 "WHERE s.user_id = ? AND t.guild_id = ? AND t.status = 'finished' "
                 "ORDER BY s.tally_id DESC LIMIT ?",
                 (user_id, guild_id, limit),
             )
-            names = await seat_names(
-                session, "tally_seats", "tally_id", [r["tally_id"] for r in rows]
-            )
-        return [
-            PlayedMatch(
-                match_id=row["tally_id"],
-                ended_at=to_datetime(row["ended_at"]),
-                names=names[row["tally_id"]],
-                seat=row["seat"],
-                points=row["points"],
-                rank=row["rank"],
-            )
-            for row in rows
-        ]
+            return await played(session, rows, "tally_seats", "tally_id")
 
     async def marked_since(self, role: str, since_ms: int) -> list[tuple[int, int]]:
         """``(tally, guild)`` of the tallies open or ended after ``since_ms`` (ms since

@@ -34,7 +34,7 @@ from . import posts
 from .answers import Answers
 from .delivery import Delivery, Progress
 from .hands import HandController
-from .pacing import EditPacer, Pacing
+from .pacing import EditBudget, EditPacer, Pacing
 from .pictures import ChartPicture, chart_of_record, drawn, show
 from .records import record_file
 from .summary import SummaryMessage
@@ -86,11 +86,19 @@ class ChannelFeed:
         self._closed = closed
         self.queue: asyncio.Queue[tuple[ev.Event, TableView | None]] = asyncio.Queue()
         self.progress = Progress(context.answers)
+        self.unposted = 0
+        """Events queued or being presented that post something."""
+        self.posts_clear = asyncio.Event()
+        """Set while :attr:`unposted` is nought: the table message's live edits wait
+        for it, so at full speed the posts are not held up behind them."""
+        self.posts_clear.set()
         self.table = TableMessage(
             lambda: self.channel,
             EditPacer(context.pacing.edit_interval, context.stopping),
+            EditBudget(context.pacing.edit_burst, context.pacing.edit_refill, context.stopping),
             self.progress,
             activity=context.activity,
+            posts_clear=self.posts_clear,
         )
         self.thread_id: int | None = None
         """The thread the table plays in; THREAD_WANTED until the match starts; None: the
@@ -102,9 +110,14 @@ class ChannelFeed:
         """Seat notices posted during the match (each is named by its number)."""
         self.posting = 0
         """Events queued that post something (:data:`~bot.ui.posts.POSTING`)."""
+        self.tricks: list[ev.TrickTaken] = []
+        """The current deal's tricks, for its end."""
+        self.ending: tuple[ev.DealScored, list[ev.TrickTaken]] | None = None
+        """A deal's end (its score and tricks) waiting to ride on the next deal's message
+        (the last deal's goes alone, before the final standings)."""
         self.delivering: ln.Line | None = None
-        """The trick or score line being posted, until it is recorded as posted (a deal's
-        message is recorded with its id, when its post returns)."""
+        """The line being posted (its last part), until it is recorded as posted (a
+        deal's message is recorded with its id, when its post returns)."""
         self.worker = asyncio.create_task(self._work())
 
     @property
@@ -152,6 +165,8 @@ class ChannelFeed:
         """Queue an event for the worker."""
         if isinstance(event, posts.POSTING):
             self.posting += 1
+            self.unposted += 1
+            self.posts_clear.clear()
         self.queue.put_nowait((event, view))
 
     # -- the worker ----------------------------------------------------------------------
@@ -163,6 +178,8 @@ class ChannelFeed:
                 self.posting -= 1  # in the worker's hands now (see settled())
             try:
                 with self.progress.busy(), i18n.using(posts.table_language(view or self.view)):
+                    if isinstance(event, posts.POSTING) and not isinstance(event, ev.DealStarted):
+                        await self._post_ending()  # the last deal's, or a table closed
                     if isinstance(event, ev.DealStarted) and view is not None:
                         # The old deal's message is closed with the old deal's last state.
                         await self._new_deal_message(view)
@@ -176,6 +193,10 @@ class ChannelFeed:
             except Exception:
                 log.exception("channel %s: presenting %s failed", self.channel_id, event)
             finally:
+                if isinstance(event, posts.POSTING):
+                    self.unposted -= 1
+                    if not self.unposted:
+                        self.posts_clear.set()
                 self.queue.task_done()
             if self.table.closed is not None:
                 return  # the table is gone; a new table in this channel gets a new feed
@@ -183,13 +204,15 @@ class ChannelFeed:
     async def _present(self, event: ev.Event) -> None:
         table, view = self.table, self.view
         match event:
-            case ev.TrickTaken() | ev.DealScored():
-                deal = view.deal_number if view else 0
-                if isinstance(event, ev.TrickTaken):
-                    table.tricks.append(text.trick_summary(posts.labels(view), event))
-                await self._post_line(ln.line_of(event, deal), event)
-                if isinstance(event, ev.DealScored) and self.summary is not None:
-                    self.summary.show(view)
+            case ev.TrickTaken():
+                # Listed on the deal's message (paced edits), posted with the score.
+                table.tricks.append(text.trick_summary(posts.labels(view), event))
+                self.tricks.append(event)
+                table.stale.set()
+            case ev.DealScored():
+                # Posted with the next deal's message, which the service announces at
+                # once (the summary shows the new totals with it), else alone.
+                self.ending = (event, self.tricks)
             case ev.TableRestored():
                 await self._restore(event)
             case ev.MatchEnded(totals=totals, ranks=ranks, record=record):
@@ -239,7 +262,8 @@ class ChannelFeed:
         async with self.table.lock:
             await self.table.edit_now()
         if self.summary is not None:
-            self.summary.show(self.view, closed=None if over else i18n._(reason))
+            if not over:  # (a finished match's summary shows its standings already)
+                self.summary.show(self.view, closed=i18n._(reason))
             await self.summary.flush()
             self.summary.close()
             self.context.threads.archive_later(self.summary.thread_id)
@@ -278,16 +302,42 @@ class ChannelFeed:
         with self.progress.requesting("POST", channel.id):
             return await channel.send(nonce=nonce, **fields)
 
-    async def _post_line(self, line: ln.Line, event: ev.TrickTaken | ev.DealScored) -> None:
-        """A trick or score line, recorded as posted so a restart does not repeat it."""
-        post = posts.line(event, self.view)
-        assert post is not None
-        self.delivering = line
+    async def _post_parts(
+        self, parts: list[posts.Post], line: ln.Line, *, stop_records: bool = True
+    ) -> discord.Message:
+        """Post ``parts`` (one post, unless a deal's end made it too long for one
+        message), the last under the name of ``line``, each before it under a name of its
+        own: a restart after some went out posts them again under the same names, and
+        Discord answers those with the messages already there. ``stop_records``: a stop
+        records ``line`` once its last part is out (a deal's message is recorded with its
+        id instead). The last part's message."""
         try:
-            await self._post(post, ln.post_nonce(event.table_id, *line))
-            await self.context.delivery.posted(event.table_id, line)
+            for part, post in enumerate(parts[:-1], start=1):
+                await self._post(post, ln.post_nonce(self.table_id, *line, part))
+            if stop_records:
+                self.delivering = line
+            return await self._post(parts[-1], ln.post_nonce(self.table_id, *line))
         finally:
             self.delivering = None
+
+    def _take_ending(self) -> list[str]:
+        """What the deal's end waiting to be posted says (nothing if none waits)."""
+        if self.ending is None:
+            return []
+        (event, tricks), self.ending = self.ending, None
+        return posts.deal_end(event, tricks, self.view)
+
+    async def _post_ending(self, line: ln.Line | None = None) -> None:
+        """The deal's end waiting, posted alone, under ``line`` (its score line's, unless
+        said) and recorded as posted: when no deal's message follows it (the match is
+        over, or the table was closed), or when a restart cannot rebuild the message of
+        the deal it rode on (named as that message was, so Discord knows it if it went
+        out)."""
+        if self.ending is None:
+            return
+        line = line or ln.line_of(self.ending[0])
+        await self._post_parts(posts.carrying(self._take_ending(), None), line)
+        await self.context.delivery.posted(self.table_id, line)
 
     async def _post_end(self, event: ev.MatchEnded, chart: ChartData | None) -> None:
         """The final standings, recorded as the match's last line: a finished match whose
@@ -296,14 +346,10 @@ class ChannelFeed:
         end = ln.end_line(self.view.deal_number if self.view is not None else 0)
         if await self.context.delivery.last_posted(self.table_id) >= end:
             return
-        self.delivering = end
-        try:
-            guild = None if self.view is None else self.view.guild_id
-            web = await self.context.web.match(guild, event.match_id)
-            await self._post(posts.result(self.view, event, chart, web), self._name(event))
-            await self.context.delivery.posted(self.table_id, end)
-        finally:
-            self.delivering = None
+        guild = None if self.view is None else self.view.guild_id
+        web = await self.context.web.match(guild, event.match_id)
+        await self._post_parts([posts.result(self.view, event, chart, web)], end)
+        await self.context.delivery.posted(self.table_id, end)
 
     async def _new_deal_message(self, view: TableView) -> None:
         """Close the last deal's message and post this deal's, with the Show hand button
@@ -315,12 +361,11 @@ class ChannelFeed:
                 await self._open_thread(view)
             if table.message_id is not None:
                 await table.close()
-            table.view, table.tricks = view, []
+            table.view, table.tricks, self.tricks = view, [], []
             line = ln.message_line(view.deal_number)
+            parts = posts.carrying(self._take_ending(), posts.deal_message(view))
             try:
-                message = await self._post(
-                    posts.deal_message(view), ln.post_nonce(view.table_id, *line)
-                )
+                message = await self._post_parts(parts, line, stop_records=False)
             except discord.HTTPException:
                 table.message_id = None  # the old one is closed: edits must not go there
                 raise
@@ -380,15 +425,19 @@ class ChannelFeed:
         if last >= ln.message_line(current):
             self.table.deal = current  # the stored table message is this deal's
         events = restored.lines
-        for line, event in ln.unposted(events, last, current):
-            if isinstance(event, ev.DealStarted):
-                await self._new_deal_message(view)
-            else:
-                await self._post_line(line, event)
+        for line, event in ln.unposted(events, last):
+            match event:
+                case ev.DealScored(deal_number=number):
+                    self.ending = (event, ln.tricks_of(events, number))
+                case ev.DealStarted(deal_number=number) if number == current:
+                    await self._new_deal_message(view)
+                case ev.DealStarted():  # its table is gone: what rode on it goes alone
+                    await self._post_ending(line)
         names = posts.labels(view)
-        tricks = ln.current_tricks(events, current)
-        self.table.tricks = [text.trick_summary(names, trick) for trick in tricks]
+        self.tricks = ln.tricks_of(events, current)
+        self.table.tricks = [text.trick_summary(names, trick) for trick in self.tricks]
         if view.status is not TableStatus.FINISHED:  # a finished match's end is all it misses
+            await self._post_ending()
             await self._post(posts.restored(view), self._name(restored))
 
     # -- stopping ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
@@ -29,11 +29,11 @@ from bot.engine import Action, MatchPhase
 from bot.i18n import N_, _
 from bot.store import HandLink, StoreError
 from bot.store.delivery import DeliveryStore
-from bot.tables import Hand, Refusal, TableService
+from bot.tables import Hand, Refusal, TableReason, TableService
 
 from . import components as c
 from .hand import doubling_items, hand_message, trump_choices
-from .web import WebLinker
+from .web import URL_LENGTH, WebLinker, watch_button
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,10 @@ STALE_NOTICE = N_(
 )
 MATCH_OVER = N_("This match is over; the final standings are in <#{place}>.")
 """``place``: the thread or channel the match was played in."""
+NOT_SEATED_WATCH = N_(
+    "You are not seated at this table. **Watch** shows it in your browser as it is "
+    "played, without anyone's hand."
+)
 TOKEN_IN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?]+")
 
 
@@ -84,7 +88,7 @@ class HandController:
         edit: EditHand,
         *,
         web: WebLinker | None = None,
-        on_show: Callable[[int, int], None] | None = None,
+        on_show: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
         """``delivery`` keeps the hand messages across a restart; ``edit`` changes one
         whose interaction is over (a refresh, the table closing); ``web`` gives each
@@ -170,11 +174,29 @@ class HandController:
             log.exception("the hand message of %s is not kept across a restart", user_id)
 
     async def show(self, interaction: Interaction, table_id: int) -> None:
-        """A new ephemeral hand message (Show my hand, ``/bonken hand``)."""
-        content, view = await self._render(table_id, interaction.user.id)
+        """A new ephemeral hand message (Show my hand, ``/bonken hand``); someone not
+        seated is offered the table as spectators see it, where the server allows it."""
+        try:
+            content, view = await self._render(table_id, interaction.user.id)
+        except Refusal as refusal:
+            if refusal.reason is TableReason.NOT_SEATED and await self._offer_watch(
+                interaction, table_id
+            ):
+                return
+            raise
         if self._on_show is not None:
-            self._on_show(table_id, interaction.user.id)
+            await self._on_show(table_id, interaction.user.id)
         await self._answer(interaction, table_id, content, view, new=True)
+
+    async def _offer_watch(self, interaction: Interaction, table_id: int) -> bool:
+        """Answer someone not seated with the live table's Watch link, if there is one."""
+        url = await self._web.table_watch(self._service.view(table_id).guild_id, table_id)
+        if url is None or len(url) > URL_LENGTH:
+            return False
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(watch_button(url))
+        await interaction.response.send_message(_(NOT_SEATED_WATCH), view=buttons, ephemeral=True)
+        return True
 
     async def act(self, interaction: Interaction, table_id: int, turn: int, action: Action) -> None:
         """A click that acts; the hand message then shows, in place, the hand the

@@ -11,7 +11,7 @@ is the feed's business (:mod:`bot.ui.feed`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -66,7 +66,6 @@ class Post:
 
 POSTING = (
     ev.DealStarted,
-    ev.TrickTaken,
     ev.DealScored,
     ev.MatchEnded,
     ev.TableClosed,
@@ -101,16 +100,13 @@ def said(words: ev.Words) -> str:
 
 def line(event: ev.Event, view: TableView | None, *, hand_live: bool = True) -> Post | None:
     """The line an event posts in the channel as it happens, or None if it posts none
-    (it changes the table message only; a deal's message, the final standings and the
-    restart notice are :func:`deal_message`, :func:`result` and :func:`restored`).
+    (it changes the table message only; a deal's message, its end, the final standings
+    and the restart notice are :func:`deal_message`, :func:`deal_end`, :func:`result` and
+    :func:`restored`).
     ``hand_live``: a reminder's player has a hand message that still updates itself
     (else the reminder says how to get one)."""
     names = labels(view)
     match event:
-        case ev.TrickTaken():
-            return Post(text.trick_text(names, event))
-        case ev.DealScored():
-            return Post(text.deal_text(names, event))
         case ev.TableClosed(reason=reason, finished=False):
             return Post(_("The table is closed: {reason}.", reason=_(reason)))
         case ev.Reminder(user_id=user_id, seconds_left=left):
@@ -138,6 +134,42 @@ def line(event: ev.Event, view: TableView | None, *, hand_live: bool = True) -> 
         case ev.LobbyChanged(what=what, words=words):  # someone left, was removed, took over
             return Post(f"{literal(said(words) if words[0] else what)}.")
     return None
+
+
+CONTENT_LIMIT = 2000
+"""Discord's longest message content."""
+
+
+def deal_end(
+    event: ev.DealScored, tricks: Sequence[ev.TrickTaken], view: TableView | None
+) -> list[str]:
+    """A deal's end as the thread tells it: each of its ``tricks`` (who played what, who
+    took it), then its scores, one entry each (:func:`carrying` posts them)."""
+    names = labels(view)
+    return [*(text.trick_text(names, trick) for trick in tricks), text.deal_text(names, event)]
+
+
+def carrying(said: Sequence[str], host: Post | None) -> list[Post]:
+    """The posts that say ``said`` (a deal's end), then ``host`` (the next deal's
+    message): as few as Discord takes, ``host`` last, carrying above its own words what
+    fits of ``said``; the rest goes before it, never splitting an entry. Without a host,
+    ``said`` alone."""
+    parts: list[str] = []
+    for words in said:
+        if parts and len(parts[-1]) + 1 + len(words) <= CONTENT_LIMIT:
+            parts[-1] += "\n" + words
+        else:
+            parts.append(words[:CONTENT_LIMIT])
+    if host is None:
+        return [Post(part) for part in parts]
+    own = host.content
+    if own is not None:
+        if parts and len(parts[-1]) + 1 + len(own) <= CONTENT_LIMIT:
+            parts[-1] += "\n" + own
+        else:
+            parts.append(own)
+    last = parts.pop() if parts else None
+    return [*(Post(part) for part in parts), replace(host, content=last)]
 
 
 def restored(view: TableView) -> Post:

@@ -1,10 +1,12 @@
 """The table's one message in its channel while the match plays in a thread.
 
-A match posts some 150 messages; in a thread they leave the channel alone, and the lobby
-message that opened the table stays behind as the match's summary: the seats, which deal
-is played, the totals, and at the end the final standings with the score chart. It is
-edited only when a deal starts or ends, paced like the table message
-(:class:`~bot.ui.pacing.EditPacer`), so quick deals share one edit.
+A match posts some 25 messages (a message and a score line a deal); in a thread they
+leave the channel alone, and the lobby message that opened the table stays behind as
+the match's summary: the seats, which deal is played, the totals, and at the end the
+final standings with the score chart. It is
+edited only when a deal starts (showing the totals of the deals before it) and when the
+match ends, paced like the table message (:class:`~bot.ui.pacing.EditPacer`), so quick
+deals share one edit.
 """
 
 from __future__ import annotations

@@ -65,6 +65,13 @@ class WebLinker:
             return None
         return links.table_seat(guild_id, table_id, user_id)
 
+    async def table_watch(self, guild_id: int | None, table_id: int) -> str | None:
+        """The live table's spectators' link (anyone's: it shows nobody's hand)."""
+        links = await self._allowed(guild_id)
+        if links is None or guild_id is None:
+            return None
+        return links.table_watch(guild_id, table_id)
+
     async def sheet(self, guild_id: int | None, tally_id: int) -> str | None:
         links = await self._allowed(guild_id)
         return None if links is None or guild_id is None else links.sheet(guild_id, tally_id)
@@ -82,6 +89,11 @@ def table_button(url: str) -> discord.ui.Button[Any]:
     return discord.ui.Button(
         label=_("Open the table"), emoji="🃏", style=discord.ButtonStyle.link, url=url
     )
+
+
+def watch_button(url: str) -> discord.ui.Button[Any]:
+    """The "Watch" link button (the live table as a spectator sees it, no hand)."""
+    return discord.ui.Button(label=_("Watch"), emoji="👀", style=discord.ButtonStyle.link, url=url)
 
 
 def with_web_link(view: discord.ui.View | None, url: str | None) -> discord.ui.View | None:

@@ -63,8 +63,15 @@ def make_app(
         loader=jinja2.PackageLoader("bot.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # the templates ship with the package: no stat per page
     )
     env.globals.update(_=i18n._, ngettext=i18n.ngettext)
+    # Compiled, and the catalogues read, now: the first pages of a process would otherwise
+    # do it in the event loop, tens of milliseconds while the tables play.
+    for name in env.list_templates():
+        env.get_template(name)
+    for language in i18n.LANGUAGES:
+        i18n.translations(language)
     pages = Pages(services, links, cache or PageCache(), env)
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/", pages.front if activity is None else _front(pages, activity))

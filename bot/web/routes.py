@@ -22,7 +22,7 @@ from bot import i18n
 from bot.daily.calendar import parse_day
 from bot.store import WebAccess
 
-from .cache import Drawn, PageCache
+from .cache import Drawn, Key, PageCache
 from .language import page_language
 from .links import DAY, MATCH, PLAYER, SERVER, SHEET, WebLinks
 from .pages.common import number
@@ -116,27 +116,34 @@ class Pages:
         if set(query) - {"lang"}:
             raise web.HTTPBadRequest()
         reader = await self._reader(request, MATCH, (match,), query)
-        drawn = self._cache.get(request.path, reader.language)
-        if drawn is None:
+
+        async def draw() -> Drawn:
             try:
                 png = await match_chart(self._services, reader, match)
             except NotThere:
                 raise web.HTTPNotFound() from None
-            drawn = Drawn.of(png, "image/png")
-            self._cache.put(request.path, reader.language, drawn)
-        return self._respond(drawn, request, reader, final=True)
+            return Drawn.of(png, "image/png", final=True)
+
+        drawn = await self._cache.page(_key(request, reader), draw)
+        return self._respond(drawn, request, reader)
 
     async def standings(self, request: web.Request) -> web.Response:
         """The season's standings as a picture: the server page's link preview. It
-        changes with every finished match, so it is answered by its ETag, not kept."""
+        changes with every finished match: kept as the server page is, answered by its
+        ETag."""
         if _query(request).keys() - {"lang"}:
             raise web.HTTPBadRequest()
         reader = await self._reader(request, SERVER, (), _query(request))
-        try:
-            png = await standings_picture(self._services, reader)
-        except NotThere:
-            raise web.HTTPNotFound() from None
-        return self._respond(Drawn.of(png, "image/png"), request, reader, final=False)
+
+        async def draw() -> Drawn:
+            try:
+                png = await standings_picture(self._services, reader)
+            except NotThere:
+                raise web.HTTPNotFound() from None
+            return Drawn.of(png, "image/png", final=False)
+
+        drawn = await self._cache.page(_key(request, reader), draw)
+        return self._respond(drawn, request, reader)
 
     # -- inside -------------------------------------------------------------------------
 
@@ -145,28 +152,29 @@ class Pages:
     ) -> web.Response:
         query = _query(request)
         reader = await self._reader(request, kind, ids, query)
-        drawn = self._cache.get(request.path, reader.language)
-        if drawn is not None:
-            return self._respond(drawn, request, reader, final=True)
-        with i18n.using(reader.language):
-            try:
-                page = await build(reader, query)
-            except NotThere:
-                raise web.HTTPNotFound() from None
-            except BadQuery:
-                raise web.HTTPBadRequest() from None
-            context = self._common(request, reader.language, page.context)
-            template = self._env.get_template(page.template)
-            # A finished match's page holds its whole replay: drawn off the event loop.
-            body = (
-                await asyncio.to_thread(template.render, context)
-                if page.final
-                else template.render(context)
-            )
-        drawn = Drawn.of(body.encode(), "text/html")
-        if page.final:
-            self._cache.put(request.path, reader.language, drawn)
-        return self._respond(drawn, request, reader, final=page.final)
+
+        async def draw() -> Drawn:
+            with i18n.using(reader.language):
+                try:
+                    page = await build(reader, query)
+                except NotThere:
+                    raise web.HTTPNotFound() from None
+                except BadQuery:
+                    raise web.HTTPBadRequest() from None
+                context = self._common(request, reader.language, page.context)
+                template = self._env.get_template(page.template)
+                keeps = self._cache.keeps
+
+                def drawn() -> Drawn:
+                    body = template.render(context).encode()
+                    return Drawn.of(body, "text/html", final=page.final, compress=keeps)
+
+                # A finished match's page holds its whole replay: drawn (and gzipped)
+                # off the event loop.
+                return await asyncio.to_thread(drawn) if page.final else drawn()
+
+        drawn = await self._cache.page(_key(request, reader), draw)
+        return self._respond(drawn, request, reader)
 
     async def _reader(
         self, request: web.Request, kind: str, ids: tuple[object, ...], query: Mapping[str, str]
@@ -195,16 +203,23 @@ class Pages:
         self._settings[guild_id] = (now, access)
         return access
 
-    def _respond(
-        self, drawn: Drawn, request: web.Request, reader: Reader, *, final: bool
-    ) -> web.Response:
-        headers = {"ETag": drawn.etag, "Vary": "Accept-Language"}
-        headers["Cache-Control"] = "public, max-age=31536000, immutable" if final else "no-cache"
+    def _respond(self, drawn: Drawn, request: web.Request, reader: Reader) -> web.Response:
+        """``drawn`` for this reader: gzipped if his client takes it, 304 if he has it."""
+        gzipped = drawn.gzipped is not None and _takes_gzip(request)
+        # The gzipped bytes are another representation of the page: another ETag.
+        etag = drawn.etag[:-1] + '-gz"' if gzipped else drawn.etag
+        headers = {"ETag": etag, "Vary": "Accept-Encoding, Accept-Language"}
+        headers["Cache-Control"] = (
+            "public, max-age=31536000, immutable" if drawn.final else "no-cache"
+        )
         if not reader.public:
             headers["X-Robots-Tag"] = "noindex"
-        if drawn.etag in request.headers.get("If-None-Match", ""):
+        if etag in request.headers.get("If-None-Match", ""):
             return web.Response(status=304, headers=headers)
-        return web.Response(body=drawn.body, content_type=drawn.content_type, headers=headers)
+        if gzipped:
+            headers["Content-Encoding"] = "gzip"
+        body = drawn.gzipped if gzipped else drawn.body
+        return web.Response(body=body, content_type=drawn.content_type, headers=headers)
 
     def _common(
         self, request: web.Request, language: str, context: Mapping[str, Any]
@@ -236,6 +251,21 @@ def _query(request: web.Request) -> dict[str, str]:
     if "lang" in query and query["lang"] not in i18n.LANGUAGES:
         raise web.HTTPBadRequest()
     return dict(query)
+
+
+def _key(request: web.Request, reader: Reader) -> Key:
+    """Where a page is kept: its server, path and query, language and web setting
+    (which decides what it links to)."""
+    return (reader.guild_id, request.path_qs, reader.language, reader.access.value)
+
+
+def _takes_gzip(request: web.Request) -> bool:
+    """Whether the reader's client takes gzip (``Accept-Encoding``, not ``q=0``)."""
+    for coding in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, weight = coding.partition(";")
+        if name.strip().lower() == "gzip":
+            return weight.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
 
 
 def _id(request: web.Request, key: str) -> int:

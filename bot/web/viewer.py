@@ -26,7 +26,8 @@ of a day that has closed (the daily service gives attempts' records only then). 
 review is given only once it is done (:attr:`~bot.store.models.ReviewState.review`,
 read with :meth:`~bot.review.result.PlayerReview.from_json`).
 
-Replaying a match through the engine, point by point, takes a few hundred milliseconds:
+Replaying a match through the engine, point by point (in one walk:
+:meth:`~bot.review.replay.Replay.every_point`), takes about a hundred milliseconds:
 build this off the event loop, once per match and language (a finished match never
 changes, so the result can be cached; its JSON is some 170 kB, 13 kB gzipped).
 """
@@ -91,7 +92,10 @@ def match_viewer(
     names = replay.match.players
     with i18n.using(language):
         shown = _names(names)
-        deals = [_deal(replay, deal, shown, replay.deals) for deal in range(replay.deals)]
+        deals = [
+            _deal(replay, deal, points, shown, replay.deals)
+            for deal, points in enumerate(replay.every_point())
+        ]
         marked = [_review(review, replay, shown) for review in reviews]
     return _data(language, shown, deals, marked)
 
@@ -110,7 +114,10 @@ def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[
     names: Sequence[str] = replays[0][1].match.players if replays else ("", "", "", "")
     with i18n.using(language):
         shown = _names(names)
-        deals = [_deal(replay, 0, shown, len(records), number=number) for number, replay in replays]
+        deals = [
+            _deal(replay, 0, replay.deal_points(0), shown, len(records), number=number)
+            for number, replay in replays
+        ]
     return _data(language, shown, deals, [])
 
 
@@ -139,14 +146,19 @@ def _names(names: Sequence[str]) -> list[str]:
 
 
 def _deal(
-    replay: Replay, deal: int, names: list[str], deals: int, *, number: int | None = None
+    replay: Replay,
+    deal: int,
+    points: Sequence[ReplayPoint],
+    names: list[str],
+    deals: int,
+    *,
+    number: int | None = None,
 ) -> dict[str, Any]:
     """One deal: what names it, the hands as dealt (sorted as players hold them), and
-    every point of it. ``number`` is its number as the
+    every point of it (``points``, the replay's). ``number`` is its number as the
     page counts deals (a day's deal, whose replay is a match of one)."""
     label = replay.label(deal)
     shown = label.number if number is None else number
-    points = replay.deal_points(deal)
     contract = replay.match.deals[deal].contract
     assert contract is not None
     return {

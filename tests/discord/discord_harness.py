@@ -874,9 +874,14 @@ def custom_ids(message: dict[str, Any], *, enabled_only: bool = False) -> list[s
     ]
 
 
-TEST_PACING = Pacing(restart_quiet=0.05)
-"""Discord's edit pacing, and a restored channel's quiet of one rate-limit window at the
-tests' time scale (5 s × 0.01) instead of Discord's 5 s."""
+TEST_PACING = Pacing(restart_quiet=0.05, edit_refill_intervals=1.0)
+"""Discord's edit pacing, a table message's edit budget earning one edit an interval (not
+four: a test that waits for the table message waits no longer than it did before the
+budget; the rate tests set the bot's own, :data:`BOT_EDIT_REFILL`), and a restored
+channel's quiet of one rate-limit window at the tests' time scale (5 s × 0.01) instead of
+Discord's 5 s."""
+BOT_EDIT_REFILL = Pacing().edit_refill_intervals
+"""The bot's own edit budget, in edit intervals."""
 FAST_PACING = replace(TEST_PACING, edit_interval=0.02)
 """Edits 100× faster too, as the fake Discord's clocks (``time_scale=0.01``)."""
 

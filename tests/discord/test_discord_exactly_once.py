@@ -29,16 +29,16 @@ from tests.discord.discord_harness import (
 )
 
 WINDOW = 0.5
-"""Seconds (real) until the thread's bucket refills after the third trick line."""
-TRICK_3 = "Trick 3:"
+"""Seconds (real) until the thread's bucket refills after a score line (with its tricks)."""
+SCORE = re.compile(r"^Deal (\d+) \(", re.MULTILINE)
 PACE = 0.05
 """Seconds a computer waits before its move while the first run plays."""
 
 
-def third_trick(call: Call) -> float:
-    """The third trick line's answer uses the bucket up for :data:`WINDOW`."""
+def score_line(call: Call) -> float:
+    """A score line's answer uses the bucket up for :data:`WINDOW`."""
     content = str((call.body or {}).get("content"))
-    return WINDOW if call.method == "POST" and content.startswith(TRICK_3) else 0.0
+    return WINDOW if call.method == "POST" and SCORE.search(content) else 0.0
 
 
 async def computers_in_a_thread(h: Harness) -> int:
@@ -74,8 +74,8 @@ async def crash(h: Harness) -> None:
     await h.parts.store.close()
 
 
-def trick_3_posted(h: Harness) -> bool:
-    return any(m["content"].startswith(TRICK_3) for m in h.fake.messages.values())
+def score_posted(h: Harness) -> bool:
+    return any(SCORE.search(m["content"]) for m in h.fake.messages.values())
 
 
 def restored_notes(h: Harness) -> list[str]:
@@ -97,22 +97,25 @@ def last_deal_message(posts: list[dict]) -> dict:
 
 def every_post_once(h: Harness, thread: int) -> None:
     """The thread holds each deal's message, its trick lines and its score line once,
-    and the final standings once: as many as the match's record has."""
+    and the final standings once: as many as the match's record has (a deal's trick
+    lines and score line ride on the next deal's message, or the final standings)."""
     posts = h.fake.channel_posts(thread)
     final = [m for m in posts if m["content"].startswith("**The match is over.**")]
     assert len(final) == 1
     match = from_record(json.loads(final[0]["attachments"][0]["data"]))
     said: Counter[tuple[int, str]] = Counter()
-    deal = 0
+    tricks: list[str] = []  # a deal's trick lines, until its score line names the deal
     for post in posts:
+        for line in post["content"].split("\n"):
+            if found := re.match(r"Trick (\d+):", line):
+                tricks.append(found[1])
+            elif found := re.match(r"Deal (\d+) \(", line):
+                said.update((int(found[1]), trick) for trick in [*tricks, "score"])
+                tricks = []
         title = post["embeds"][0].get("title", "") if post["embeds"] else ""
         if found := re.match(r"Deal (\d+) of", title):
-            deal = int(found[1])
-            said[deal, "message"] += 1
-        elif found := re.match(r"Trick (\d+):", post["content"]):
-            said[deal, found[1]] += 1
-        elif re.match(r"Deal \d+ \(", post["content"]):
-            said[deal, "score"] += 1
+            said[int(found[1]), "message"] += 1
+    assert tricks == []
     wanted = Counter(
         [(n, "message") for n in range(1, len(match.deals) + 1)]
         + [(n, str(t)) for n, d in enumerate(match.deals, 1) for t in range(1, len(d.tricks) + 1)]
@@ -128,14 +131,14 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
     # Paced, so the match is still in its first deal when the bot is killed (a restart
     # posts what is missing of the last two deals).
     first = await Harness(tmp_path, pacing=pacing, pace=PACE).start()
-    first.fake.last_in_window = third_trick
+    first.fake.last_in_window = score_line
     table_id = await computers_in_a_thread(first)
-    await first.fake.wait_for(lambda: trick_3_posted(first))
+    await first.fake.wait_for(lambda: score_posted(first))
     (thread,) = first.fake.threads
-    deal = deals_posted(first, thread)  # (a deal may end before its third trick)
+    deal = deals_posted(first, thread)  # the message the last deal's end rode on
     # Discord made the post; discord.py sleeps before handing its answer back, so the
     # presenter has not recorded it.
-    assert await first.parts.store.delivery.last_posted(table_id) < (deal, 3)
+    assert await first.parts.store.delivery.last_posted(table_id) < (deal, 0)
     await crash(first)
 
     first.fake.last_in_window = None
@@ -145,18 +148,19 @@ async def test_killed_while_discord_py_waits_for_the_bucket_after_a_post(tmp_pat
         assert second.table() is None  # the match was played to its end
         every_post_once(second, thread)
         (again,) = second.fake.deduplicated
-        assert again.body["content"].startswith(TRICK_3)
-        assert again.body["nonce"] == post_nonce(table_id, deal, 3)
+        assert SCORE.search(again.body["content"])[1] == str(deal - 1)
+        assert again.body["nonce"] == post_nonce(table_id, deal, 0)
         assert second.fake.rate_limited() == []
     finally:
         await second.stop()
 
 
-async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tmp_path):
-    """Ann plays with three computers; a trick line's answer uses the bucket up for 30 s
-    (one after which the deal goes on). Then it is Ann's turn and nothing else is to be
-    posted: the stop does not wait for discord.py's sleep, and records the line, which
-    is not posted again."""
+async def test_a_clean_stop_does_not_wait_out_the_bucket_and_posts_nothing_twice(tmp_path):
+    """Ann plays with three computers; the answer to a deal's message (carrying the last
+    deal's end) uses the bucket up for 30 s while the deal goes on. Then it is Ann's turn
+    and nothing else is to be posted: the stop does not wait for discord.py's sleep; the
+    next start posts the message again by its name, and Discord answers with the one it
+    has (a deal's message is recorded with its id, which only the answer gives)."""
     pacing = replace(TEST_PACING, edit_interval=0.02, restart_quiet=0.05)
     first = await Harness(tmp_path, pacing=pacing).start()
     first.fake.app_permissions = THREAD_PERMISSIONS
@@ -171,10 +175,7 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
 
     def in_a_deal_going_on(call: Call) -> float:
         said = str((call.body or {}).get("content"))
-        if exhausted or call.method != "POST" or not said.startswith("Trick "):
-            return 0.0
-        view = service.view(table_id)
-        if view.to_act is None or view.deal_number != deals_posted(first, thread):
+        if exhausted or call.method != "POST" or not SCORE.search(said):
             return 0.0
         exhausted.append(call)
         return 30.0
@@ -182,12 +183,11 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
     first.fake.last_in_window = in_a_deal_going_on
 
     def caught_up() -> bool:
-        """The thread shows the deal in play and each of its tricks so far."""
+        """The thread shows the deal in play, after the score of each deal before."""
         view = service.view(table_id)
         posts = first.fake.channel_posts(thread)
-        since = [p["content"] for p in posts[posts.index(last_deal_message(posts)) :]]
-        tricks = sum(said.startswith("Trick ") for said in since)
-        return deals_posted(first, thread) == view.deal_number and tricks == sum(view.tricks_taken)
+        scores = sum(bool(SCORE.search(p["content"])) for p in posts)
+        return deals_posted(first, thread) == view.deal_number == scores + 1
 
     while not exhausted:  # Ann acts once all is posted, until a post waits for its bucket
         view, turn = seat_state(first, ann)
@@ -199,19 +199,20 @@ async def test_a_clean_stop_does_not_wait_out_the_bucket_and_records_the_post(tm
     await first.stop()  # what SIGTERM and SIGINT do
     assert time.monotonic() - stopping < 5  # not the 30 s discord.py sleeps
     (line,) = exhausted
-    deal, trick = deals_posted(first, thread), int(line.body["content"].split()[1][:-1])
+    deal = int(SCORE.search(line.body["content"])[1])
 
     first.fake.last_in_window = None
     first.fake.buckets.clear()  # (the 30 s are over)
     second = await Harness(tmp_path, pacing=pacing, fake=first.fake).start()
     try:
-        # Recorded at the stop: the line is not even asked for again.
-        assert await second.parts.store.delivery.last_posted(table_id) == (deal, trick)
+        # The deal before it was the last recorded: the message is asked for again.
+        assert await second.parts.store.delivery.last_posted(table_id) == (deal, 0)
         second.users["Ann"] = ann
         await second.idle()
         said = [m["content"] for m in second.fake.channel_posts(thread)]
         assert said.count(line.body["content"]) == 1
-        assert second.fake.deduplicated == []
+        (again,) = second.fake.deduplicated
+        assert again.body["nonce"] == post_nonce(table_id, deal + 1, 0)
     finally:
         await second.stop()
 

@@ -1,7 +1,9 @@
 """One table's feed on its own, with a fake channel (no bot, no Discord): its table
-message is edited at most once per interval and quick changes share an edit; its posts go
-out one at a time, in order, each named; a restored feed waits its quiet, then posts what
-the channel missed. The timings are the feed's constructor arguments, small here."""
+message is edited at most once per interval, within its budget, and quick changes share
+an edit, which shows the newest state; an edit that would change nothing is not sent; a
+deal's last edit waits for no budget; its posts go out one at a time, in order, each
+named; a restored feed waits its quiet, then posts what the channel missed. The timings
+are the feed's constructor arguments, small here."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from bot.ui.answers import Answers
 from bot.ui.delivery import Progress
 from bot.ui.feed import ChannelFeed, FeedContext
 from bot.ui.lines import SCORE_STEP
-from bot.ui.pacing import EditPacer, Pacing
+from bot.ui.pacing import EditBudget, EditPacer, Pacing
 from bot.ui.table_message import TableMessage
 from bot.ui.threads import Threads
 from tests.discord.fakes import (
@@ -41,8 +43,20 @@ def gaps(sent: list) -> list[float]:
     return [b.began - a.ended for a, b in itertools.pairwise(sent)]
 
 
+def unlimited(stopping: asyncio.Event) -> EditBudget:
+    """A budget that never runs out (no refill time)."""
+    return EditBudget(1, 0.0, stopping)
+
+
+def table_message(
+    channel: FakeChannel, pacer: EditPacer, budget: EditBudget | None = None
+) -> TableMessage:
+    stopping = asyncio.Event()
+    return TableMessage(lambda: channel, pacer, budget or unlimited(stopping), Progress(Answers()))
+
+
 def lobby_message(channel: FakeChannel, stopping: asyncio.Event) -> TableMessage:
-    table = TableMessage(lambda: channel, EditPacer(INTERVAL, stopping), Progress(Answers()))
+    table = table_message(channel, EditPacer(INTERVAL, stopping))
     table.view, table.message_id = table_view(started=False), 1
     return table
 
@@ -72,9 +86,10 @@ async def test_a_slow_edit_is_not_followed_at_once():
     channel = FakeChannel(CHANNEL_ID, seconds=3 * INTERVAL)
     table = lobby_message(channel, asyncio.Event())
     try:
-        for _ in range(3):
+        for host in range(3):
+            table.view = replace(table.view, host_id=host)
             table.stale.set()
-            while table.stale.is_set() or len(channel.edits) < _ + 1:
+            while table.stale.is_set() or len(channel.edits) < host + 1:
                 await asyncio.sleep(0.005)
     finally:
         table.stop()
@@ -84,13 +99,14 @@ async def test_a_slow_edit_is_not_followed_at_once():
 async def test_a_stopping_bot_sends_its_last_edit_at_once():
     channel = FakeChannel(CHANNEL_ID)
     stopping = asyncio.Event()
-    table = TableMessage(lambda: channel, EditPacer(60.0, stopping), Progress(Answers()))
+    table = table_message(channel, EditPacer(60.0, stopping))
     table.view, table.message_id = table_view(started=False), 1
     loop = asyncio.get_running_loop()
     try:
         table.stale.set()
         while not channel.edits:  # the first edit: nothing to wait for
             await asyncio.sleep(0.005)
+        table.view = replace(table.view, host_id=7)
         table.stale.set()  # the next would wait a minute...
         stopping.set()  # ...but the bot stops
         stopped = loop.time()
@@ -104,7 +120,7 @@ async def test_a_stopping_bot_sends_its_last_edit_at_once():
 
 async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
     channel = FakeChannel(CHANNEL_ID)
-    table = TableMessage(lambda: channel, EditPacer(0.0, asyncio.Event()), Progress(Answers()))
+    table = table_message(channel, EditPacer(0.0, asyncio.Event()))
     view = table_view(images=False)
     table.posted(1, view)
     table.view = view
@@ -116,6 +132,71 @@ async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
     (edit,) = channel.edits
     assert edit.fields["view"] is None
     assert edit.fields["embed"].description.endswith("**Deal over.**")
+
+
+async def test_past_its_burst_a_table_message_shows_the_newest_state_once_per_refill():
+    """A change every 10 ms for 0.6 s: three edits at once (the burst), then one per
+    0.15 s, each showing the state as it was when sent; the last shows the last change."""
+    channel = FakeChannel(CHANNEL_ID)
+    stopping = asyncio.Event()
+    table = table_message(channel, EditPacer(0.0, stopping), EditBudget(3, 0.15, stopping))
+    table.view, table.message_id = table_view(started=False), 1
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    shown: list[int] = []
+    try:
+        for host in range(60):
+            table.view = replace(table.view, host_id=host)
+            table.stale.set()
+            await asyncio.sleep(0.01)
+            shown.extend(host for _ in range(len(channel.edits) - len(shown)))
+        took = loop.time() - began
+        await asyncio.sleep(0.3)
+    finally:
+        table.stop()
+    said = [edit.fields["embed"].description for edit in channel.edits]
+    assert 3 + 2 <= len(said) <= 3 + took / 0.15 + 2, len(said)
+    assert all(f"<@{host}>" in words for host, words in zip(shown, said, strict=False))
+    assert "<@59>" in said[-1]  # the final state is shown
+    late = [edit.began for edit in channel.edits[3:]]  # earned one by one
+    assert (late[-1] - late[0]) / (len(late) - 1) >= 0.15 * 0.8, late
+
+
+async def test_an_edit_that_would_change_nothing_is_not_sent():
+    channel = FakeChannel(CHANNEL_ID)
+    table = lobby_message(channel, asyncio.Event())
+    try:
+        for _ in range(3):
+            table.stale.set()
+            while table.stale.is_set():
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(2 * INTERVAL)
+    finally:
+        table.stop()
+    assert len(channel.edits) == 1
+
+
+async def test_a_deals_last_edit_waits_for_no_budget():
+    """The budget is spent for a minute; the deal ends: its last edit goes out at once."""
+    channel = FakeChannel(CHANNEL_ID)
+    stopping = asyncio.Event()
+    table = table_message(channel, EditPacer(0.0, stopping), EditBudget(1, 60.0, stopping))
+    view = table_view(images=False)
+    table.posted(1, view)
+    table.view = view
+    loop = asyncio.get_running_loop()
+    try:
+        table.deadline = (view.turn, 1.0)
+        table.stale.set()
+        while not channel.edits:  # the one edit in hand
+            await asyncio.sleep(0.005)
+        began = loop.time()
+        async with asyncio.timeout(1), table.lock:
+            await table.close()
+    finally:
+        table.stop()
+    assert loop.time() - began < 0.5
+    assert channel.edits[-1].fields["embed"].description.endswith("**Deal over.**")
 
 
 @dataclass
@@ -162,19 +243,40 @@ async def presented(f: Feed, *events: ev.Event, view: TableView | None = None) -
     await f.feed.queue.join()
 
 
-async def test_lines_go_out_one_at_a_time_in_order_each_named_and_recorded(make_feed):
+def scored(deal: int) -> ev.DealScored:
+    zero = (0, 0, 0, 0)
+    return ev.DealScored(TABLE_ID, CHANNEL_ID, deal, "queens", zero, zero, (zero,) * 4, zero, ())
+
+
+def deal_started(deal: int) -> ev.DealStarted:
+    return ev.DealStarted(TABLE_ID, CHANNEL_ID, deal, (deal - 1) % 4, (deal + 1) % 4)
+
+
+def in_deal(deal: int) -> TableView:
+    return replace(table_view(images=False), deal_number=deal)
+
+
+def said(post) -> list[str]:
+    """The first words of each line of a post's text (``Trick 2``, ``Deal 1 (Queens) ...``)."""
+    return [line.split(":")[0] for line in (post.fields.get("content") or "").split("\n")]
+
+
+async def test_a_deals_end_rides_on_the_next_deals_message_named_and_recorded(make_feed):
+    """The tricks are listed on the table message as they are taken (no post each); the
+    deal's end (every trick, then the scores) is the text of the next deal's message:
+    one post, named and recorded as that message."""
     f = make_feed(seconds=0.01)
-    await presented(f, trick(1), trick(2), trick(3))
-    assert [p.fields["content"].split(":")[0] for p in f.channel.posts] == [
-        "Trick 1",
-        "Trick 2",
-        "Trick 3",
-    ]
-    assert min(gaps(f.channel.posts)) >= 0  # never two at once
-    names = [f"bk.{TABLE_ID}.1.{n}" for n in (1, 2, 3)]  # deal 1, tricks 1 to 3
-    assert [p.fields["nonce"] for p in f.channel.posts] == names
-    assert f.delivery.posted_lines == [(1, 1), (1, 2), (1, 3)]
-    assert all(p.fields["allowed_mentions"].users is False for p in f.channel.posts)
+    await presented(f, trick(1), trick(2), trick(3), scored(1), view=in_deal(1))
+    assert f.channel.posts == []
+    assert [t.split(" ")[0] for t in f.feed.table.tricks] == ["1.", "2.", "3."]
+    await presented(f, deal_started(2), view=in_deal(2))
+    (post,) = f.channel.posts
+    assert said(post) == ["Trick 1", "Trick 2", "Trick 3", "Deal 1 (Queens) scores", "  Totals"]
+    assert post.fields["embed"].title.startswith("Deal 2 of 11")
+    assert post.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert f.delivery.posted_lines == [(2, 0)]
+    assert post.fields["allowed_mentions"].users is False
+    assert f.feed.table.tricks == []  # the new deal's message lists its own
 
 
 async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_feed):
@@ -190,19 +292,66 @@ async def test_a_reminder_pings_and_tells_a_player_whose_hand_went_stale(make_fe
 async def test_a_restored_feed_waits_its_quiet_then_posts_only_what_the_channel_missed(
     make_feed,
 ):
-    f = make_feed(last=(1, 1))  # trick 1's line was recorded before the restart
+    f = make_feed(last=(1, 0))  # deal 1's message was recorded before the restart
     view = table_view(images=False)
     started = asyncio.get_running_loop().time()
     missed = (ev.DealStarted(TABLE_ID, CHANNEL_ID, 1, 0, 2), trick(1), trick(2), trick(3))
     await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=view)
     contents = [p.fields["content"] for p in f.channel.posts]
-    assert [c.split(":")[0] for c in contents[:2]] == ["Trick 2", "Trick 3"]
-    assert contents[2].startswith("The bot restarted; the table is restored.")
-    assert len(contents) == 3  # the deal's message was shown: not posted again
+    assert len(contents) == 1  # the deal's message was shown: not posted again
+    assert contents[0].startswith("The bot restarted; the table is restored.")
     assert f.channel.posts[0].began - started >= 0.05  # one quiet window first
-    assert f.delivery.posted_lines == [(1, 2), (1, 3)]
+    assert f.delivery.posted_lines == []
     assert f.feed.table.tricks[0].startswith("1. 2♣ 3♣ 4♣ 5♣")  # its table message lists all
     assert len(f.feed.table.tricks) == 3
+    # The deal's end, when it comes, carries the tricks taken before the restart.
+    await presented(f, trick(4), scored(1), view=view)
+    await presented(f, deal_started(2), view=in_deal(2))
+    assert said(f.channel.posts[-1])[:4] == [f"Trick {n}" for n in range(1, 5)]
+
+
+async def test_a_score_line_missed_by_a_restart_is_posted_with_its_deals_tricks(make_feed):
+    f = make_feed(last=(1, 0))
+    view = table_view(images=False)
+    missed = (ev.DealStarted(TABLE_ID, CHANNEL_ID, 1, 0, 2), trick(1), trick(2), scored(1))
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=view)
+    score, notice = (p.fields["content"] for p in f.channel.posts)
+    assert [line.split(":")[0] for line in score.split("\n")][:3] == [
+        "Trick 1",
+        "Trick 2",
+        "Deal 1 (Queens) scores",
+    ]
+    assert notice.startswith("The bot restarted")
+    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
+
+
+async def test_a_deals_end_missed_by_a_restart_rides_on_the_deal_in_plays_message(make_feed):
+    f = make_feed(last=(1, 0))
+    missed = (deal_started(1), trick(1), trick(2), scored(1), deal_started(2))
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=in_deal(2))
+    message, notice = f.channel.posts
+    assert said(message)[:3] == ["Trick 1", "Trick 2", "Deal 1 (Queens) scores"]
+    assert message.fields["embed"].title.startswith("Deal 2 of 11")
+    assert message.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert notice.fields["content"].startswith("The bot restarted")
+    assert f.delivery.posted_lines == [(2, 0)]
+
+
+async def test_an_end_that_rode_on_a_past_deals_message_goes_alone_under_its_name(make_feed):
+    """Two deals behind: deal 2's message cannot be rebuilt, so deal 1's end, which rode
+    on it, is posted alone under its name (Discord answers with the message if it went
+    out); deal 2's end rides on deal 3's message."""
+    f = make_feed(last=(1, 0))
+    missed = (deal_started(1), trick(1), scored(1), deal_started(2), trick(1), trick(2), scored(2))
+    missed += (deal_started(3),)
+    await presented(f, ev.TableRestored(TABLE_ID, CHANNEL_ID, missed), view=in_deal(3))
+    alone, message, notice = f.channel.posts
+    assert said(alone)[:2] == ["Trick 1", "Deal 1 (Queens) scores"]
+    assert "embed" not in alone.fields and alone.fields["nonce"] == f"bk.{TABLE_ID}.2.0"
+    assert said(message)[:3] == ["Trick 1", "Trick 2", "Deal 2 (Queens) scores"]
+    assert message.fields["nonce"] == f"bk.{TABLE_ID}.3.0"
+    assert f.delivery.posted_lines == [(2, 0), (3, 0)]
+    assert notice.fields["content"].startswith("The bot restarted")
 
 
 async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_hands(make_feed):
@@ -211,7 +360,7 @@ async def test_the_score_line_follows_the_tricks_and_a_closed_table_tells_the_ha
     scored = ev.DealScored(TABLE_ID, CHANNEL_ID, 1, "queens", zero, zero, (zero,) * 4, zero, ())
     closed = ev.TableClosed(TABLE_ID, CHANNEL_ID, "the table was cancelled")
     await presented(f, trick(1), scored, closed)
-    assert f.delivery.posted_lines == [(1, 1), (1, SCORE_STEP)]
+    assert f.delivery.posted_lines == [(1, SCORE_STEP)]
     assert f.channel.posts[-1].fields["content"] == "The table is closed: the table was cancelled."
     assert f.hands.closed == [(TABLE_ID, "the table was cancelled", "en", CHANNEL_ID)]
     assert f.closed == [TABLE_ID]  # the presenter drops the feed

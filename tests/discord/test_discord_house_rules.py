@@ -55,7 +55,9 @@ async def test_a_whole_twelve_match_with_every_house_rule_changed(harness, tmp_p
         f"Deal {k} of 12" for k in range(1, 13)
     ]
     assert all(f"Rules: {TWELVE_LINE}" in d["embeds"][0]["description"] for d in deals)
-    scored = [p["content"] for p in posts if " scores: " in (p["content"] or "")]
+    scored = [
+        line for p in posts for line in (p["content"] or "").split("\n") if " scores: " in line
+    ]
     assert [line.split(" (")[0] for line in scored] == [f"Deal {k}" for k in range(1, 13)]
     assert any("(7th and 13th trick) scores: " in line for line in scored)
     final = posts[-1]

@@ -1,6 +1,7 @@
 """The order of a deal's posts and the name of each, without Discord (:mod:`bot.ui.lines`):
 after a restart exactly the lines after the last one recorded are posted again, in
-order, and each post is named the same as before."""
+order, and each post is named the same as before. A deal's lines are its message and
+its end (its tricks and scores), which rides on the next deal's message."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from bot.ui.lines import (
     DEAL_MESSAGE,
     NOTHING_POSTED,
     SCORE_STEP,
-    current_tricks,
     line_of,
     message_line,
     notice_name,
+    tricks_of,
     unposted,
 )
 
@@ -49,47 +50,42 @@ def last_two_deals() -> tuple[ev.Event, ...]:
 
 
 def test_a_deals_lines_come_in_the_order_they_are_posted():
-    lines = [
-        message_line(2),
-        line_of(trick(1), 2),
-        line_of(trick(13), 2),
-        line_of(scored(2), 2),
-        line_of(started(3), 3),
-        line_of(trick(1), 3),
-    ]
+    lines = [message_line(2), line_of(scored(2)), line_of(started(3)), line_of(scored(3))]
     assert lines == sorted(lines) and len(set(lines)) == len(lines)
-    assert lines[0] == (2, DEAL_MESSAGE) and lines[3] == (2, SCORE_STEP)
+    assert lines[0] == (2, DEAL_MESSAGE) and lines[1] == (2, SCORE_STEP)
     assert message_line(1) > NOTHING_POSTED
 
 
 def test_after_a_restart_only_the_lines_after_the_last_recorded_are_posted_in_order():
-    wanted = unposted(last_two_deals(), last=(2, 11), current=3)
+    wanted = unposted(last_two_deals(), last=(2, DEAL_MESSAGE))
+    assert [line for line, _event in wanted] == [(2, SCORE_STEP), (3, DEAL_MESSAGE)]
+    assert isinstance(wanted[0][1], ev.DealScored) and wanted[0][1].deal_number == 2
+    assert isinstance(wanted[1][1], ev.DealStarted) and wanted[1][1].deal_number == 3
+
+
+def test_a_table_stored_at_a_trick_line_of_old_posts_that_deals_score_line():
+    """Before a deal's tricks went out with its score, each had a line (steps 1-13)."""
+    wanted = unposted(last_two_deals(), last=(2, 11))
+    assert [line for line, _event in wanted] == [(2, SCORE_STEP), (3, DEAL_MESSAGE)]
+
+
+def test_a_past_deals_message_is_listed_for_the_end_that_rode_on_it():
+    """Its table is gone: the feed posts only what rode on it, under its name."""
+    wanted = unposted(last_two_deals(), last=NOTHING_POSTED)
     assert [line for line, _event in wanted] == [
-        (2, 12),
-        (2, 13),
+        (2, DEAL_MESSAGE),
         (2, SCORE_STEP),
-        (3, 0),
-        (3, 1),
-        (3, 2),
+        (3, DEAL_MESSAGE),
     ]
-    assert isinstance(wanted[3][1], ev.DealStarted) and wanted[3][1].deal_number == 3
-
-
-def test_a_past_deals_message_is_not_posted_again_but_its_lines_are():
-    """Its table is gone: the message cannot be rebuilt."""
-    wanted = unposted(last_two_deals(), last=NOTHING_POSTED, current=3)
-    assert (2, DEAL_MESSAGE) not in [line for line, _event in wanted]
-    assert [line for line, _event in wanted][:2] == [(2, 1), (2, 2)]
-    assert (3, DEAL_MESSAGE) in [line for line, _event in wanted]
 
 
 def test_nothing_is_posted_again_when_everything_was_recorded():
-    assert unposted(last_two_deals(), last=(3, 2), current=3) == []
+    assert unposted(last_two_deals(), last=(3, DEAL_MESSAGE)) == []
 
 
-def test_the_table_message_lists_the_current_deals_tricks_only():
-    assert current_tricks(last_two_deals(), 3) == [trick(1), trick(2)]
-    assert len(current_tricks(last_two_deals(), 2)) == 13
+def test_a_deals_tricks_are_found_for_its_message_and_its_score_line():
+    assert tricks_of(last_two_deals(), 3) == [trick(1), trick(2)]
+    assert [t.number for t in tricks_of(last_two_deals(), 2)] == list(range(1, 14))
 
 
 def test_a_notice_is_named_by_what_it_is_and_the_turn_it_came_at():

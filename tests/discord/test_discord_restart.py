@@ -61,7 +61,7 @@ def count(h: Harness, pattern: str) -> int:
     found = 0
     for message in h.fake.channel_posts():
         titles = " ".join(e.get("title", "") for e in message["embeds"])
-        found += bool(re.search(pattern, f"{message['content']} {titles}"))
+        found += bool(re.search(pattern, f"{message['content']} {titles}", re.MULTILINE))
     return found
 
 
@@ -115,7 +115,7 @@ async def test_what_a_shutdown_could_not_send_is_posted_after_the_restart(tmp_pa
         played = from_record(second.parts.service.record(second.table().table_id, full=True)).deals[
             :deal
         ]
-        for number in range(1, 14):  # each trick line once, none missing
+        for number in range(1, 14):  # each trick line once (with its score), none missing
             taken = sum(len(d.tricks) >= number for d in played)
             assert count(second, rf"^Trick {number}: ") == taken, number
         assert count(second, rf"^Deal {deal} \(.*\) scores:") == 1

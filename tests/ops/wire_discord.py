@@ -384,13 +384,14 @@ def _move(hand: dict[str, Any]) -> tuple[str, str, str] | None:
 
 
 def lines(posts: list[dict[str, Any]]) -> list[str]:
-    """What the posts say, one entry per post: a deal message's title, else the text."""
+    """What the posts say, in order: each line of a post's text, then a deal message's
+    title (a deal's end is the text above the next deal's message)."""
     said = []
     for post in posts:
+        if post["content"]:
+            said.extend(post["content"].split("\n"))
         if post["embeds"]:
             said.append(post["embeds"][0].get("title", ""))
-        else:
-            said.append(post["content"])
     return said
 
 

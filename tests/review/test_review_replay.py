@@ -74,6 +74,21 @@ def test_every_point_is_the_engines_own_replay_of_the_record_cut_there(name: str
         assert not any(point.is_end for point in points[:-1])
 
 
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_every_deal_made_in_one_walk_has_the_points_made_a_deal_at_a_time(name: str) -> None:
+    rules = RULE_SETS[name]
+    match = random_match(random.Random(7 + len(name)), PLAYERS, first_dealer=2, rules=rules)
+    record = to_record(match)
+    one_walk = Replay.from_record(record).every_point()
+    by_deal = Replay.from_record(record)
+    assert len(one_walk) == rules.deals
+    for deal, points in enumerate(one_walk):
+        assert points == by_deal.deal_points(deal)
+        assert [point.address for point in points] == [
+            Address(deal, step) for step in range(by_deal.steps(deal))
+        ]
+
+
 def test_each_point_names_the_action_that_led_to_it_and_who_took_it() -> None:
     record = normal_match(4)
     replay = Replay.from_record(record)

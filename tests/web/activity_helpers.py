@@ -134,7 +134,7 @@ async def activity_site(database: Path | str, *, pace: float = 0.0) -> AsyncIter
         async def access(guild: int) -> WebAccess:
             return (await store.tables.guild_settings(guild)).web
 
-        lives.append(Live(service, signer, access))
+        lives.append(Live(service, signer, access, store.live_seats))
         settings = ActivitySettings(CLIENT_ID, SECRET, discord_url)
         activity = ActivityPages(settings, service, signer, access, thread_role=THREAD)
         app = make_app(

@@ -95,7 +95,7 @@ async def live_site(
         async def access(guild: int) -> WebAccess:
             return (await store.tables.guild_settings(guild)).web
 
-        live = Live(service, signer, access, limit=limit)
+        live = Live(service, signer, access, store.live_seats, limit=limit)
         links = WebLinks("http://x", signer)
         loose = RateLimit(10_000, 10_000)
         app = make_app(Services.of(store), links, limit=loose, live=live)

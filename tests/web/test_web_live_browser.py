@@ -26,11 +26,13 @@ from playwright.async_api import Browser, Page, async_playwright
 
 import bot.ui.pictures as pictures
 from bot import i18n
-from bot.engine import Card, Play, from_record
+from bot.engine import Card, Double, Play, Suit, from_record
 from bot.render.reasons import refusal_text
 from bot.store import WebAccess
 from bot.tables import Refusal
+from bot.web.live.socket import FrameLimit
 from tests.discord.discord_harness import (
+    FAST_PACING,
     GUILD_ID,
     Harness,
     User,
@@ -40,7 +42,7 @@ from tests.discord.discord_harness import (
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
 
-pytestmark = [pytest.mark.timeout(400), pytest.mark.long]
+pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
 
 
 def free_port() -> int:
@@ -51,12 +53,15 @@ def free_port() -> int:
 
 @pytest.fixture
 async def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:
-    """The bot serving its pages on a free port (pictures stand-ins: not looked at)."""
+    """The bot serving its pages on a free port (pictures stand-ins: not looked at), its
+    edits paced at the fake Discord's time scale."""
     monkeypatch.setattr(pictures, "deal_png", lambda scene: STAND_IN)
     monkeypatch.setattr(pictures, "chart_png", lambda data: STAND_IN)
-    h = Harness(tmp_path)
+    h = Harness(tmp_path, pacing=FAST_PACING)
     h.bot.settings = replace(h.bot.settings, web_port=free_port(), web_host="127.0.0.1")
     await h.start()
+    assert h.parts.live is not None
+    h.parts.live.socket.limit = SCRIPTED  # Ann moves the moment it is her turn
     try:
         yield h
     finally:
@@ -97,6 +102,9 @@ class Watched:
         return [frame["state"] for frame in self.frames if frame.get("type") == "state"]
 
 
+SCRIPTED = FrameLimit(burst=1000, per_second=1000.0)
+"""A scripted person's frames: a person's limit (a few a second) would close the page."""
+
 STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
 
 
@@ -126,14 +134,22 @@ def to_act(h: Harness) -> int | None:
     return view.seats[view.to_act].user_id
 
 
-async def act_on_page(h: Harness, watched: Watched, turn: int, *, keys: bool = False) -> None:
+async def act_on_page(
+    h: Harness, watched: Watched, turn: int, *, keys: bool = False, double: bool = False
+) -> None:
     """Ann's move made on the page as a person makes it: the first contract offered (the
-    trump list through "Trumps…"), a pass when doubling, else the first legal card
-    (``keys``: chosen with the arrow keys and played with Enter)."""
+    trump list through "Trumps…"), a pass when doubling (``double``: the first seat
+    offered toggled, then Confirm), else the first legal card (``keys``: chosen with the
+    arrow keys and played with Enter)."""
     page = watched.page
     await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]', timeout=10_000)
     choices = page.locator(".lt-actions .lt-choice")
-    if await page.locator(".lt-actions .lt-pass").count():
+    if double:
+        toggle = page.locator(".lt-actions .lt-toggle").first
+        await toggle.click()
+        assert await toggle.get_attribute("aria-pressed") == "true"
+        await page.click(".lt-actions .lt-confirm")
+    elif await page.locator(".lt-actions .lt-pass").count():
         await page.click(".lt-actions .lt-pass")
     elif await choices.count():
         trumps = "lt-trumps" in (await choices.first.get_attribute("class") or "")
@@ -170,6 +186,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
     await page.goto(await table_link(h, ann))
     await page.wait_for_selector(".lt-hand .card")
     refused_once = reloaded = bobs_card_seen = by_keys = False
+    doubled = last_seen = domino_seen = clock_seen = False
     match_id = h.table().match_id
     while h.table() is not None:
         await h.parts.service.settle()
@@ -178,6 +195,7 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
             break
         mover = to_act(h)
         if mover == bob.id:
+            await h.idle()  # as Bob would, he waits for the deal's message and its button
             before = len(watched.frames)
             hand = h.parts.service.hand(table_id, bob.id)
             await act_by_buttons(h, bob)
@@ -203,19 +221,68 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
                 )
                 assert shown == [card.code for _, card in view.trick]  # caught up
                 reloaded = True
+            if legal:
+                clock_seen = clock_seen or await clock_shown(page, view.turn)
+                if view.last_trick is not None and not last_seen:
+                    await last_trick_on_demand(page, view)
+                    last_seen = True
+                if view.domino_rows and not domino_seen:
+                    await domino_rows_drawn(page, view)
+                    domino_seen = True
             keys = refused_once and bool(legal) and not by_keys
-            await act_on_page(h, watched, view.turn, keys=keys)
+            double = not doubled and bool(hand.view.doubling_targets) and hand.view.my_turn
+            double = double and any(isinstance(a, Double) for a in hand.view.legal)
+            await act_on_page(h, watched, view.turn, keys=keys, double=double)
             by_keys = by_keys or keys
+            if double:
+                ann_seat = hand.view.seat
+                assert any(ann_seat in pair[:2] for pair in h.table().doubled)
+                doubled = True
         else:
             await asyncio.sleep(0.005)
     await h.idle()
     assert refused_once and reloaded and bobs_card_seen and by_keys
+    assert doubled and last_seen and domino_seen and clock_seen
     record = await h.parts.store.matches.load_record(match_id)
     match = from_record(record)  # the record verifies: every move legal, replayed
     assert match.is_over and len(match.deals) == match.rules.deals
     assert await page.locator(".lt-message").inner_text()  # the page says the table closed
     await context.close()
     assert not watched.errors, watched.errors
+
+
+async def clock_shown(page: Page, turn: int) -> bool:
+    """The turn's timer is on the page, counting seconds within the turn's time."""
+    await page.wait_for_selector(f'[data-my-turn="1"][data-turn="{turn}"]', timeout=10_000)
+    words = await page.locator(".lt-clock").inner_text()
+    seconds = int(words.removesuffix(" s"))
+    assert words == f"{seconds} s" and 0 < seconds <= 60, words
+    return True
+
+
+async def last_trick_on_demand(page: Page, view: Any) -> None:
+    """ "Last trick" shows the trick just taken, each card as played; pressed again, hides it."""
+    button = page.locator(".lt-last-button")
+    await button.click()
+    shown = await page.eval_on_selector_all(".lt-last .card", "cs => cs.map(c => c.dataset.card)")
+    assert shown == [card.code for _, card in view.last_trick.played()]
+    assert await page.locator(".lt-last .dv-winner").count() == 1
+    await button.click()
+    assert await page.locator(".lt-last").is_hidden()
+
+
+async def domino_rows_drawn(page: Page, view: Any) -> None:
+    """Domino's rows are drawn in the middle: every card laid, in its suit's row."""
+    await page.wait_for_selector(".lt-domino .lt-rows .lt-row")
+    laid = await page.eval_on_selector_all(
+        ".lt-rows .lt-row .card", "cs => cs.map(c => c.dataset.card)"
+    )
+    expected = [
+        Card(Suit(suit), 14 if rank == 1 else rank).code
+        for suit, low, high in view.domino_rows
+        for rank in range(low, high + 1)
+    ]
+    assert sorted(laid) == sorted(expected)
 
 
 async def shown_on_the_page(watched: Watched, after: int, card: str) -> None:
@@ -292,6 +359,25 @@ async def test_the_phone_width_and_dutch(harness: Harness, browser: Browser) -> 
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]  # nothing wider than the phone
     assert await page.locator(".lt-last-button").inner_text() == "Laatste slag"
+    await context.close()
+    assert not watched.errors, watched.errors
+
+
+async def test_a_spectator_sees_the_table_and_no_hand(harness: Harness, browser: Browser) -> None:
+    h = harness
+    _ann, _bob, table_id = await seated_match(h)
+    link = await h.parts.web.table_watch(GUILD_ID, table_id)
+    assert link is not None
+    context = await browser.new_context(viewport=WIDE)
+    watched = Watched(await context.new_page())
+    page = watched.page
+    await page.goto(link)
+    await page.wait_for_selector('.lt-watching[data-connected="1"] .lt-seat .lt-back')
+    assert await page.locator(".lt-hand").is_hidden()
+    assert await page.locator(".lt-hand .card").count() == 0
+    assert "You are watching" in await page.locator(".lt-turn").inner_text()
+    names = await page.eval_on_selector_all(".lt-name", "names => names.map(n => n.textContent)")
+    assert {"Ann", "Bob"} <= set(names)  # every seat, nobody's "(you)"
     await context.close()
     assert not watched.errors, watched.errors
 

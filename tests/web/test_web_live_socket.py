@@ -232,9 +232,14 @@ async def test_a_closed_table_closes_its_sockets_with_its_reason(site: LiveSite)
     link = site.links.table_seat(GUILD, table_id, ANN)
     async with aiohttp.ClientSession() as session:
         assert (await session.get(link)).status == 200  # claimed
+        assert await site.store.live_seats.claimed(table_id, ANN) is not None
         await site.service.cancel(site.service.view(table_id).channel_id, ANN)
         assert (await session.get(link)).status == 404
-    assert site.live.page._claims == {}  # the table's claims went with it
+    for _ in range(100):  # the table's claims go with it (a task of their own)
+        if await site.store.live_seats.claimed(table_id, ANN) is None:
+            break
+        await asyncio.sleep(0.01)
+    assert await site.store.live_seats.claimed(table_id, ANN) is None
     closed = await ann.next("closed")
     assert closed["words"]
     assert await ann.closed() == 4000
@@ -258,7 +263,7 @@ async def test_a_seat_link_passed_on_opens_only_the_spectators_view(site: LiveSi
         assert f'data-token="{seat}"' in await (await first.get(link)).text()  # a reload
         passed_on = await (await second.get(link)).text()
         assert f'data-token="{watch}"' in passed_on and seat not in passed_on
-        site.live.release(table_id, ANN)  # a new hand message: the next opener claims it
+        await site.live.release(table_id, ANN)  # a new hand message: the next opener claims it
         assert f'data-token="{seat}"' in await (await second.get(link)).text()
         assert f'data-token="{watch}"' in await (await first.get(link)).text()
         forged = await first.get(link[:-1] + ("A" if link[-1] != "A" else "B"))

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from bot import i18n
-from bot.tables import Refusal, TableService
+from bot.tables import Refusal, TableService, TableView
 from bot.tables import events as ev
 
 from .state import table_state, words
@@ -113,23 +113,35 @@ class LiveHub:
                 del self._pending[table_id]
 
     async def _push(self, table_id: int) -> None:
+        """Send each socket of the table its state now, if it changed: the table's view
+        is read once, each (person, language) state built and encoded once, and every
+        socket's frame written at once, each in its own task (a socket whose peer reads
+        slowly waits alone)."""
         watchers = list(self._watchers.get(table_id, ()))
-        frames: dict[tuple[int | None, str], str] = {}
+        if not watchers:
+            return
+        try:
+            view = self.service.view(table_id)
+        except Refusal:
+            return  # (the table closed meanwhile: its sockets are told so)
+        frames: dict[tuple[int | None, str], tuple[str, bytes]] = {}
         sends = []
         for watcher in watchers:
             key = (watcher.ticket.user_id, watcher.language)
             frame = frames.get(key)
             if frame is None:
-                frame = frames[key] = self.state_frame(watcher.ticket, watcher.language)
-            if frame != watcher.sent:
-                watcher.sent = frame
-                sends.append(self._send(watcher, frame))
+                text = self.state_frame(watcher.ticket, watcher.language, view)
+                frame = frames[key] = (text, text.encode())
+            if frame[0] != watcher.sent:
+                watcher.sent = frame[0]
+                sends.append(self._send(watcher, *frame))
         if sends:
             await asyncio.gather(*sends)
 
-    async def _send(self, watcher: Watcher, frame: str) -> None:
+    async def _send(self, watcher: Watcher, frame: str, data: bytes) -> None:
+        """Write ``frame`` (``data``, its UTF-8) as the socket's text frame."""
         try:
-            await watcher.socket.send_str(frame)
+            await watcher.socket.send_frame(data, WSMsgType.TEXT)
         except (ConnectionError, RuntimeError):
             self.forget(watcher)  # (its own handler ends when the socket does)
 
@@ -145,10 +157,12 @@ class LiveHub:
 
     # -- the sockets -------------------------------------------------------------------
 
-    def state_frame(self, ticket: Ticket, language: str) -> str:
+    def state_frame(self, ticket: Ticket, language: str, view: TableView | None = None) -> str:
         """The ``state`` frame for ``ticket``'s person now (a ``Refusal`` if the table
-        is gone). A person no longer seated there is sent what a spectator is."""
-        view = self.service.view(ticket.table_id)
+        is gone), from the table's ``view`` if it was read already. A person no longer
+        seated there is sent what a spectator is."""
+        if view is None:
+            view = self.service.view(ticket.table_id)
         hand = None
         if ticket.user_id is not None:
             try:

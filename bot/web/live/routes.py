@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
+from bot.store.live_seats import LiveSeatStore
 from bot.tables import TableService
 from bot.tables import events as ev
 
@@ -23,14 +24,16 @@ class Live:
         service: TableService,
         signer: Signer,
         access: Access,
+        seats: LiveSeatStore,
         after_act: Callable[[int, int], None] | None = None,
         limit: FrameLimit | None = None,
     ) -> None:
-        """``access(guild)``: the server's web setting; ``after_act(table, user)``: a
-        person acted from a page (see :class:`~bot.web.live.hub.LiveHub`); ``limit``
-        the frames a socket may send (the default: a person's)."""
+        """``access(guild)``: the server's web setting; ``seats``: which browser holds
+        each seat's link (the store's); ``after_act(table, user)``: a person acted from a
+        page (see :class:`~bot.web.live.hub.LiveHub`); ``limit`` the frames a socket may
+        send (the default: a person's)."""
         self.hub = LiveHub(service, after_act)
-        self.page = TablePage(self.hub, signer, access)
+        self.page = TablePage(self.hub, signer, access, seats)
         self.socket = LiveSocket(self.hub, signer, access, limit)
         self.release = self.page.release
 

@@ -104,7 +104,9 @@ class LiveSocket:
         self._hub = hub
         self._signer = signer
         self._access = access
-        self._limit = limit or FrameLimit()
+        self.limit = limit or FrameLimit()
+        """What each socket opened from now on may send (tests of scripted people, who
+        move as soon as it is their turn, loosen it)."""
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(
@@ -160,7 +162,7 @@ class LiveSocket:
         return None
 
     async def _serve(self, watcher: Watcher) -> None:
-        socket, bucket = watcher.socket, Bucket(self._limit)
+        socket, bucket = watcher.socket, Bucket(self.limit)
         async for message in socket:
             if not bucket.take():
                 await _close(socket, FLOOD, watcher.language)

@@ -3,7 +3,7 @@ per contract, the matches at a real table and the recent matches."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import _
@@ -84,21 +84,23 @@ async def player_page(
             for line in sorted(stats.contracts, key=lambda line: -line.average)
         ],
         recent=[
-            _played(played, reader.links.match_path(guild_id, played.match_id), reader)
+            _played(played, reader.links.match_path, reader)
             for played in await services.matches.finished_of_player(guild_id, user_id, RECENT)
         ],
         tallies=[
-            _played(played, reader.links.sheet_path(guild_id, played.match_id), reader)
+            _played(played, reader.links.sheet_path, reader)
             for played in await services.tallies.finished_of_player(guild_id, user_id, RECENT)
         ],
     )
     return Page("player.html", context)
 
 
-def _played(played: Any, href: str, reader: Reader) -> dict[str, Any]:
+def _played(played: Any, path: Callable[[int, int], str], reader: Reader) -> dict[str, Any]:
+    """A match or scoresheet played, linked by ``path`` (its signed address: made only
+    where the page links to it)."""
     others = [shown_name(n) for seat, n in enumerate(played.names) if seat != played.seat]
     return {
-        "href": href if reader.public else None,
+        "href": path(reader.guild_id, played.match_id) if reader.public else None,
         "when": when(played.ended_at),
         "others": ", ".join(others),
         "rank": played.rank,

@@ -301,13 +301,19 @@ window.BonkenTable = (() => {
         this.trick.append(card);
       }
       this.rows.replaceChildren();
+      // Each rank from 2 to the ace has its column in every row (an ace laid below the
+      // 2 one more), so the 8s stand one above the other and the rows grow outward.
+      const first = Math.min(2, ...s.domino_rows.map(([, low]) => low));
+      this.rows.style.setProperty("--slots", String(14 - first + 1));
       for (const [suit, low, high] of s.domino_rows) {
         const row = node("div", "lt-row");
         row.append(node("span", `lt-row-suit dv-suit-${suit}`, BonkenCards.SUITS[suit]));
         const cards = node("span", "lt-row-cards");
         for (let rank = low; rank <= high; rank++) {
           const letter = BonkenCards.RANK_LETTERS[(rank === 1 ? 14 : rank) - 2];
-          cards.append(this.card(letter + suit, rank));
+          const card = this.card(letter + suit, rank);
+          card.style.gridColumn = String(rank - first + 1);
+          cards.append(card);
         }
         row.append(cards);
         this.rows.append(row);
