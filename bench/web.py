@@ -17,8 +17,9 @@ loop's longest stall while they are served.
    - ``cached``: pages kept as the bot keeps them (:mod:`bot.web.cache`): a finished
      match's page (and each of its deals' JSON) drawn once (its first drawing, with
      all the clients asking for it at once, is printed first) and then kept; the
-     server's and a player's page (each asked once first) kept until a match of the server finishes, and drawn
-     again in the background once 2 s old (as under this load in the bot).
+     server's and a player's page (each asked once first) kept until a match of the
+     server finishes, and drawn again in the background once 2 s old (as under this
+     load in the bot).
    - ``uncached``: a cache of 0 bytes, every page built from the store for its reader;
      a finished match's page (the score table, the chart and the viewer's start) and a
      deal's points (the JSON the viewer fetches: one deal replayed) drawn each time,
