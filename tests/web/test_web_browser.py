@@ -101,7 +101,7 @@ def _shows(page: Page, replayed: Replay, deal: int, step: int) -> None:
     hands and caption."""
     page.wait_for_function(
         "([deal, step]) => { const root = document.querySelector('.deal-viewer');"
-        " return root.dataset.deal === deal && root.dataset.step === step"
+        " return !!root && root.dataset.deal === deal && root.dataset.step === step"
         " && !root.hasAttribute('aria-busy'); }",
         arg=[str(deal + 1), str(step)],
     )

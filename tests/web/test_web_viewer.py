@@ -92,7 +92,7 @@ def _expect(page: Page, replayed: Replay, deal: int, step: int) -> None:
     # The deal may still be on its way: wait until the viewer says it shows that point.
     page.wait_for_function(
         "([deal, step]) => { const root = document.querySelector('.deal-viewer');"
-        " return root.dataset.deal === deal && root.dataset.step === step"
+        " return !!root && root.dataset.deal === deal && root.dataset.step === step"
         " && !root.hasAttribute('aria-busy'); }",
         arg=[str(deal + 1), str(step)],
     )
