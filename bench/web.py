@@ -15,12 +15,15 @@ loop's longest stall while they are served.
    server processes:
 
    - ``cached``: pages kept as the bot keeps them (:mod:`bot.web.cache`): a finished
-     match's page drawn once (its first drawing, with all the clients asking for it at
-     once, is printed first) and then kept; the server's and a player's
-     page (each asked once first) kept until a match of the server finishes, and drawn
-     again in the background once 2 s old (as under this load in the bot).
+     match's page (and each of its deals' JSON) drawn once (its first drawing, with
+     all the clients asking for it at once, is printed first) and then kept; the
+     server's and a player's page (each asked once first) kept until a match of the
+     server finishes, and drawn again in the background once 2 s old (as under this
+     load in the bot).
    - ``uncached``: a cache of 0 bytes, every page built from the store for its reader;
-     a finished match's page (its whole replay) drawn each time, ``--uncached-requests``.
+     a finished match's page (the score table, the chart and the viewer's start) and a
+     deal's points (the JSON the viewer fetches: one deal replayed) drawn each time,
+     ``--uncached-requests`` of each.
 
    Targets: p99 <= 50 ms cached, <= 150 ms uncached.
 2. **The loop's stall.** The bot (``BonkenBot`` against the tests' fake Discord, as
@@ -50,6 +53,7 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the repository, for tests.* and bench.*
 from bench.store import _load  # noqa: E402  (the leaderboard's bulk fixture)
+from bot.engine import from_record  # noqa: E402
 from bot.ratings import OpenSkillRater  # noqa: E402
 from bot.store import Human, TableStatus, open_store  # noqa: E402
 from bot.web.app import make_app  # noqa: E402
@@ -85,10 +89,18 @@ async def paths(path: Path, players: int, played: int) -> dict[str, list[str]]:
         links = WebLinks("http://bench", await load_signer(store.facts))
         finished = await store.matches.finished_in_guild(GUILD, played)
         rng = random.Random(5)
+        deals = [
+            links.deal_path(GUILD, m.match_id, number) + "?lang=en"
+            for m in finished
+            for number in range(
+                1, len(from_record(await store.matches.load_record(m.match_id)).deals) + 1
+            )
+        ]
         return {
             "server": [links.server_path(GUILD)],
             "player": [links.player_path(GUILD, rng.randrange(1, players)) for _ in range(200)],
             "match": [links.match_path(GUILD, m.match_id) for m in finished],
+            "deal": deals,
         }
 
 
@@ -210,6 +222,8 @@ async def pages(args: argparse.Namespace) -> None:
             )
             await hammer(base, others, args.clients, len(others))  # each drawn once
             await measure(server, "match (cached)", targets["match"], args, args.requests, 50)
+            await hammer(base, targets["deal"], args.clients, len(targets["deal"]))  # drawn once
+            await measure(server, "deal (cached)", targets["deal"], args, args.requests, 50)
             for kind in ("server", "player"):
                 await hammer(base, targets[kind], args.clients, len(targets[kind]))  # drawn once
                 await measure(server, f"{kind} (cached)", targets[kind], args, args.requests, 50)
@@ -222,6 +236,9 @@ async def pages(args: argparse.Namespace) -> None:
                 await measure(server, f"{kind} (uncached)", targets[kind], args, args.requests, 150)
             await measure(
                 server, "match (uncached)", targets["match"], args, args.uncached_requests, 150
+            )
+            await measure(
+                server, "deal (uncached)", targets["deal"], args, args.uncached_requests, 150
             )
         finally:
             server.kill()

@@ -45,11 +45,12 @@ PAGE = "/activity"
 SESSION = "/activity/session"
 DISCORD_FRAMES = "https://discord.com https://*.discord.com https://*.discordsays.com"
 """Who may show the page in a frame: Discord's clients and its Activity proxy."""
-POLICY = CONTENT_SECURITY_POLICY.replace("connect-src 'none'", "connect-src 'self'").replace(
+POLICY = CONTENT_SECURITY_POLICY.replace(
     "frame-ancestors 'none'", f"frame-ancestors {DISCORD_FRAMES}"
 )
-"""The page's Content-Security-Policy: the pages' own, its requests to this server (the
-sign-in, the socket), and Discord's frames around it."""
+"""The page's Content-Security-Policy: the pages' own (its requests to this server, the
+sign-in and the socket, are ``connect-src 'self'`` as every page's), and Discord's frames
+around it."""
 MAX_BODY = 1024
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

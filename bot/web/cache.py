@@ -4,7 +4,7 @@ moment, those that do (a server's standings, a player's page).
 Each page is kept per path, language and web setting with its ETag and its gzipped
 bytes, newest used last, within a budget of bytes; a reader who has it already gets
 304 Not Modified, one whose browser takes gzip gets the gzipped bytes (a match's page
-holds its whole replay: a fifth of a megabyte, a tenth of it gzipped).
+and each of its deals' JSON are a few tens of kilobytes, a fifth of it gzipped).
 
 A page that changes is kept until its server changes (:meth:`PageCache.changed`: a
 match of the server finished in this process), and drawn again once it is
@@ -54,7 +54,8 @@ class Drawn:
         """``body`` with its ETag and, when ``compress`` and worth it, gzipped (a page
         kept is gzipped once; one drawn for a single reader is not worth it)."""
         etag = '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
-        worth = compress and content_type.startswith("text/") and len(body) >= GZIP_FROM
+        text = content_type.startswith("text/") or content_type == "application/json"
+        worth = compress and text and len(body) >= GZIP_FROM
         return cls(body, content_type, etag, final, gzip.compress(body, 6) if worth else None)
 
     @property

@@ -64,6 +64,10 @@ class WebLinks:
         """The match's score chart as a picture (the link preview's)."""
         return self.match_path(guild_id, match_id) + "/chart.png"
 
+    def deal_path(self, guild_id: int, match_id: int, number: int) -> str:
+        """Deal ``number``'s points as JSON, which the match page's viewer fetches."""
+        return self.match_path(guild_id, match_id) + f"/deal/{number}.json"
+
     def standings_path(self, guild_id: int) -> str:
         """The season's standings as a picture (the server page's link preview)."""
         return self.server_path(guild_id) + "/standings.png"

@@ -27,7 +27,7 @@ from .language import page_language
 from .links import DAY, MATCH, PLAYER, SERVER, SHEET, WebLinks
 from .pages.common import number
 from .pages.day import attempt_page, day_page
-from .pages.match import match_chart, match_page
+from .pages.match import deal_json, match_chart, match_page
 from .pages.player import player_page
 from .pages.server import server_page, standings_picture
 from .pages.sheet import sheet_page
@@ -58,6 +58,7 @@ class Pages:
         router.add_get("/g/{guild}/player/{user}/{token}", self.player)
         router.add_get("/g/{guild}/match/{match}/{token}", self.match)
         router.add_get("/g/{guild}/match/{match}/{token}/chart.png", self.chart)
+        router.add_get("/g/{guild}/match/{match}/{token}/deal/{deal}.json", self.deal)
         router.add_get("/g/{guild}/day/{day}/{token}", self.day)
         router.add_get("/g/{guild}/day/{day}/{token}/attempt/{attempt}", self.attempt)
         router.add_get("/g/{guild}/sheet/{tally}/{token}", self.sheet)
@@ -127,6 +128,25 @@ class Pages:
         drawn = await self._cache.page(_key(request, reader), draw)
         return self._respond(drawn, request, reader)
 
+    async def deal(self, request: web.Request) -> web.Response:
+        """A finished match's deal, every point of it, as the page's deal viewer fetches
+        it: the match page's token and refusals, kept for good as the page is."""
+        match, number = _id(request, "match"), _id(request, "deal")
+        query = _query(request)
+        if set(query) - {"lang"}:
+            raise web.HTTPBadRequest()
+        reader = await self._reader(request, MATCH, (match,), query)
+
+        async def draw() -> Drawn:
+            try:
+                body = await deal_json(self._services, reader, match, number)
+            except NotThere:
+                raise web.HTTPNotFound() from None
+            return Drawn.of(body, "application/json", final=True, compress=self._cache.keeps)
+
+        drawn = await self._cache.page(_key(request, reader), draw)
+        return self._respond(drawn, request, reader)
+
     async def standings(self, request: web.Request) -> web.Response:
         """The season's standings as a picture: the server page's link preview. It
         changes with every finished match: kept as the server page is, answered by its
@@ -169,8 +189,7 @@ class Pages:
                     body = template.render(context).encode()
                     return Drawn.of(body, "text/html", final=page.final, compress=keeps)
 
-                # A finished match's page holds its whole replay: drawn (and gzipped)
-                # off the event loop.
+                # A page that never changes is drawn (and gzipped) off the event loop.
                 return await asyncio.to_thread(drawn) if page.final else drawn()
 
         drawn = await self._cache.page(_key(request, reader), draw)

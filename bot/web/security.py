@@ -3,8 +3,9 @@
 Every response (a page, a picture, the style sheet, an error) gets a strict
 Content-Security-Policy: scripts and styles only from the pages' own files, no inline
 script (the deal viewer reads its data from a ``<script type="application/json">``,
-which runs nothing), no frames, no form posts elsewhere; the address is never sent on
-to another site (links carry tokens). A request is refused before any work when it is
+which runs nothing), requests only to the bot itself (the viewer's deals, the live
+table's socket), no frames, no form posts elsewhere; the address is never sent on to
+another site (links carry tokens). A request is refused before any work when it is
 not a GET or HEAD, carries a body, has an overlong path or query, or comes too fast
 from one address.
 """
@@ -22,7 +23,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",
         "font-src 'self'",
-        "connect-src 'none'",
+        "connect-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
         "frame-ancestors 'none'",

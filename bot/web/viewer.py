@@ -6,12 +6,19 @@ How a page embeds a viewer (docs/playing.md, The deal viewer, shows what it draw
 - ``<link rel="stylesheet" href=".../static/viewer.css">`` and ``<script
   src=".../static/viewer.js" defer></script>`` (``bot/web/static``, shipped with the
   package); no inline script or style is needed, so the page's Content-Security-Policy
-  can be ``script-src 'self'; style-src 'self'``.
+  can be ``script-src 'self'; style-src 'self'`` (and ``connect-src 'self'``, for the
+  deals it fetches).
 - ``<div class="deal-viewer" data-source="ID"></div>`` where it is drawn, and the data
   of :func:`match_viewer` or :func:`attempt_viewer` as ``<script type="application/json"
   id="ID">`` written with :func:`script_json` (or Jinja2's ``tojson``). A page with
   several viewers (a day's attempts) gives each a ``data-hash-prefix`` (``"a17-"``), so
   its links read ``#a17-deal-2-step-5``; a lone viewer's read ``#deal-4-step-17``.
+
+A match's page carries only what the viewer needs to start (:func:`match_viewer`: the
+words, the names, each deal's title and the address of its points, the reviews' marks);
+the script fetches a deal's points (:func:`match_deal`) when it is first shown, and the
+next deal's while the reader looks at one. A closed day's attempt (a few deals of one
+deal each) carries its points in the page (:func:`attempt_viewer`).
 
 Nothing here is drawn: every point comes from the review's replay (:class:`~bot.review.
 replay.Replay`, the match's own actions replayed through the engine), every word is made
@@ -26,16 +33,16 @@ of a day that has closed (the daily service gives attempts' records only then). 
 review is given only once it is done (:attr:`~bot.store.models.ReviewState.review`,
 read with :meth:`~bot.review.result.PlayerReview.from_json`).
 
-Replaying a match through the engine, point by point (in one walk:
-:meth:`~bot.review.replay.Replay.every_point`), takes about a hundred milliseconds:
-build this off the event loop, once per match and language (a finished match never
-changes, so the result can be cached; its JSON is some 170 kB, 13 kB gzipped).
+Replaying every point of a match through the engine takes most of a hundred
+milliseconds; one deal's points (:meth:`~bot.review.replay.Replay.deal_points`) a few:
+build them off the event loop (a finished match never changes, so each is cached; a
+deal's JSON is some 15 kB).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import i18n
@@ -79,25 +86,44 @@ WORDS: dict[str, str] = {
     "costliest": N_("The costliest decisions"),
     "viewer": N_("Deal viewer"),
     "keys": N_("Step with ← and →"),
+    "unavailable": N_("This deal could not be loaded: reload the page to try again."),
 }
 """The script's words, by key; ``{placeholders}`` are filled by the script."""
 
 
 def match_viewer(
-    replay: Replay, language: str, reviews: Sequence[PlayerReview] = ()
+    replay: Replay,
+    language: str,
+    deal_href: Callable[[int], str],
+    reviews: Sequence[PlayerReview] = (),
 ) -> dict[str, Any]:
-    """The viewer's data for a finished match (see the module: the caller checks it may
-    be shown), its words in ``language``, with the decisions of each finished review in
-    ``reviews`` (one per reviewed seat) marked on its timeline."""
+    """What the viewer of a finished match needs to start (see the module: the caller
+    checks it may be shown), its words in ``language``: each deal's number, heading and
+    title, and ``deal_href(number)``, where the script fetches its points
+    (:func:`match_deal`); the decisions of each finished review in ``reviews`` (one per
+    reviewed seat) marked on its timeline. Nothing is replayed here."""
     names = replay.match.players
     with i18n.using(language):
         shown = _names(names)
-        deals = [
-            _deal(replay, deal, points, shown, replay.deals)
-            for deal, points in enumerate(replay.every_point())
-        ]
+        deals = []
+        for deal in range(replay.deals):
+            label = replay.label(deal)
+            deals.append(
+                _titles(replay, deal, label.number, shown, replay.deals)
+                | {"href": deal_href(label.number)}
+            )
         marked = [_review(review, replay, shown) for review in reviews]
     return _data(language, shown, deals, marked)
+
+
+def match_deal(replay: Replay, number: int, language: str) -> dict[str, Any]:
+    """Every point of deal ``number`` (counted from 1) of a finished match, its words in
+    ``language``: what the script fetches from a deal's ``href``. :class:`ReplayError`
+    if the match has no such deal."""
+    points = replay.deal_points(number - 1)
+    with i18n.using(language):
+        shown = _names(replay.match.players)
+        return {"format": FORMAT} | _deal(replay, number - 1, points, shown, replay.deals)
 
 
 def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[str, Any]:
@@ -145,6 +171,22 @@ def _names(names: Sequence[str]) -> list[str]:
     return [player_name(name) for name in names]
 
 
+def _titles(replay: Replay, deal: int, number: int, names: list[str], deals: int) -> dict[str, Any]:
+    """What names a deal in the menu and above the table (``number``: as the page
+    counts deals; a day's deal is a match of one)."""
+    label = replay.label(deal)
+    return {
+        "number": number,
+        "heading": _(LABELS["deal"], number=number, deals=deals),
+        "title": _(
+            "Deal {number} · {contract} · chosen by {name}",
+            number=number,
+            contract=contract_name(label.contract),
+            name=names[label.chooser],
+        ),
+    }
+
+
 def _deal(
     replay: Replay,
     deal: int,
@@ -161,15 +203,7 @@ def _deal(
     shown = label.number if number is None else number
     contract = replay.match.deals[deal].contract
     assert contract is not None
-    return {
-        "number": shown,
-        "heading": _(LABELS["deal"], number=shown, deals=deals),
-        "title": _(
-            "Deal {number} · {contract} · chosen by {name}",
-            number=shown,
-            contract=contract_name(label.contract),
-            name=names[label.chooser],
-        ),
+    return _titles(replay, deal, shown, names, deals) | {
         "contract": label.contract,
         "contract_name": contract_name(label.contract),
         "domino": contract.domino,

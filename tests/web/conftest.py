@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -41,9 +42,10 @@ ARGS = [
 STATIC = Path(__file__).parents[2] / "bot" / "web" / "static"
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-"""The Content-Security-Policy of the bot's pages: no inline script or style."""
+"""The Content-Security-Policy of the bot's pages: no inline script or style, requests
+only to the site itself (the deal viewer's deals)."""
 WIDE = {"width": 1000, "height": 900}
 PHONE = {"width": 375, "height": 812}
 
@@ -83,11 +85,13 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 class Site:
-    """An aiohttp server in a thread: ``pages`` by path (HTML), ``/static/`` from
-    ``bot/web/static``, every response with :data:`CSP`."""
+    """An aiohttp server in a thread: ``pages`` by path (HTML; JSON for a path ending
+    ``.json``), ``/static/`` from ``bot/web/static``, every response with :data:`CSP`;
+    ``asked`` counts the requests for each page."""
 
     def __init__(self) -> None:
         self.pages: dict[str, str] = {}
+        self.asked: Counter[str] = Counter()
         self._loop = asyncio.new_event_loop()
         self._socket = socket.socket()
         self._socket.bind(("127.0.0.1", 0))
@@ -115,10 +119,12 @@ class Site:
         await web.SockSite(self._runner, self._socket).start()
 
     async def _page(self, request: web.Request) -> web.Response:
-        html = self.pages.get(request.path)
-        if html is None:
+        self.asked[request.path] += 1
+        text = self.pages.get(request.path)
+        if text is None:
             raise web.HTTPNotFound()
-        return web.Response(text=html, content_type="text/html")
+        kind = "application/json" if request.path.endswith(".json") else "text/html"
+        return web.Response(text=text, content_type=kind)
 
 
 @web.middleware

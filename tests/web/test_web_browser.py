@@ -14,6 +14,9 @@ import pytest
 from aiohttp import web
 from playwright.sync_api import Browser, Page
 
+from bot.render.replay import caption_of, sorted_hand
+from bot.render.text import player_name
+from bot.review.replay import Replay
 from bot.store import WebAccess, open_store
 from bot.web.app import make_app
 from bot.web.links import WebLinks
@@ -91,6 +94,39 @@ def test_each_page_opens_from_its_link_without_an_error(served: Served, page: Pa
     assert page.title().endswith("· Bonken")
     if kind in ("match", "attempt"):
         page.wait_for_selector(".deal-viewer .dv-caption")
+
+
+def _shows(page: Page, replayed: Replay, deal: int, step: int) -> None:
+    """The viewer shows point ``(deal, step)`` (once its deal has come): the record's
+    hands and caption."""
+    # A selector, not a function: the page's CSP forbids the eval a function needs.
+    page.wait_for_selector(
+        f'.deal-viewer[data-deal="{deal + 1}"][data-step="{step}"]:not([aria-busy])'
+    )
+    point = replayed.deal_points(deal)[step]
+    names = [player_name(name) for name in replayed.match.players]
+    assert page.locator(".dv-caption").inner_text() == caption_of(point, names)
+    for seat in range(4):
+        cards = page.locator(f'.dv-seat[data-seat="{seat}"] .dv-hand .card')
+        held = cards.evaluate_all("cards => cards.map(card => card.dataset.card)")
+        assert held == [card.code for card in sorted_hand(point.hands[seat])]
+
+
+def test_the_match_pages_viewer_fetches_each_deal_from_the_bot(served: Served, page: Page):
+    """Under the bot's own policy and routes, a link opens its point and the keys cross
+    into the next deal, fetched from the bot."""
+    replayed = Replay(served.filled.last_match)
+    end = replayed.steps(0) - 1
+    page.goto(served.pages()["match"] + f"#deal-1-step-{end - 1}")
+    _shows(page, replayed, 0, end - 1)
+    page.keyboard.press("ArrowRight")
+    _shows(page, replayed, 0, end)
+    page.keyboard.press("ArrowRight")
+    _shows(page, replayed, 1, 0)
+    page.locator(".dv-deal-menu select").select_option(value=str(replayed.deals - 1))
+    _shows(page, replayed, replayed.deals - 1, 0)
+    page.keyboard.press("ArrowLeft")
+    _shows(page, replayed, replayed.deals - 2, replayed.steps(replayed.deals - 2) - 1)
 
 
 @pytest.mark.parametrize("kind", ["server", "player", "match", "day", "sheet"])

@@ -31,6 +31,7 @@ def every_page(filled: Filled) -> list[str]:
         links.player_path(GUILD, 1),
         links.match_path(GUILD, filled.finished[0]),
         links.chart_path(GUILD, filled.finished[0]),
+        links.deal_path(GUILD, filled.finished[0], 1),
         links.day_path(GUILD, filled.day),
         links.day_path(GUILD, filled.day) + f"/attempt/{filled.attempts[0]}",
         links.sheet_path(GUILD, filled.tally),
@@ -42,7 +43,7 @@ async def test_every_page_opens_from_its_link(filled: Filled, client) -> None:
         assert await status_of(client, path) == 200, path
 
 
-@pytest.mark.parametrize("which", range(7))
+@pytest.mark.parametrize("which", range(8))
 async def test_a_forged_or_altered_token_opens_nothing(filled: Filled, client, which: int) -> None:
     path = every_page(filled)[which]
     token = next(part for part in path.split("/") if len(part) == 22)

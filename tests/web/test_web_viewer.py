@@ -6,6 +6,7 @@ a review's decisions are marked; the page's strict CSP lets it run without one e
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot.render.replay import caption_of, sorted_hand
 from bot.render.text import card_text, player_name
 from bot.review import PlayerReview
 from bot.review.replay import Replay, ReplayPoint
-from bot.web.viewer import attempt_viewer, match_viewer, script_json
+from bot.web.viewer import attempt_viewer, match_deal, match_viewer, script_json
 from tests.web.conftest import PHONE, Site
 from tests.web.viewer_helpers import attempt, replay, review
 
@@ -62,11 +63,18 @@ def _serve(site: Site, data: dict[str, Any], language: str = "en") -> str:
     return site.url + path
 
 
-def _open(page: Page, site: Site, replayed: Replay, *, at: str = "", **options: Any) -> None:
+def _open(page: Page, site: Site, replayed: Replay, *, at: str = "", **options: Any) -> str:
+    """Opens a page of ``replayed``'s viewer, its deals served where it fetches them;
+    returns the deals' folder."""
     language = options.pop("language", "en")
-    data = match_viewer(replayed, language, **options)
+    folder = f"/deals-{next(_pages)}"
+    for deal in range(replayed.deals):
+        points = match_deal(replayed, deal + 1, language)
+        site.pages[f"{folder}/{deal + 1}.json"] = json.dumps(points)
+    data = match_viewer(replayed, language, lambda n: f"{folder}/{n}.json", **options)
     page.goto(_serve(site, data, language) + at)
     page.wait_for_selector(".dv-table")
+    return folder
 
 
 def _shown(page: Page) -> dict[str, Any]:
@@ -81,6 +89,11 @@ def _expect(page: Page, replayed: Replay, deal: int, step: int) -> None:
     """The page shows point ``(deal, step)`` as the record has it: every hand's cards (in
     the order players hold them, in words), the trick, each seat's tricks and scores."""
     point: ReplayPoint = replayed.deal_points(deal)[step]
+    # The deal may still be on its way: wait until the viewer says it shows that point.
+    # A selector, not a function: the page's CSP forbids the eval a function needs.
+    page.wait_for_selector(
+        f'.deal-viewer[data-deal="{deal + 1}"][data-step="{step}"]:not([aria-busy])'
+    )
     shown = _shown(page)
     assert (shown["deal"], shown["step"]) == (deal + 1, step)
     for seat in range(4):
@@ -158,8 +171,26 @@ def test_a_link_opens_at_its_point_and_follows_the_steps(page: Page, site: Site)
     _expect(page, replayed, 3, 18)
     assert _shown(page)["hash"] == "#deal-4-step-18"
     page.evaluate("location.hash = '#deal-2-step-5'")  # a link followed within the page
-    page.wait_for_function("document.querySelector('.deal-viewer').dataset.step === '5'")
+    page.wait_for_selector('.deal-viewer[data-step="5"]')
     _expect(page, replayed, 1, 5)
+
+
+def test_a_deal_is_fetched_when_shown_and_the_next_one_while_it_is(page: Page, site: Site) -> None:
+    replayed = replay(SEED)
+    folder = _open(page, site, replayed, at="#deal-3-step-0")
+    _expect(page, replayed, 2, 0)
+    for _ in range(200):  # the next deal is asked for once this one is drawn
+        if site.asked[f"{folder}/4.json"]:
+            break
+        page.wait_for_timeout(25)
+    asked = {path for path in site.asked if path.startswith(folder)}
+    assert asked == {f"{folder}/3.json", f"{folder}/4.json"}
+    for _ in range(replayed.steps(2)):
+        page.keyboard.press("ArrowRight")  # across the deal's end, into the one fetched ahead
+    _expect(page, replayed, 3, 0)
+    page.keyboard.press("ArrowLeft")
+    _expect(page, replayed, 2, replayed.steps(2) - 1)
+    assert site.asked[f"{folder}/3.json"] == 1 and site.asked[f"{folder}/4.json"] == 1
 
 
 def test_a_link_to_no_such_point_opens_at_the_start(page: Page, site: Site) -> None:

@@ -1,6 +1,6 @@
-"""The deal viewer's data (bot/web/viewer.py): what the browser is given equals the match
-record, every card accounted for, the words in the page's language, a review's marks
-where its decisions were made."""
+"""The deal viewer's data (bot/web/viewer.py): what the browser is given (the page's start,
+each deal's points as it fetches them) equals the match record, every card accounted
+for, the words in the page's language, a review's marks where its decisions were made."""
 
 from __future__ import annotations
 
@@ -10,10 +10,19 @@ import pytest
 
 from bot.engine import CARDS, Card
 from bot.review.replay import Replay, ReplayError
-from bot.web.viewer import FORMAT, attempt_viewer, match_viewer, script_json
+from bot.web.viewer import FORMAT, attempt_viewer, match_deal, match_viewer, script_json
 from tests.web.viewer_helpers import attempt, record, replay, review
 
 SEEDS = (11, 12)
+
+
+def _href(number: int) -> str:
+    return f"/deal/{number}.json"
+
+
+def _deals(replayed: Replay, language: str = "en") -> list[dict]:
+    """Every deal's points, as the viewer fetches them one by one."""
+    return [match_deal(replayed, number, language) for number in range(1, replayed.deals + 1)]
 
 
 def _hands_at(deal: dict, step: int) -> list[list[str]]:
@@ -29,10 +38,10 @@ def _hands_at(deal: dict, step: int) -> list[list[str]]:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_point_holds_the_deals_52_cards_once(seed: int) -> None:
-    data = match_viewer(replay(seed), "en")
+    deals = _deals(replay(seed))
     played_record = record(seed)["deals"]
-    assert len(data["deals"]) == len(played_record)
-    for deal, entry in zip(data["deals"], played_record, strict=True):
+    assert len(deals) == len(played_record)
+    for deal, entry in zip(deals, played_record, strict=True):
         dealt = sorted(card for hand in entry["hands"] for card in hand)
         assert sorted(card for hand in deal["hands"] for card in hand) == dealt
         assert {Card.parse(code) for code in dealt} == set(CARDS)
@@ -50,8 +59,8 @@ def test_every_point_holds_the_deals_52_cards_once(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_each_point_is_the_replays_point(seed: int) -> None:
     match = replay(seed)
-    data = match_viewer(match, "en")
-    for index, deal in enumerate(data["deals"]):
+    for index, deal in enumerate(_deals(match)):
+        assert deal["format"] == FORMAT
         points = match.deal_points(index)
         assert len(deal["steps"]) == len(points)
         for step, (shown, point) in enumerate(zip(deal["steps"], points, strict=True)):
@@ -68,22 +77,43 @@ def test_each_point_is_the_replays_point(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_scores_at_each_deals_end_are_the_records(seed: int) -> None:
-    data = match_viewer(replay(seed), "en")
+    deals = _deals(replay(seed))
     played = record(seed)
-    for deal, entry in zip(data["deals"], played["deals"], strict=True):
+    for deal, entry in zip(deals, played["deals"], strict=True):
         assert deal["steps"][-1]["final"] == entry["scores"]
         assert deal["contract"] == entry["contract"]
-    assert data["deals"][-1]["steps"][-1]["totals"] == played["totals"]
+    assert deals[-1]["steps"][-1]["totals"] == played["totals"]
+
+
+def test_the_page_starts_the_viewer_without_a_point_and_names_where_each_deal_is() -> None:
+    replayed = replay(11)
+    data = match_viewer(replayed, "en", _href)
+    assert data["format"] == FORMAT
+    assert [deal["href"] for deal in data["deals"]] == [
+        _href(number) for number in range(1, replayed.deals + 1)
+    ]
+    for deal, points in zip(data["deals"], _deals(replayed), strict=True):
+        assert "steps" not in deal and "hands" not in deal
+        assert {key: deal[key] for key in ("number", "heading", "title")} == {
+            key: points[key] for key in ("number", "heading", "title")
+        }
+
+
+def test_a_deal_the_match_does_not_have_is_refused() -> None:
+    replayed = replay(11)
+    for number in (0, replayed.deals + 1):
+        with pytest.raises(ReplayError):
+            match_deal(replayed, number, "en")
 
 
 def test_words_and_names_are_the_pages_language() -> None:
-    english = match_viewer(replay(11), "en")
-    dutch = match_viewer(replay(11), "nl")
+    english = match_viewer(replay(11), "en", _href)
+    dutch = match_viewer(replay(11), "nl", _href)
     assert english["language"] == "en" and dutch["language"] == "nl"
     assert english["words"]["forward"] == "Forward"
     assert dutch["words"]["forward"] == "Verder"
     assert english["ranks"]["12"] == "Q" and dutch["ranks"]["12"] == "V"
-    queens = [d for d in dutch["deals"] if d["contract"] == "queens"]
+    queens = [d for d in _deals(replay(11), "nl") if d["contract"] == "queens"]
     assert queens and queens[0]["contract_name"] == "Vrouwen"
     assert dutch["deals"][0]["heading"].startswith("Potje 1 van ")
     assert dutch["tricks"][1] == "1 slag" and dutch["tricks"][2] == "2 slagen"
@@ -100,7 +130,7 @@ def test_a_reviews_decisions_are_marked_where_they_were_made() -> None:
     reviewed = review(11, seat)
     assert reviewed.flagged, "a normal player's match should have flagged decisions"
     match = replay(11)
-    data = match_viewer(match, "en", [reviewed])
+    data = match_viewer(match, "en", _href, [reviewed])
     (marked,) = data["reviews"]
     assert marked["seat"] == seat and marked["name"] == "Cas"
     assert len(marked["decisions"]) == len(reviewed.flagged)
@@ -134,7 +164,7 @@ def test_a_closed_days_attempt_keeps_the_days_numbers_and_leaves_unfinished_deal
 def test_the_json_cannot_close_its_script_element() -> None:
     tricky = dict(record(11))
     tricky["players"] = ["</script><script>alert(1)</script>", "<!--", "&amp;", "Dirk"]
-    data = match_viewer(Replay.from_record(tricky), "en")
+    data = match_viewer(Replay.from_record(tricky), "en", _href)
     text = script_json(data)
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text)["names"][:3] == tricky["players"][:3]

@@ -27,7 +27,6 @@ from bot.store.live_seats import LiveSeatStore
 from bot.tables import Refusal
 
 from ..language import page_language
-from ..security import CONTENT_SECURITY_POLICY
 from ..tokens import Signer
 from .hub import LiveHub
 from .socket import Access
@@ -38,8 +37,6 @@ log = logging.getLogger(__name__)
 COOKIE = "bonken-seat-{table}"
 """The claim's cookie, one per table (a browser may hold seats at several)."""
 SOCKET_PATH = "/live/socket"
-POLICY = CONTENT_SECURITY_POLICY.replace("connect-src 'none'", "connect-src 'self'")
-"""The table page's Content-Security-Policy: the pages' own, and its socket."""
 
 
 class TablePage:
@@ -113,7 +110,6 @@ class TablePage:
                 path="/table/",
                 secure=False,
             )
-        response.headers["Content-Security-Policy"] = POLICY
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Robots-Tag"] = "noindex"
         return response

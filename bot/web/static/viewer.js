@@ -2,7 +2,9 @@
 // the browser, every hand face up. Its data is the JSON bot/web/viewer.py makes; a page
 // holds it as <script type="application/json" id="ID"> and marks where it is drawn with
 // <div class="deal-viewer" data-source="ID"> (data-hash-prefix="..." when a page holds
-// more than one viewer). Nothing here knows a rule: the data says what each point shows;
+// more than one viewer). A deal given with its "steps" is drawn from them; one given
+// with an "href" (a match's) is fetched from there when first shown, and the next deal
+// while it is looked at. Nothing here knows a rule: the data says what each point shows;
 // the script only takes each card played out of the hand it was dealt in.
 // Plain modern JavaScript, no build step; no inline script (the pages' CSP forbids it).
 // The card faces are cards.js's, loaded before it.
@@ -41,6 +43,11 @@
       this.prefix = root.dataset.hashPrefix || "";
       this.deal = 0;
       this.step = 0;
+      this.current = null; // the deal shown, with its points
+      this.loaded = new Map(); // deal index -> the deal with its points
+      this.fetching = new Map(); // deal index -> its fetch under way
+      this.wanted = 0; // the latest point asked for: an older fetch draws nothing
+      data.deals.forEach((deal, index) => { if (deal.steps) this.loaded.set(index, deal); });
       this.decisions = new Map(); // "deal.step" -> [decision with its seat]
       for (const review of data.reviews) {
         for (const decision of review.decisions) {
@@ -128,7 +135,7 @@
       this.dealMenu.select.addEventListener("change", () => this.show(Number(this.dealMenu.select.value), 0));
       this.trickMenu = this.menu(this.words.trick, "dv-trick-menu");
       this.trickMenu.select.addEventListener("change", () => {
-        const steps = this.data.deals[this.deal].tricks;
+        const steps = this.current.tricks;
         const chosen = Number(this.trickMenu.select.value);
         if (chosen >= 0) this.show(this.deal, steps[chosen]);
       });
@@ -186,13 +193,13 @@
       if (!found || found[1] !== this.prefix) return null;
       const deal = this.data.deals.findIndex((d) => d.number === Number(found[2]));
       if (deal < 0) return null;
-      const step = Math.min(Number(found[3]), this.data.deals[deal].steps.length - 1);
-      return [deal, step];
+      return [deal, Number(found[3])]; // past the deal's end: its end, once it is known
     }
 
     go(op) {
+      if (!this.current) return; // the first deal is still on its way
       const deals = this.data.deals;
-      const last = deals[this.deal].steps.length - 1;
+      const last = this.current.steps.length - 1;
       if (op === "start") this.show(this.deal, 0);
       else if (op === "end") this.show(this.deal, last);
       else if (op === "forward") {
@@ -200,16 +207,68 @@
         else if (this.deal + 1 < deals.length) this.show(this.deal + 1, 0);
       } else if (op === "back") {
         if (this.step > 0) this.show(this.deal, this.step - 1);
-        else if (this.deal > 0) this.show(this.deal - 1, deals[this.deal - 1].steps.length - 1);
+        else if (this.deal > 0) this.show(this.deal - 1, Infinity);
+      }
+    }
+
+    // -- a deal's points -------------------------------------------------------------------
+
+    load(deal) {
+      if (this.loaded.has(deal)) return Promise.resolve(this.loaded.get(deal));
+      let fetching = this.fetching.get(deal);
+      if (!fetching) {
+        fetching = fetch(this.data.deals[deal].href, { credentials: "same-origin" })
+          .then((response) => (response.ok ? response.json() : null))
+          .then((points) => {
+            if (!points || points.format !== FORMAT || !points.steps || !points.steps.length) {
+              throw new Error("not a deal");
+            }
+            this.loaded.set(deal, points);
+            return points;
+          })
+          .finally(() => this.fetching.delete(deal)); // a failed fetch is tried again
+        this.fetching.set(deal, fetching);
+      }
+      return fetching;
+    }
+
+    prefetch(deal) {
+      if (deal < this.data.deals.length && !this.loaded.has(deal)) {
+        this.load(deal).catch(() => {}); // said when that deal is shown, if it fails again
       }
     }
 
     // -- drawing a point ----------------------------------------------------------------
 
+    // Shows point `step` of `deal` (a step past its end: its end), at once if the deal's
+    // points are here, else once they are fetched (unless another point was asked for
+    // meanwhile).
     show(deal, step, remember = true) {
-      const data = this.data.deals[deal];
+      const wanted = ++this.wanted;
+      const ready = this.loaded.get(deal);
+      if (ready) {
+        this.draw(deal, ready, step, remember);
+        return;
+      }
+      this.root.setAttribute("aria-busy", "true");
+      this.load(deal).then(
+        (data) => { if (wanted === this.wanted) this.draw(deal, data, step, remember); },
+        () => {
+          if (wanted !== this.wanted) return;
+          this.root.removeAttribute("aria-busy");
+          this.root.dataset.failed = this.data.deals[deal].number;
+          this.caption.textContent = this.words.unavailable;
+        },
+      );
+    }
+
+    draw(deal, data, wantedStep, remember) {
+      const step = Math.min(wantedStep, data.steps.length - 1);
       const point = data.steps[step];
-      const newDeal = deal !== this.deal || !this.timeline.childElementCount;
+      this.root.removeAttribute("aria-busy");
+      delete this.root.dataset.failed;
+      const newDeal = data !== this.current;
+      this.current = data;
       this.deal = deal;
       this.step = step;
       this.root.dataset.deal = data.number;
@@ -233,6 +292,7 @@
         const anchor = "#" + this.anchor(deal, step);
         if (location.hash !== anchor) history.replaceState(null, "", anchor);
       }
+      this.prefetch(deal + 1);
     }
 
     hands(data, step) {
