@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import random
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +35,16 @@ from bot.web.tokens import load_signer
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB = 101, 102
+STAND_IN = b"\x89PNG\r\n\x1a\n"
+"""A picture for the real bot's tests to send: never decoded, the fake Discord stores
+what it is sent."""
+
+
+def free_port() -> int:
+    """A local port nobody listens on, for the real bot to serve its pages on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -41,14 +40,9 @@ from tests.discord.discord_harness import (
     show_hand,
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
+from tests.web.live_helpers import STAND_IN, free_port
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -104,8 +98,6 @@ class Watched:
 
 SCRIPTED = FrameLimit(burst=1000, per_second=1000.0)
 """A scripted person's frames: a person's limit (a few a second) would close the page."""
-
-STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
 
 
 async def seated_match(h: Harness) -> tuple[User, User, int]:

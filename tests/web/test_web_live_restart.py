@@ -11,7 +11,6 @@ plays on.
 from __future__ import annotations
 
 import asyncio
-import socket
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,17 +20,9 @@ import pytest
 import bot.ui.pictures as pictures
 from bot.engine import Play
 from tests.discord.discord_harness import Harness, User, act_by_buttons, components, show_hand
-from tests.web.live_helpers import Socket
+from tests.web.live_helpers import STAND_IN, Socket, free_port
 
 pytestmark = pytest.mark.timeout(120)
-
-STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def started(tmp_path: Path, port: int, earlier: Harness | None = None) -> Harness:

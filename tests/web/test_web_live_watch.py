@@ -7,7 +7,6 @@ its pages on a local port; the link is followed as a browser would, and its sock
 
 from __future__ import annotations
 
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,17 +17,9 @@ import pytest
 import bot.ui.pictures as pictures
 from bot.store import WebAccess
 from tests.discord.discord_harness import GUILD_ID, Harness, components, show_hand
-from tests.web.live_helpers import Socket
+from tests.web.live_helpers import STAND_IN, Socket, free_port
 
 pytestmark = pytest.mark.timeout(120)
-
-STAND_IN = b"\x89PNG\r\n\x1a\n"  # never decoded: the fake Discord stores what it is sent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
