@@ -41,6 +41,8 @@ from aiohttp import web
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from ticker import LoopTicker  # noqa: E402
+
 from bot.store import WebAccess, open_store  # noqa: E402
 from bot.tables import TableService, TableView  # noqa: E402
 from bot.tables import events as ev  # noqa: E402
@@ -189,24 +191,13 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
     assert line.strip() == "ready", line
     per_socket = (rss_bytes() - before) / len(tokens)
 
-    lateness: list[float] = []
-    busy: list[float] = []
-    playing = True
-
-    async def tick() -> None:
-        while playing:
-            asked, cpu = time.perf_counter(), time.thread_time()
-            await asyncio.sleep(TICK)
-            lateness.append(time.perf_counter() - asked - TICK)
-            busy.append(time.thread_time() - cpu)
-
-    ticker = asyncio.create_task(tick())
+    ticker = LoopTicker(TICK)
+    ticker.start()
     started = time.monotonic()
     for channel in channels:
         await service.start(channel, HOST)
     await asyncio.sleep(args.seconds)
-    playing = False
-    await ticker
+    await ticker.stop()
     stopped = time.monotonic()
     await service.close()
     await asyncio.sleep(0.5)  # the last pushes reach the client
@@ -245,7 +236,7 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
             delays.append(frames[position][1] - at)
     delays.sort()
     bot_side = bot_delays(published, handed, started, stopped)
-    ms = sorted(x * 1000 for x in lateness)
+    ms = sorted(x * 1000 for x in ticker.lateness)
     moves_made = sum(1 for at in published.values() if started <= at <= stopped)
     print(
         f"{args.tables} tables of computers at full speed, {len(tokens)} sockets "
@@ -266,7 +257,7 @@ async def run(args: argparse.Namespace, store, folder: Path) -> None:  # type: i
     print(
         f"loop stall: max {ms[-1]:.1f} ms, p99 {ms[int(len(ms) * 0.99)]:.1f} ms, "
         f"p50 {statistics.median(ms):.2f} ms; loop's own work between two ticks (CPU of "
-        f"its thread): max {max(busy) * 1000:.1f} ms"
+        f"its thread): max {max(ticker.busy) * 1000:.1f} ms"
     )
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 

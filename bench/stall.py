@@ -33,6 +33,8 @@ from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests.*
+from ticker import LoopTicker
+
 from bot.ui.pacing import Pacing
 from tests.discord.discord_harness import CHANNEL_ID, Harness
 
@@ -98,18 +100,8 @@ async def measure(args: argparse.Namespace) -> None:
         h = Harness(Path(folder), pace=args.pace, time_scale=args.scale, pacing=pacing)
         h.bot.settings = dataclasses.replace(h.bot.settings, think_seconds=args.think)
         await h.start()
-        lateness: list[float] = []
-        busy: list[float] = []
-        playing = True
-
-        async def tick() -> None:
-            while playing:
-                asked, cpu = time.perf_counter(), time.thread_time()
-                await asyncio.sleep(TICK)
-                lateness.append(time.perf_counter() - asked - TICK)
-                busy.append(time.thread_time() - cpu)
-
-        ticker = asyncio.create_task(tick())
+        ticker = LoopTicker(TICK)
+        ticker.start()
         started = time.perf_counter()
         service = h.parts.service
         host = h.user("Host")
@@ -120,14 +112,13 @@ async def measure(args: argparse.Namespace) -> None:
                 await service.add_computer(channel, host.id, args.level)
             await service.start(channel, host.id)
         await h.idle()
-        playing = False
-        await ticker
+        await ticker.stop()
         took = time.perf_counter() - started
         posts = sum(len(h.fake.channel_posts(channel)) for channel in channels)
         left = [c for c in channels if service.table_in_channel(c) is not None]
         await h.stop()
     assert not left, f"tables still playing: {left}"
-    ms = sorted(x * 1000 for x in lateness)
+    ms = sorted(x * 1000 for x in ticker.lateness)
     p99 = ms[int(len(ms) * 0.99)]
     long_stalls = sum(x >= LONG_STALL * 1000 for x in ms)
     print(
@@ -138,7 +129,8 @@ async def measure(args: argparse.Namespace) -> None:
         f"loop stall: max {ms[-1]:.1f} ms, p99 {p99:.1f} ms, p50 {statistics.median(ms):.2f} ms;"
         f" stalls of {LONG_STALL * 1000:.0f} ms or more: {long_stalls}"
     )
-    print(f"loop's own work between two ticks (CPU of its thread): max {max(busy) * 1000:.1f} ms")
+    own = max(ticker.busy) * 1000
+    print(f"loop's own work between two ticks (CPU of its thread): max {own:.1f} ms")
     if args.culprits:
         print("slowest callbacks (CPU of the loop's thread):")
         for seconds, what in slow.seen:
