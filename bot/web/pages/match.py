@@ -28,7 +28,7 @@ from bot.render.archive import refusal_text
 from bot.render.chart import ChartData, chart_png
 from bot.render.rules import rules_line
 from bot.render.text import contract_name
-from bot.review.replay import Replay, ReplayError
+from bot.review.replay import Replay
 from bot.review.result import PlayerReview
 from bot.store import ReviewStatus
 
@@ -93,18 +93,15 @@ async def deal_json(services: Services, reader: Reader, match_id: int, number: i
     reader's language, made off the loop; :class:`NotThere` for a match not finished
     (or not the server's) or a deal it does not have."""
     try:
-        replay = await services.archive.replay(reader.guild_id, match_id)
+        replay = await services.archive.deal(reader.guild_id, match_id, number - 1)
     except ArchiveRefusal:
-        raise NotThere("no deal before the end") from None
+        raise NotThere("no such deal, or not before the end") from None
 
     def made() -> bytes:
         data = match_deal(replay, number, reader.language)
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
-    try:
-        return await asyncio.to_thread(made)
-    except ReplayError:
-        raise NotThere("no such deal") from None
+    return await asyncio.to_thread(made)
 
 
 def _chart_data(match: Match, language: str) -> ChartData:
