@@ -58,15 +58,18 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
     )
     config.addinivalue_line(
-        "markers", "long: a whole match of waiting (in a browser, at the default pace); run first"
+        "markers",
+        "long: many seconds, mostly waiting (a whole match in a browser or at the default"
+        " pace, a crash loop of processes); run first, spread over the workers",
     )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and put the
-    tests marked ``long`` first: most of a long test's time is spent waiting (on a
-    browser, on the bot's clocks), so the workers (more of them than cores, see
-    ``addopts``) run every other test beside it instead of after it."""
+    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and start
+    each worker with its share of the tests marked ``long``: most of a long test's time
+    is spent waiting (on a browser, on the bot's clocks, on processes), so the workers
+    (more of them than cores, see ``addopts``) run every other test beside them instead
+    of after them, and none is left running one alone at the end."""
     kept, left_out = [], []
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -74,8 +77,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (left_out if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-    kept.sort(key=lambda item: item.get_closest_marker("long") is None)
-    items[:] = kept
+    long = [item for item in kept if item.get_closest_marker("long") is not None]
+    rest = [item for item in kept if item.get_closest_marker("long") is None]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = [item for share in _shares(long, rest, workers) for item in share]
+
+
+def _shares(
+    long: list[pytest.Item], rest: list[pytest.Item], workers: int
+) -> list[list[pytest.Item]]:
+    """The order in which pytest-xdist's ``worksteal`` hands each of ``workers`` its
+    first share (the collection cut into as many runs as there are workers, in order),
+    with the ``long`` tests dealt round to the heads of the shares, the ``rest`` after
+    them in their order. Every worker collects the same order (xdist checks)."""
+    sizes, left = [], len(long) + len(rest)
+    for worker in range(workers):
+        sizes.append(left // (workers - worker))
+        left -= sizes[-1]
+    shares = [long[worker::workers] for worker in range(workers)]
+    others = iter(rest)
+    for share, size in zip(shares, sizes, strict=True):
+        share.extend(itertools.islice(others, max(size - len(share), 0)))
+    shares[-1].extend(others)
+    return shares
 
 
 @pytest.fixture(scope="session")
