@@ -72,18 +72,22 @@ def kingjacks_blunder() -> dict[str, Any]:
     return scripted_match(hands, actions)
 
 
+_searched: dict[tuple[str, int, int, ReviewSettings], DealReview] = {}
+"""Each deal's review :func:`review_each_deal_once` has searched in this process."""
+
+
 def review_each_deal_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let ``python -m bot.review`` search each deal once in this test: a second run on
-    the same record, seat and settings (to read the same review as JSON or in another
-    language) is given the deals' reviews the first run searched. The search is seeded,
-    so searching again would give the same review (test_review_analysis.py's
-    ``test_the_same_seed_gives_the_same_review...`` checks); only the words differ."""
-    searched: dict[tuple[str, int, int, ReviewSettings], DealReview] = {}
+    """Let ``python -m bot.review`` search each deal once in this test process: another
+    run on the same record, seat and settings (to read the same review as JSON or in
+    another language, in this test or another) is given the deals' reviews searched
+    before. The search is seeded, so searching again would give the same review
+    (test_review_analysis.py's ``test_the_same_seed_gives_the_same_review...`` checks);
+    only the words differ."""
 
     def once(record: Any, seat: int, deal: int, settings: ReviewSettings) -> DealReview:
         key = (json.dumps(record, sort_keys=True), seat, deal, settings)
-        if key not in searched:
-            searched[key] = review_deal(record, seat, deal, settings)
-        return searched[key]
+        if key not in _searched:
+            _searched[key] = review_deal(record, seat, deal, settings)
+        return _searched[key]
 
     monkeypatch.setattr("bot.review.__main__.review_deal", once)

@@ -45,8 +45,9 @@ def _legal_counts(record: dict[str, Any], seat: int) -> dict[tuple[int, str, int
 
 
 def test_json_lists_every_decision_with_a_choice_and_flags_the_certain_loss(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    review_each_deal_once(monkeypatch)  # the next test reads the same review in words
     record = kingjacks_blunder()
     assert main([_write(tmp_path, record), "--seat", "1", "--json", *WORK]) == 0
     out, err = capsys.readouterr()
