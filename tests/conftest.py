@@ -11,7 +11,9 @@ fail, saying what to install: a test never skips what it cannot find.
 
 from __future__ import annotations
 
+import compileall
 import itertools
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -23,6 +25,9 @@ from bot.store import open_store
 from tests.postgres_server import PostgresServer, TemplateCopies, find_bindir
 from tests.sqlite_template import fresh_sqlite
 
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ("bot", "cogs", "tests")
+"""The project's packages, compiled once before the tests run (see ``pytest_configure``)."""
 TEMPLATE = "bonken_template"
 """A database migrated once per session, copied for each test (faster than migrating),
 the copies made ahead (see :class:`TemplateCopies`)."""
@@ -36,19 +41,35 @@ settings.load_profile("bonken")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # once, before pytest-xdist starts its workers
+        # The project's modules, compiled to bytecode once (as pip compiles an installed
+        # package; an editable install is not compiled): every worker, and each Python
+        # process a test starts (the crash test's children, the command lines'), then
+        # reads the bytecode instead of compiling the bot again, also where
+        # PYTHONDONTWRITEBYTECODE is set: up to half a second of CPU per process. Only
+        # changed files are compiled again.
+        for package in COMPILED:
+            compileall.compile_dir(ROOT / package, quiet=1)
+    # And pytest keeps the test modules as it rewrote their asserts (it skips that where
+    # PYTHONDONTWRITEBYTECODE is set): each worker of the next run reads them instead of
+    # rewriting some 250 modules again, about 5 s of CPU a worker.
+    sys.dont_write_bytecode = False
     config.addinivalue_line(
         "markers", "sqlite_only: the behaviour is SQLite's own; not run on PostgreSQL"
     )
     config.addinivalue_line(
-        "markers", "long: a whole match of waiting (in a browser, at the default pace); run first"
+        "markers",
+        "long: many seconds, mostly waiting (a whole match in a browser or at the default"
+        " pace, a crash loop of processes); run first, spread over the workers",
     )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and put the
-    tests marked ``long`` first: most of a long test's time is spent waiting (on a
-    browser, on the bot's clocks), so the workers (more of them than cores, see
-    ``addopts``) run every other test beside it instead of after it."""
+    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and start
+    each worker with its share of the tests marked ``long``: most of a long test's time
+    is spent waiting (on a browser, on the bot's clocks, on processes), so the workers
+    (more of them than cores, see ``addopts``) run every other test beside them instead
+    of after them, and none is left running one alone at the end."""
     kept, left_out = [], []
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -56,8 +77,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (left_out if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
-    kept.sort(key=lambda item: item.get_closest_marker("long") is None)
-    items[:] = kept
+    long = [item for item in kept if item.get_closest_marker("long") is not None]
+    rest = [item for item in kept if item.get_closest_marker("long") is None]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = [item for share in _shares(long, rest, workers) for item in share]
+
+
+def _shares(
+    long: list[pytest.Item], rest: list[pytest.Item], workers: int
+) -> list[list[pytest.Item]]:
+    """The order in which pytest-xdist's ``worksteal`` hands each of ``workers`` its
+    first share (the collection cut into as many runs as there are workers, in order),
+    with the ``long`` tests dealt round to the heads of the shares, the ``rest`` after
+    them in their order. Every worker collects the same order (xdist checks)."""
+    sizes, left = [], len(long) + len(rest)
+    for worker in range(workers):
+        sizes.append(left // (workers - worker))
+        left -= sizes[-1]
+    shares = [long[worker::workers] for worker in range(workers)]
+    others = iter(rest)
+    for share, size in zip(shares, sizes, strict=True):
+        share.extend(itertools.islice(others, max(size - len(share), 0)))
+    shares[-1].extend(others)
+    return shares
 
 
 @pytest.fixture(scope="session")

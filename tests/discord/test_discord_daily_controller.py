@@ -36,11 +36,12 @@ from tests.discord.daily_helpers import (
     start,
 )
 from tests.discord.fakes import GUILD_ID, FakeInteraction, Sent
+from tests.sqlite_template import fresh_sqlite
 
 
 @pytest.fixture
 async def daily(tmp_path) -> AsyncIterator[Daily]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         yield new_daily(store, Clock())
 
 

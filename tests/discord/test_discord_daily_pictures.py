@@ -17,13 +17,14 @@ from tests.daily.daily_helpers import Clock
 from tests.discord.daily_helpers import ANN, BOB, Daily, click, new_daily, next_move, shown, start
 from tests.discord.fakes import Sent
 from tests.render.render_helpers import drawn_fresh
+from tests.sqlite_template import fresh_sqlite
 
 pytestmark = pytest.mark.real_pictures
 
 
 @pytest.fixture
 async def daily(tmp_path) -> AsyncIterator[Daily]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         yield new_daily(store, Clock())
 
 

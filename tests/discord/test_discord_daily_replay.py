@@ -27,13 +27,14 @@ from tests.discord.daily_helpers import (
     shown,
 )
 from tests.discord.fakes import GUILD_ID, FakeInteraction, Sent
+from tests.sqlite_template import fresh_sqlite
 
 DAY = "2026-12-02"
 
 
 @pytest.fixture
 async def daily(tmp_path) -> AsyncIterator[Daily]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         yield new_daily(store, Clock())
 
 

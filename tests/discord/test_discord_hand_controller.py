@@ -20,6 +20,7 @@ from bot.tables import events as ev
 from bot.ui.hand import hand_message
 from bot.ui.hands import STALE_NOTICE, HandController
 from tests.discord.fakes import CHANNEL_ID, GUILD_ID, FakeWebhookEdits, interaction
+from tests.sqlite_template import fresh_sqlite
 
 ANN, BOB = 101, 102
 
@@ -40,7 +41,7 @@ class Table:
 @pytest.fixture
 async def table(tmp_path) -> AsyncIterator[Table]:
     """Ann and Bob at a started table (computers in the other seats), a hand controller."""
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         service = TableService(store, _ignore, pace=0.0)
         await service.open_table(GUILD_ID, CHANNEL_ID, ANN, "Ann")
         await service.join(CHANNEL_ID, BOB, "Bob")

@@ -26,6 +26,7 @@ from tests.discord.fakes import (
     FakeLobbyMessages,
     interaction,
 )
+from tests.sqlite_template import fresh_sqlite
 
 ANN, BOB = 101, 102
 
@@ -44,7 +45,7 @@ class Lobby:
 
 @pytest.fixture
 async def lobby(tmp_path) -> AsyncIterator[Lobby]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         service = TableService(store, _ignore, pace=0.0)
         presenter = FakeLobbyMessages()
         # The table of channel CHANNEL_ID plays in thread THREAD_ID.

@@ -17,6 +17,7 @@ from bot.review import Address
 from bot.store import Store, open_store
 from bot.ui.replay import Replays
 from tests.discord.fakes import ANN, CHANNEL_ID, GUILD_ID, FakeInteraction, interaction
+from tests.sqlite_template import fresh_sqlite
 from tests.store.store_helpers import finished_match, seated_table
 
 
@@ -31,7 +32,7 @@ class Setup:
 
 @pytest.fixture
 async def setup(tmp_path) -> AsyncIterator[Setup]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         match_id, match = await finished_match(store, 4, guild_id=GUILD_ID, channel_id=CHANNEL_ID)
         first = match.deals[0]
         steps = 1 + 1 + len(first.doubling) + len(first.plays)

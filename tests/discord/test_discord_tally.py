@@ -38,6 +38,7 @@ from tests.discord.fakes import (
     FakeMessage,
     interaction,
 )
+from tests.sqlite_template import fresh_sqlite
 from tests.tally.tally_helpers import doubling_match, entries_of
 
 ANN, BOB, CAS, HOST, STRANGER = 101, 102, 103, 104, 999
@@ -91,7 +92,7 @@ def controller_of(store: Store, threads: FakeThreads, channels: dict[int, FakeCh
 
 @pytest.fixture
 async def sheet(tmp_path: Path) -> AsyncIterator[Sheet]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         yield controller_of(store, FakeThreads(), {})
 
 
@@ -435,7 +436,7 @@ async def test_a_restart_in_the_middle_of_a_deal_keeps_what_was_acknowledged(
     tmp_path: Path,
 ) -> None:
     channels: dict[int, FakeChannel] = {}
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         s = controller_of(store, FakeThreads(), channels)
         await opened(s)
         await on(s, ANN, find(await sheet_controls(s), "con")["custom_id"], ["hearts"])
@@ -544,7 +545,7 @@ async def test_a_crash_between_an_entry_and_its_post_posts_the_line_once_at_the_
     the next start posts that line, once, under the name the first try gave it (so a
     post Discord took just before the crash is answered with the message already
     there), and a second start posts nothing more."""
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         s = controller_of(store, FakeThreads(), {})
         await opened(s)
         match = doubling_match(3)

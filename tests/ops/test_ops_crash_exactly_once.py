@@ -21,7 +21,8 @@ from tests.ops.wire_discord import (
 
 # aiohttp's own multipart reader, which the fake Discord reads the bot's uploads with,
 # calls a deprecated method of itself.
-pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
+# Each test plays a match through real bot processes, killed and started again: long.
+pytestmark = [pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning"), pytest.mark.long]
 
 FAST = {"BONKEN_PACE": "0", "BONKEN_THINK_SECONDS": "0.01"}
 PACED = {"BONKEN_PACE": "0.05", "BONKEN_THINK_SECONDS": "0.01"}

@@ -15,6 +15,7 @@ from bot.render.daily import attempt_lines, finished_line, ordinal, results_line
 from bot.render.text import names_text
 from bot.store import open_store
 from tests.daily.daily_helpers import GUILD, Clock, first_legal, play_out
+from tests.sqlite_template import fresh_sqlite
 
 TODAY = date(2026, 12, 2)
 
@@ -26,7 +27,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 async def service(tmp_path, clock: Clock) -> AsyncIterator[DailyService]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as store:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         yield DailyService(store.daily, store.tables, clock=clock)
 
 

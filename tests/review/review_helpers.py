@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
+
+import pytest
 
 from bot.engine.actions import PASS, Action, Choose, Play
 from bot.engine.cards import CARDS, Card, Suit
@@ -13,6 +16,7 @@ from bot.engine.record import to_record
 from bot.engine.rules import STANDARD, Rules
 from bot.engine.view import seat_view
 from bot.players.normal import NormalPlayer
+from bot.review import DealReview, ReviewSettings, review_deal
 
 PLAYERS = ("Ann", "Bob", "Cas", "Dirk")
 
@@ -66,3 +70,24 @@ def kingjacks_blunder() -> dict[str, Any]:
     actions = [Choose("kingjacks"), PASS, PASS, PASS, PASS]
     actions += [Play(card) for card in cards_of("3S 2S 2D 2H KS")]
     return scripted_match(hands, actions)
+
+
+_searched: dict[tuple[str, int, int, ReviewSettings], DealReview] = {}
+"""Each deal's review :func:`review_each_deal_once` has searched in this process."""
+
+
+def review_each_deal_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let ``python -m bot.review`` search each deal once in this test process: another
+    run on the same record, seat and settings (to read the same review as JSON or in
+    another language, in this test or another) is given the deals' reviews searched
+    before. The search is seeded, so searching again would give the same review
+    (test_review_analysis.py's ``test_the_same_seed_gives_the_same_review...`` checks);
+    only the words differ."""
+
+    def once(record: Any, seat: int, deal: int, settings: ReviewSettings) -> DealReview:
+        key = (json.dumps(record, sort_keys=True), seat, deal, settings)
+        if key not in _searched:
+            _searched[key] = review_deal(record, seat, deal, settings)
+        return _searched[key]
+
+    monkeypatch.setattr("bot.review.__main__.review_deal", once)

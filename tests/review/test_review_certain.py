@@ -21,7 +21,7 @@ from bot.players.hard import Evaluation
 from bot.review import Grade, ReviewSettings, review_deal
 from bot.review.__main__ import main
 from bot.review.analysis import Batches
-from tests.review.review_helpers import scripted_match
+from tests.review.review_helpers import review_each_deal_once, scripted_match
 
 FAST = ReviewSettings(seed=3, work=2_000, batches=3)
 
@@ -184,8 +184,9 @@ def test_a_loss_under_the_line_that_only_the_average_shows_is_not_certain() -> N
 
 
 def test_the_command_lines_json_and_words_flag_the_trick_given_away(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    review_each_deal_once(monkeypatch)
     path = tmp_path / "match.json"
     path.write_text(json.dumps(_trumps_trick_12("AS", "QS", "KS")))
     assert main([str(path), "--seat", "1", "--json", "--work", "2000"]) == 0

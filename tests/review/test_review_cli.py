@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine.record import from_record
 from bot.review.__main__ import main
-from tests.review.review_helpers import kingjacks_blunder, normal_match
+from tests.review.review_helpers import kingjacks_blunder, normal_match, review_each_deal_once
 
 WORK = ["--work", "2000"]
 
@@ -45,8 +45,9 @@ def _legal_counts(record: dict[str, Any], seat: int) -> dict[tuple[int, str, int
 
 
 def test_json_lists_every_decision_with_a_choice_and_flags_the_certain_loss(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    review_each_deal_once(monkeypatch)  # the next test reads the same review in words
     record = kingjacks_blunder()
     assert main([_write(tmp_path, record), "--seat", "1", "--json", *WORK]) == 0
     out, err = capsys.readouterr()
@@ -71,8 +72,9 @@ def test_json_lists_every_decision_with_a_choice_and_flags_the_certain_loss(
 
 
 def test_without_json_a_player_reads_the_summary_and_the_better_card(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    review_each_deal_once(monkeypatch)
     path = _write(tmp_path, kingjacks_blunder())
     assert main([path, "--seat", "1", *WORK]) == 0
     out = capsys.readouterr().out

@@ -15,6 +15,7 @@ import pytest
 from bot.review import ReviewSettings, run_review
 from bot.review.service import ReviewService, ReviewTicket
 from bot.store import ReviewStatus, Store, open_store
+from tests.sqlite_template import fresh_sqlite
 from tests.store.store_helpers import finished_match
 
 SETTINGS = ReviewSettings(seed=4, work=300, batches=1)
@@ -40,7 +41,7 @@ class GatedExecutor(ThreadPoolExecutor):
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with await open_store(tmp_path / "bonken.sqlite3") as opened:
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as opened:
         yield opened
 
 

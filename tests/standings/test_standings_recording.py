@@ -47,16 +47,20 @@ async def test_the_rank_is_highest_total_first_and_equal_totals_share_it(
             assert ended.ranks[seat] == 1 + sum(other > total for other in ended.totals)
 
 
+TIED_FOR_FIRST = 112
+"""The first seed whose random match (:func:`_random_match`) ends with its top two totals
+equal (the test checks it still does): searched once, not at every run (a second of
+CPU)."""
+
+
 async def test_players_tied_for_first_both_win_and_share_the_rank(store: Store) -> None:
-    """A stored random match whose top two totals are equal (found by seed)."""
-    for seed in range(1000):
-        rng = random.Random(seed)
-        match = _random_match(rng)
-        totals = match.totals()
-        if sorted(totals)[-1] == sorted(totals)[-2]:
-            break
-    else:
-        raise AssertionError("no tie for first in 1000 random matches")
+    """A stored random match whose top two totals are equal (:data:`TIED_FOR_FIRST`)."""
+    seed = TIED_FOR_FIRST
+    match = _random_match(random.Random(seed))
+    totals = match.totals()
+    assert sorted(totals)[-1] == sorted(totals)[-2], (
+        f"seed {seed} no longer deals a tie for first: find the first that does from 0"
+    )
 
     table = await store.tables.create_table(GUILD, CHANNEL, ANN)
     users = (ANN, BOB, CAS, DIRK)

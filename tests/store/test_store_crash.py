@@ -18,6 +18,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from bot.engine import from_record
 from bot.store import MatchStatus, NotFound, open_store
 
@@ -111,6 +113,7 @@ async def check(path: Path, promised: Acknowledged) -> int:
     return match_id
 
 
+@pytest.mark.long
 def test_sigkill_never_loses_an_acknowledged_write_nor_leaves_a_partial_one(
     tmp_path: Path,
 ) -> None:

@@ -12,6 +12,7 @@ from bot.engine import Action, Match, from_record, to_record
 from bot.store import Store, TableSettings, open_store
 from bot.tables import TableService, TableView
 from bot.tables import events as ev
+from tests.sqlite_template import fresh_sqlite
 
 E = TypeVar("E", bound=ev.Event)
 
@@ -152,7 +153,8 @@ class Restartable:
         self.h: Harness | None = None
 
     async def start(self) -> Harness:
-        store = await open_store(self.path)
+        # A new file at the bot's schema, copied from the template, at the first start.
+        store = await open_store(self.path if self.path.exists() else fresh_sqlite(self.path))
         self.h = make_harness(store, **self.options)
         return self.h
 

@@ -19,6 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from bot.engine import CARDS, CONTRACTS, Action, Choose, Double, Play
 from bot.store import StoreError, TableStatus, open_store
 from bot.tables import Refusal, TableService
+from tests.sqlite_template import fresh_sqlite
 from tests.tables.tables_helpers import Recorder, same_position
 
 T = TypeVar("T")
@@ -69,8 +70,14 @@ class TableMachine(RuleBasedStateMachine):
 
     # -- running the service ---------------------------------------------------------
 
+    def _database(self) -> Path:
+        """The machine's database file: a new one at the bot's schema, copied from the
+        template, at the first boot; the same file at every restart."""
+        path = self.folder / "db.sqlite3"
+        return path if path.exists() else fresh_sqlite(path)
+
     def boot(self) -> None:
-        store = self.loop.run_until_complete(open_store(self.folder / "db.sqlite3"))
+        store = self.loop.run_until_complete(open_store(self._database()))
         self.store = FlakyStore(store)
         self.events = Recorder()
         self.service = TableService(

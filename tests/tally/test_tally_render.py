@@ -13,6 +13,7 @@ from bot.engine.tally import PASSED, Correct, DealEntry, Doubles, Result, Undo, 
 from bot.render import tally as words
 from bot.store import Store, TallySeat
 from bot.tally import TallyRefusal, TallyService, TallyView
+from tests.sqlite_template import fresh_sqlite
 
 HOST = 100
 SEATS = tuple(
@@ -29,7 +30,7 @@ def person(user_id: int) -> str:
 async def service(tmp_path: Path) -> TallyService:
     from bot.store import open_store
 
-    store: Store = await open_store(tmp_path / "bonken.sqlite3")
+    store: Store = await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3"))
     yield TallyService(store)
     await store.close()
 
