@@ -181,6 +181,16 @@ class FinishedMatchService:
         await self._matches.keep_view(info.match_id, part, body)
         return body
 
+    async def deal_view(
+        self, guild_id: int, match_id: int, deal: int, part: str, make: Callable[[Replay], bytes]
+    ) -> bytes:
+        """:meth:`view` ``part`` of deal ``deal`` (0-based) of the finished match, if it
+        has that deal (a refusal if not)."""
+        info = await self.get(guild_id, match_id)
+        if not 0 <= deal < info.deals:
+            raise _no_point(match_id)
+        return await self.view(guild_id, match_id, part, make)
+
     # -- the parts ------------------------------------------------------------------------
 
     def _finished(self, info: MatchInfo) -> MatchInfo:

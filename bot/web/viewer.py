@@ -110,7 +110,8 @@ def match_viewer(
     with i18n.using(language):
         shown = _names(summary["players"])
         titled = [
-            _titles(deal["number"], deal["contract"], deal["chooser"], shown, len(deals))
+            {"number": deal["number"]}
+            | _titles(deal["number"], deal["contract"], deal["chooser"], shown, len(deals))
             | {"href": deal_href(deal["number"])}
             for deal in deals
         ]
@@ -130,10 +131,34 @@ def match_deal(
     facts: Mapping[str, Any], players: Sequence[str], deals: int, language: str
 ) -> dict[str, Any]:
     """A deal's points (:func:`deal_facts`) of a finished match of ``deals`` deals
-    between ``players``, its words in ``language``: what the script fetches from a
-    deal's ``href``."""
+    between ``players``, its words in ``language`` (:func:`deal_words`): what the script
+    fetches from a deal's ``href``."""
+    return {"format": FORMAT, **deal_words(deal_moves(facts), players, deals, language), **facts}
+
+
+def deal_moves(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """What a deal's words are made from (:func:`deal_words`): its number, contract
+    and chooser, and each step's action, actor, Domino passes, trick winner and end. A
+    page keeps it beside the deal's facts, so it need not read all of them to say it."""
+    return {
+        "number": facts["number"],
+        "contract": facts["contract"],
+        "chooser": facts["chooser"],
+        "moves": [
+            [step["action"], step["actor"], step["passes"], step["winner"], step["end"]]
+            for step in facts["steps"]
+        ],
+    }
+
+
+def deal_words(
+    moves: Mapping[str, Any], players: Sequence[str], deals: int, language: str
+) -> dict[str, Any]:
+    """A deal's words in ``language``, from its moves (:func:`deal_moves`): its
+    heading and title, its contract's name and each step's caption (``captions``, in
+    step order), which the script shows beside the deal's facts."""
     with i18n.using(language):
-        return {"format": FORMAT} | _worded(facts, _names(players), deals)
+        return _words(moves, _names(players), deals)
 
 
 def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[str, Any]:
@@ -150,10 +175,11 @@ def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[
     names: Sequence[str] = replays[0][1].match.players if replays else ("", "", "", "")
     with i18n.using(language):
         shown = _names(names)
-        deals = [
-            _worded(deal_facts(replay, 0), shown, len(records), number=number)
-            for number, replay in replays
-        ]
+        deals = []
+        for number, replay in replays:
+            facts = deal_facts(replay, 0)
+            words = _words(deal_moves(facts), shown, len(records), number=number)
+            deals.append(facts | words | {"number": number})
     return _data(language, shown, deals, [])
 
 
@@ -187,7 +213,6 @@ def _titles(
     """What names a deal in the menu and above the table (``number``: as the page
     counts deals; a day's deal is a match of one)."""
     return {
-        "number": number,
         "heading": _(LABELS["deal"], number=number, deals=deals),
         "title": _(
             "Deal {number} · {contract} · chosen by {name}",
@@ -217,37 +242,34 @@ def _facts(replay: Replay, deal: int, points: Sequence[ReplayPoint]) -> dict[str
     }
 
 
-def _worded(
-    facts: Mapping[str, Any], names: list[str], deals: int, *, number: int | None = None
+def _words(
+    moves: Mapping[str, Any], names: list[str], deals: int, *, number: int | None = None
 ) -> dict[str, Any]:
-    """A deal's facts (:func:`_facts`) with its words in the current language: what
-    names it, its contract's name and each step's caption. ``number`` is its number as
-    the page counts deals (a day's deal, whose replay is a match of one)."""
-    chooser = facts["chooser"]
-    shown = facts["number"] if number is None else number
+    """A deal's words (:func:`deal_words`) in the current language; ``number`` is its
+    number as the page counts deals (a day's deal, whose replay is a match of one)."""
+    chooser = moves["chooser"]
     return {
-        **facts,
-        **_titles(shown, facts["contract"], chooser, names, deals),
-        "contract_name": contract_name(facts["contract"]),
-        "steps": [step | {"caption": _caption(step, chooser, names)} for step in facts["steps"]],
+        **_titles(
+            moves["number"] if number is None else number, moves["contract"], chooser, names, deals
+        ),
+        "contract_name": contract_name(moves["contract"]),
+        "captions": [
+            caption(
+                None if action is None else parse_action(action),
+                actor,
+                names,
+                chooser=chooser,
+                passes=passes,
+                winner=winner,
+                is_end=end,
+            )
+            for action, actor, passes, winner, end in moves["moves"]
+        ],
     }
 
 
-def _caption(step: Mapping[str, Any], chooser: int, names: list[str]) -> str:
-    """What led to a step, as the replay's picture says it (:func:`caption`)."""
-    return caption(
-        None if step["action"] is None else parse_action(step["action"]),
-        step["actor"],
-        names,
-        chooser=chooser,
-        passes=step["passes"],
-        winner=step["winner"],
-        is_end=step["end"],
-    )
-
-
 def _step(point: ReplayPoint, *, domino: bool) -> dict[str, Any]:
-    """One point, as the script draws it (its caption is made by :func:`_worded`): what
+    """One point, as the script draws it (its caption is made by :func:`_words`): what
     was done (the script takes a card played out of the hand the deal's ``hands``
     dealt), the seats that passed after it, the trick at each player's side (the full
     trick on its fourth card), the last trick otherwise, the doubles, the deal's scores

@@ -38,15 +38,14 @@ from bot.review.result import PlayerReview
 
 from ..charts import score_chart
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import deal_facts, match_deal, match_viewer, script_json
+from ..viewer import FORMAT, deal_facts, deal_moves, deal_words, match_viewer, script_json
 from .common import only, shown_name, signed, when
 
 SUMMARY = "page/1"
 """The kept part (:meth:`~bot.archive.FinishedMatchService.view`) with what the match's
 page shows, without a word (:func:`match_summary`); another format, another name."""
 DEAL = "deal/1/{number}"
-"""The kept part with a deal's points, without a word (:func:`~bot.web.viewer.
-deal_facts`)."""
+"""The kept part with a deal's points, without a word (:func:`_deal_packed`)."""
 
 
 async def match_page(
@@ -101,25 +100,35 @@ async def match_chart(services: Services, reader: Reader, match_id: int) -> byte
 
 async def deal_json(services: Services, reader: Reader, match_id: int, number: int) -> bytes:
     """Deal ``number``'s points (counted from 1) as the viewer fetches them, in the
-    reader's language, from what the finished-match service keeps of the deal;
-    :class:`NotThere` for a match not finished (or not the server's) or a deal it does
-    not have."""
+    reader's language, from what the finished-match service keeps of the deal: its
+    words made for the reader and put before its facts, which are sent as kept (a deal's
+    points are the same in every language); :class:`NotThere` for a match not finished
+    (or not the server's) or a deal it does not have."""
     try:
-        summary = await _summary(services, reader, match_id)
-        if not 1 <= number <= len(summary["deals"]):
-            raise NotThere("no such deal")
-        facts = _unpacked(
-            await services.archive.view(
-                reader.guild_id,
-                match_id,
-                DEAL.format(number=number),
-                lambda replay: _packed(deal_facts(replay, number - 1)),
-            )
+        info = await services.archive.get(reader.guild_id, match_id)
+        body = await services.archive.deal_view(
+            reader.guild_id,
+            match_id,
+            number - 1,
+            DEAL.format(number=number),
+            lambda replay: _deal_packed(replay, number - 1),
         )
     except ArchiveRefusal:
         raise NotThere("no such deal, or not before the end") from None
-    data = match_deal(facts, summary["players"], len(summary["deals"]), reader.language)
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    moves, _, facts = zlib.decompress(body).partition(b"\n")
+    players = [seat.name for seat in info.seats]
+    words = deal_words(json.loads(moves), players, info.deals, reader.language)
+    head = json.dumps({"format": FORMAT} | words, ensure_ascii=False, separators=(",", ":"))
+    return head[:-1].encode() + b"," + facts[1:]  # one object: the words, then the facts
+
+
+def _deal_packed(replay: Replay, deal: int) -> bytes:
+    """A deal as the store keeps it: what its words are made from (:func:`~bot.web.
+    viewer.deal_moves`), a line, and its facts (:func:`~bot.web.viewer.deal_facts`) as
+    the JSON the viewer is sent, compressed."""
+    facts = deal_facts(replay, deal)
+    moves = json.dumps(deal_moves(facts), separators=(",", ":"))
+    return zlib.compress(f"{moves}\n{json.dumps(facts, separators=(',', ':'))}".encode())
 
 
 def match_summary(replay: Replay) -> dict[str, Any]:
