@@ -66,9 +66,10 @@ async def match_page(
         context["description"] = refusal_text(refusal)
         return Page("waiting.html", context)
 
+    deal_path = reader.links.deal_paths(reader.guild_id, match_id)
+
     def deal_href(number: int) -> str:
-        path = reader.links.deal_path(reader.guild_id, match_id, number)
-        return f"{path}?lang={reader.language}"  # the page's, whatever the fetch says
+        return f"{deal_path(number)}?lang={reader.language}"  # the page's, whatever the fetch says
 
     reviews = [
         PlayerReview.from_json(state.review)
