@@ -42,6 +42,7 @@ caption; a deal's JSON is some 15 kB).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -186,19 +187,27 @@ def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[
 def _data(
     language: str, names: list[str], deals: list[dict[str, Any]], reviews: list[dict[str, Any]]
 ) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "language": language,
+        "names": names,
+        **_vocabulary(language),
+        "deals": deals,
+        "reviews": reviews,
+    }
+
+
+@functools.cache
+def _vocabulary(language: str) -> dict[str, Any]:
+    """The script's words, rank letters and counted words in ``language``: the same for
+    every page in it (the catalogues are read once), so made once a language."""
     with i18n.using(language):
-        words = {key: _(message) for key, message in WORDS.items()}
         return {
-            "format": FORMAT,
-            "language": language,
-            "names": names,
-            "words": words,
+            "words": {key: _(message) for key, message in WORDS.items()},
             "ranks": {str(rank): rank_text(rank) for rank in (LOW_ACE, *range(2, 15))},
             "tricks": [ngettext("{n} trick", "{n} tricks", n) for n in range(MOST_CARDS + 1)],
             "cards": [ngettext("{n} card", "{n} cards", n) for n in range(MOST_CARDS + 1)],
             "ordinals": [_(ordinal) for ordinal in ORDINALS],
-            "deals": deals,
-            "reviews": reviews,
         }
 
 
