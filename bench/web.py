@@ -22,8 +22,11 @@ loop's longest stall while they are served.
      load in the bot).
    - ``uncached``: a cache of 0 bytes, every page built from the store for its reader;
      a finished match's page (the score table, the chart and the viewer's start) and a
-     deal's points (the JSON the viewer fetches: one deal replayed) drawn each time,
-     ``--uncached-requests`` of each.
+     deal's points (the JSON the viewer fetches) drawn each time, ``--uncached-requests``
+     of each, from what the finished-match service keeps of the match in the store (its
+     summary and each deal's points without a word, made from its replay on their first
+     reading: here in the cached run before; :mod:`bot.web.pages.match`), put in the
+     reader's words and rendered for him.
 
    Targets: p99 <= 50 ms cached, <= 150 ms uncached.
 2. **The loop's stall.** The bot (``BonkenBot`` against the tests' fake Discord, as

@@ -81,5 +81,9 @@ class Boards:
         """:func:`fetch_page` in this store."""
         return await fetch_page(self._standings, season_id, sort, offset, viewer)
 
-    async def stats(self, season_id: int, user_id: int) -> PlayerStats | None:
-        return await self._standings.player_stats(season_id, user_id)
+    async def stats(
+        self, season_id: int, user_id: int, *, variants: bool = True
+    ) -> PlayerStats | None:
+        """The player's season statistics (``variants=False``: without the results per
+        variant, which only ``/bonken stats`` shows)."""
+        return await self._standings.player_stats(season_id, user_id, variants=variants)

@@ -163,6 +163,34 @@ class FinishedMatchService:
             raise _no_point(match_id)
         return replay
 
+    async def view(
+        self, guild_id: int, match_id: int, part: str, make: Callable[[Replay], bytes]
+    ) -> bytes:
+        """``part`` of what a page shows of the finished match: made by ``make`` from
+        its replay (off the event loop) the first time it is asked for, and kept in the
+        store from then on, so no reader waits for a replay again (a finished match never
+        changes; one finished before views were kept gets each on its first reading).
+        ``part`` names what ``make`` makes and its format: another format, another
+        part."""
+        info = await self.get(guild_id, match_id)
+        kept = await self._matches.view(info.match_id, part)
+        if kept is not None:
+            return kept
+        replay = await self.replay(guild_id, match_id)
+        body = await self._run(lambda: make(replay))
+        await self._matches.keep_view(info.match_id, part, body)
+        return body
+
+    async def deal_view(
+        self, guild_id: int, match_id: int, deal: int, part: str, make: Callable[[Replay], bytes]
+    ) -> bytes:
+        """:meth:`view` ``part`` of deal ``deal`` (0-based) of the finished match, if it
+        has that deal (a refusal if not)."""
+        info = await self.get(guild_id, match_id)
+        if not 0 <= deal < info.deals:
+            raise _no_point(match_id)
+        return await self.view(guild_id, match_id, part, make)
+
     # -- the parts ------------------------------------------------------------------------
 
     def _finished(self, info: MatchInfo) -> MatchInfo:

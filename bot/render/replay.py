@@ -26,7 +26,7 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from bot import i18n
-from bot.engine import Card, Choose, Double, Play
+from bot.engine import Action, Card, Choose, Double, Play
 from bot.engine.view import PublicView
 from bot.i18n import _
 from bot.review.replay import ReplayPoint
@@ -176,9 +176,33 @@ def _table_scene(point: ReplayPoint, names: Sequence[str], language: str) -> Tab
 def caption_of(point: ReplayPoint, names: Sequence[str]) -> str:
     """What led to this point, in the current language (the picture's caption line and
     the web viewer's)."""
-    action, actor = point.action, point.actor
+    return caption(
+        point.action,
+        point.actor,
+        names,
+        chooser=point.label.chooser,
+        passes=point.passes,
+        winner=point.trick_winner,
+        is_end=point.is_end,
+    )
+
+
+def caption(
+    action: Action | None,
+    actor: int | None,
+    names: Sequence[str],
+    *,
+    chooser: int,
+    passes: Sequence[int],
+    winner: int | None,
+    is_end: bool,
+) -> str:
+    """What ``actor`` doing ``action`` led to (None: the deal as dealt, ``chooser`` to
+    choose), in the current language: :func:`caption_of` from a point's parts, as the web
+    viewer keeps them (``passes``: the Domino seats that passed after it; ``winner``:
+    who took the trick it completed; ``is_end``: the deal's last point)."""
     if action is None or actor is None:
-        return _("As dealt: {name} chooses the contract", name=names[point.label.chooser])
+        return _("As dealt: {name} chooses the contract", name=names[chooser])
     who = names[actor]
     match action:
         case Choose(contract=contract):
@@ -191,11 +215,11 @@ def caption_of(point: ReplayPoint, names: Sequence[str]) -> str:
             return _("{name} passed", name=who)
         case Play(card=card):
             words = [_("{name} played {card}", name=who, card=card_text(card))]
-    if point.passes:
-        words.append(_("{players} passed", players=names_text(names, point.passes)))
-    if point.trick_winner is not None:
-        words.append(_("{name} takes the trick", name=names[point.trick_winner]))
-    if point.is_end:
+    if passes:
+        words.append(_("{players} passed", players=names_text(names, passes)))
+    if winner is not None:
+        words.append(_("{name} takes the trick", name=names[winner]))
+    if is_end:
         words.append(_("deal over"))
     return " · ".join(words)
 

@@ -214,6 +214,26 @@ class MatchStore:
         async with self._db.reading() as session:
             return await _info(session, match_id)
 
+    async def view(self, match_id: int, part: str) -> bytes | None:
+        """The kept ``part`` of a finished match's pages (migration 19), None if it has
+        not been made yet."""
+        async with self._db.reading() as session:
+            body = await session.scalar(
+                "SELECT body FROM match_views WHERE match_id = ? AND part = ?", (match_id, part)
+            )
+        return None if body is None else bytes(body)
+
+    async def keep_view(self, match_id: int, part: str, body: bytes) -> None:
+        """Keep ``part`` of a finished match's pages; nothing is kept of a match that
+        has not finished, and a part already kept (made by another reader at the same
+        moment, from the same match) stays as it is."""
+        await self._db.write_one(
+            "INSERT INTO match_views (match_id, part, body) "
+            "SELECT match_id, ?, ? FROM matches WHERE match_id = ? AND status = 'finished' "
+            "ON CONFLICT (match_id, part) DO NOTHING",
+            (part, body, match_id),
+        )
+
     async def load_record(self, match_id: int) -> dict[str, Any]:
         """The match's ``bonken-record/1`` dict, for ``from_record`` or an export."""
         async with self._db.reading() as session:

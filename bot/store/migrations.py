@@ -1230,6 +1230,34 @@ LIVE_SEATS = Migration(
     ),
 )
 
+MATCH_VIEWS = Migration(
+    19,
+    "what a finished match's pages show, made once from its replay and kept",
+    (
+        # A finished match never changes: its page's summary and each deal's points for
+        # the deal viewer (JSON the store keeps as bytes and does not read) are made once
+        # by the finished-match service and read back as one row, not replayed again.
+        """
+        CREATE TABLE match_views (
+            match_id INTEGER NOT NULL REFERENCES matches (match_id),
+            part     TEXT    NOT NULL,
+            body     BLOB    NOT NULL,
+            PRIMARY KEY (match_id, part)
+        ) WITHOUT ROWID
+        """,
+    ),
+    postgres=(
+        """
+        CREATE TABLE match_views (
+            match_id BIGINT NOT NULL REFERENCES matches (match_id),
+            part     TEXT   NOT NULL,
+            body     BYTEA  NOT NULL,
+            PRIMARY KEY (match_id, part)
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     PLAY,
     STANDINGS,
@@ -1249,6 +1277,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     TALLIES,
     WEB,
     LIVE_SEATS,
+    MATCH_VIEWS,
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -54,6 +54,16 @@ class ReviewStore:
         async with self._db.reading() as session:
             return await _state(session, match_id, seat)
 
+    async def done(self, match_id: int) -> list[ReviewState]:
+        """The match's finished reviews, by seat (one read: a match page shows them
+        all)."""
+        async with self._db.reading() as session:
+            rows = await session.fetchall(
+                STATE_QUERY + " WHERE r.match_id = ? AND r.status = 'done' ORDER BY r.seat",
+                (match_id,),
+            )
+        return [_decoded(row) for row in rows]
+
     async def unfinished(self) -> list[ReviewState]:
         """Every review queued or running, in the order they were asked for: what a
         restart carries on with."""

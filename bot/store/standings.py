@@ -250,8 +250,12 @@ class StandingsStore:
             viewer=own,
         )
 
-    async def player_stats(self, season_id: int, user_id: int) -> PlayerStats | None:
-        """The player's season statistics, or None if they finished no match in it."""
+    async def player_stats(
+        self, season_id: int, user_id: int, *, variants: bool = True
+    ) -> PlayerStats | None:
+        """The player's season statistics, or None if they finished no match in it;
+        ``variants=False`` leaves the results per variant out (empty), for a reader who
+        does not show them (the web's player page: the dearest of these reads)."""
         async with self._db.reading() as session:
             season = await get_season(session, season_id)
             row = await session.fetchone(
@@ -269,12 +273,16 @@ class StandingsStore:
                 "WHERE season_id = ? AND user_id = ? ORDER BY contract",
                 (season_id, user_id),
             )
-            variants = await session.fetchall(
-                VARIANTS_QUERY.format(
-                    match_variant=session.dialect.json_text("m.rules", "variant"),
-                    tally_variant=session.dialect.json_text("t.rules", "variant"),
-                ),
-                (user_id, season_id, user_id, season_id),
+            by_variant = (
+                await session.fetchall(
+                    VARIANTS_QUERY.format(
+                        match_variant=session.dialect.json_text("m.rules", "variant"),
+                        tally_variant=session.dialect.json_text("t.rules", "variant"),
+                    ),
+                    (user_id, season_id, user_id, season_id),
+                )
+                if variants
+                else []
             )
         return from_row(
             PlayerStats,
@@ -283,7 +291,7 @@ class StandingsStore:
             user_id=user_id,
             rating=_rating(row),
             contracts=tuple(from_row(ContractStat, line) for line in contracts),
-            variants=tuple(from_row(VariantStat, line) for line in variants),
+            variants=tuple(from_row(VariantStat, line) for line in by_variant),
         )
 
     async def rating_history(self, season_id: int, user_id: int) -> list[RatingPoint]:

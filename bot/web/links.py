@@ -8,6 +8,7 @@ The routes (:mod:`bot.web.routes`) read the same shapes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from .live.tokens import seat_token, watch_token
@@ -66,7 +67,13 @@ class WebLinks:
 
     def deal_path(self, guild_id: int, match_id: int, number: int) -> str:
         """Deal ``number``'s points as JSON, which the match page's viewer fetches."""
-        return self.match_path(guild_id, match_id) + f"/deal/{number}.json"
+        return self.deal_paths(guild_id, match_id)(number)
+
+    def deal_paths(self, guild_id: int, match_id: int) -> Callable[[int], str]:
+        """:meth:`deal_path` of each deal of the match, its token made once (the match
+        page links to every deal)."""
+        match = self.match_path(guild_id, match_id)
+        return lambda number: f"{match}/deal/{number}.json"
 
     def standings_path(self, guild_id: int) -> str:
         """The season's standings as a picture (the server page's link preview)."""

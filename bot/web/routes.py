@@ -189,8 +189,10 @@ class Pages:
                     body = template.render(context).encode()
                     return Drawn.of(body, "text/html", final=page.final, compress=keeps)
 
-                # A page that never changes is drawn (and gzipped) off the event loop.
-                return await asyncio.to_thread(drawn) if page.final else drawn()
+                # A page that never changes is kept: drawn and gzipped off the event loop.
+                # One drawn for its reader alone (no cache) is drawn here, as a changing
+                # page is: a thread's round trip would cost more than its drawing.
+                return await asyncio.to_thread(drawn) if page.final and keeps else drawn()
 
         drawn = await self._cache.page(_key(request, reader), draw)
         return self._respond(drawn, request, reader)

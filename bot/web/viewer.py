@@ -33,14 +33,16 @@ of a day that has closed (the daily service gives attempts' records only then). 
 review is given only once it is done (:attr:`~bot.store.models.ReviewState.review`,
 read with :meth:`~bot.review.result.PlayerReview.from_json`).
 
-Replaying every point of a match through the engine takes most of a hundred
-milliseconds; one deal's points (:meth:`~bot.review.replay.Replay.deal_points`) a few:
-build them off the event loop (a finished match never changes, so each is cached; a
-deal's JSON is some 15 kB).
+Replaying a match through the engine takes some ten milliseconds, too much for every
+reader: a deal's points are made without a word once (:func:`deal_facts`, off the event
+loop) and kept by the finished-match service (a finished match never changes), and each
+reader's request puts them in his words (:func:`match_deal`: the titles and each step's
+caption; a deal's JSON is some 15 kB).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -51,7 +53,7 @@ from bot.engine.deal import LOW_ACE
 from bot.i18n import N_, _, ngettext
 from bot.render.domino_image import ROWS
 from bot.render.labels import LABELS, ORDINALS
-from bot.render.replay import caption_of, sorted_hand
+from bot.render.replay import caption, sorted_hand
 from bot.render.review import GRADE_MARKS, decision_line, grade_name, points_text
 from bot.render.text import contract_name, player_name, rank_text
 from bot.review.replay import Replay, ReplayError, ReplayPoint
@@ -92,38 +94,72 @@ WORDS: dict[str, str] = {
 
 
 def match_viewer(
-    replay: Replay,
+    summary: Mapping[str, Any],
     language: str,
     deal_href: Callable[[int], str],
     reviews: Sequence[PlayerReview] = (),
 ) -> dict[str, Any]:
     """What the viewer of a finished match needs to start (see the module: the caller
-    checks it may be shown), its words in ``language``: each deal's number, heading and
-    title, and ``deal_href(number)``, where the script fetches its points
-    (:func:`match_deal`); the decisions of each finished review in ``reviews`` (one per
-    reviewed seat) marked on its timeline. Nothing is replayed here."""
-    names = replay.match.players
+    checks it may be shown), its words in ``language``, from the match's summary (the
+    match page's, :func:`bot.web.pages.match.match_summary`: its players and each deal's
+    number, contract, chooser and steps): each deal's number, heading and title, and
+    ``deal_href(number)``, where the script fetches its points (:func:`match_deal`); the
+    decisions of each finished review in ``reviews`` (one per reviewed seat) marked on
+    its timeline. Nothing is replayed here."""
+    deals = summary["deals"]
+    steps = [deal["steps"] for deal in deals]
     with i18n.using(language):
-        shown = _names(names)
-        deals = []
-        for deal in range(replay.deals):
-            label = replay.label(deal)
-            deals.append(
-                _titles(replay, deal, label.number, shown, replay.deals)
-                | {"href": deal_href(label.number)}
-            )
-        marked = [_review(review, replay, shown) for review in reviews]
-    return _data(language, shown, deals, marked)
+        shown = _names(summary["players"])
+        titled = [
+            {"number": deal["number"]}
+            | _titles(deal["number"], deal["contract"], deal["chooser"], shown, len(deals))
+            | {"href": deal_href(deal["number"])}
+            for deal in deals
+        ]
+        marked = [_review(review, steps, shown) for review in reviews]
+    return _data(language, shown, titled, marked)
 
 
-def match_deal(replay: Replay, number: int, language: str) -> dict[str, Any]:
-    """Every point of deal ``number`` (counted from 1) of a finished match, its words in
-    ``language``: what the script fetches from a deal's ``href``. :class:`ReplayError`
-    if the match has no such deal."""
-    points = replay.deal_points(number - 1)
+def deal_facts(replay: Replay, deal: int) -> dict[str, Any]:
+    """Every point of deal ``deal`` (0-based) of a finished match, without a word: what
+    the match's finished-match service keeps (a finished match never changes), and
+    :func:`match_deal` puts in words for a reader. :class:`ReplayError` if the match has
+    no such deal."""
+    return _facts(replay, deal, replay.deal_points(deal))
+
+
+def match_deal(
+    facts: Mapping[str, Any], players: Sequence[str], deals: int, language: str
+) -> dict[str, Any]:
+    """A deal's points (:func:`deal_facts`) of a finished match of ``deals`` deals
+    between ``players``, its words in ``language`` (:func:`deal_words`): what the script
+    fetches from a deal's ``href``."""
+    return {"format": FORMAT, **deal_words(deal_moves(facts), players, deals, language), **facts}
+
+
+def deal_moves(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """What a deal's words are made from (:func:`deal_words`): its number, contract
+    and chooser, and each step's action, actor, Domino passes, trick winner and end. A
+    page keeps it beside the deal's facts, so it need not read all of them to say it."""
+    return {
+        "number": facts["number"],
+        "contract": facts["contract"],
+        "chooser": facts["chooser"],
+        "moves": [
+            [step["action"], step["actor"], step["passes"], step["winner"], step["end"]]
+            for step in facts["steps"]
+        ],
+    }
+
+
+def deal_words(
+    moves: Mapping[str, Any], players: Sequence[str], deals: int, language: str
+) -> dict[str, Any]:
+    """A deal's words in ``language``, from its moves (:func:`deal_moves`): its
+    heading and title, its contract's name and each step's caption (``captions``, in
+    step order), which the script shows beside the deal's facts."""
     with i18n.using(language):
-        shown = _names(replay.match.players)
-        return {"format": FORMAT} | _deal(replay, number - 1, points, shown, replay.deals)
+        return _words(moves, _names(players), deals)
 
 
 def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[str, Any]:
@@ -140,29 +176,38 @@ def attempt_viewer(records: Sequence[Mapping[str, Any]], language: str) -> dict[
     names: Sequence[str] = replays[0][1].match.players if replays else ("", "", "", "")
     with i18n.using(language):
         shown = _names(names)
-        deals = [
-            _deal(replay, 0, replay.deal_points(0), shown, len(records), number=number)
-            for number, replay in replays
-        ]
+        deals = []
+        for number, replay in replays:
+            facts = deal_facts(replay, 0)
+            words = _words(deal_moves(facts), shown, len(records), number=number)
+            deals.append(facts | words | {"number": number})
     return _data(language, shown, deals, [])
 
 
 def _data(
     language: str, names: list[str], deals: list[dict[str, Any]], reviews: list[dict[str, Any]]
 ) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "language": language,
+        "names": names,
+        **_vocabulary(language),
+        "deals": deals,
+        "reviews": reviews,
+    }
+
+
+@functools.cache
+def _vocabulary(language: str) -> dict[str, Any]:
+    """The script's words, rank letters and counted words in ``language``: the same for
+    every page in it (the catalogues are read once), so made once a language."""
     with i18n.using(language):
-        words = {key: _(message) for key, message in WORDS.items()}
         return {
-            "format": FORMAT,
-            "language": language,
-            "names": names,
-            "words": words,
+            "words": {key: _(message) for key, message in WORDS.items()},
             "ranks": {str(rank): rank_text(rank) for rank in (LOW_ACE, *range(2, 15))},
             "tricks": [ngettext("{n} trick", "{n} tricks", n) for n in range(MOST_CARDS + 1)],
             "cards": [ngettext("{n} card", "{n} cards", n) for n in range(MOST_CARDS + 1)],
             "ordinals": [_(ordinal) for ordinal in ORDINALS],
-            "deals": deals,
-            "reviews": reviews,
         }
 
 
@@ -171,64 +216,81 @@ def _names(names: Sequence[str]) -> list[str]:
     return [player_name(name) for name in names]
 
 
-def _titles(replay: Replay, deal: int, number: int, names: list[str], deals: int) -> dict[str, Any]:
+def _titles(
+    number: int, contract: str, chooser: int, names: list[str], deals: int
+) -> dict[str, Any]:
     """What names a deal in the menu and above the table (``number``: as the page
     counts deals; a day's deal is a match of one)."""
-    label = replay.label(deal)
     return {
-        "number": number,
         "heading": _(LABELS["deal"], number=number, deals=deals),
         "title": _(
             "Deal {number} · {contract} · chosen by {name}",
             number=number,
-            contract=contract_name(label.contract),
-            name=names[label.chooser],
+            contract=contract_name(contract),
+            name=names[chooser],
         ),
     }
 
 
-def _deal(
-    replay: Replay,
-    deal: int,
-    points: Sequence[ReplayPoint],
-    names: list[str],
-    deals: int,
-    *,
-    number: int | None = None,
-) -> dict[str, Any]:
-    """One deal: what names it, the hands as dealt (sorted as players hold them), and
-    every point of it (``points``, the replay's). ``number`` is its number as the
-    page counts deals (a day's deal, whose replay is a match of one)."""
+def _facts(replay: Replay, deal: int, points: Sequence[ReplayPoint]) -> dict[str, Any]:
+    """One deal without a word: its number, contract and chooser, the hands as dealt
+    (sorted as players hold them), and every point of it (``points``, the replay's)."""
     label = replay.label(deal)
-    shown = label.number if number is None else number
     contract = replay.match.deals[deal].contract
     assert contract is not None
-    return _titles(replay, deal, shown, names, deals) | {
+    return {
+        "number": label.number,
         "contract": label.contract,
-        "contract_name": contract_name(label.contract),
+        "chooser": label.chooser,
         "domino": contract.domino,
         "trump": None if contract.trump is None else contract.trump.letter,
         "dealer": points[0].view.dealer,
-        "chooser": label.chooser,
         "hands": [[card.code for card in sorted_hand(hand)] for hand in points[0].hands],
         "tricks": [point.address.step for point in points if point.trick_winner is not None],
-        "steps": [_step(point, names, domino=contract.domino) for point in points],
+        "steps": [_step(point, domino=contract.domino) for point in points],
     }
 
 
-def _step(point: ReplayPoint, names: list[str], *, domino: bool) -> dict[str, Any]:
-    """One point, as the script draws it: what was done (the script takes a card played
-    out of the hand the deal's ``hands`` dealt), the trick at each player's side (the
-    full trick on its fourth card), the last trick otherwise, the doubles, the deal's
-    scores before and after doubling and the match's totals; ``domino``: and Domino's
-    table (from the deal's start, before its contract is chosen)."""
+def _words(
+    moves: Mapping[str, Any], names: list[str], deals: int, *, number: int | None = None
+) -> dict[str, Any]:
+    """A deal's words (:func:`deal_words`) in the current language; ``number`` is its
+    number as the page counts deals (a day's deal, whose replay is a match of one)."""
+    chooser = moves["chooser"]
+    return {
+        **_titles(
+            moves["number"] if number is None else number, moves["contract"], chooser, names, deals
+        ),
+        "contract_name": contract_name(moves["contract"]),
+        "captions": [
+            caption(
+                None if action is None else parse_action(action),
+                actor,
+                names,
+                chooser=chooser,
+                passes=passes,
+                winner=winner,
+                is_end=end,
+            )
+            for action, actor, passes, winner, end in moves["moves"]
+        ],
+    }
+
+
+def _step(point: ReplayPoint, *, domino: bool) -> dict[str, Any]:
+    """One point, as the script draws it (its caption is made by :func:`_words`): what
+    was done (the script takes a card played out of the hand the deal's ``hands``
+    dealt), the seats that passed after it, the trick at each player's side (the full
+    trick on its fourth card), the last trick otherwise, the doubles, the deal's scores
+    before and after doubling and the match's totals; ``domino``: and Domino's table
+    (from the deal's start, before its contract is chosen)."""
     view = point.view
     last = view.last_trick
     completed = point.trick_winner is not None
     return {
-        "caption": caption_of(point, names),
         "actor": point.actor,
         "action": None if point.action is None else point.action.code,
+        "passes": list(point.passes),
         "trick": [[seat, card.code] for seat, card in point.trick],
         "winner": point.trick_winner,
         "last": (
@@ -248,23 +310,24 @@ def _step(point: ReplayPoint, names: list[str], *, domino: bool) -> dict[str, An
 
 def _domino(point: ReplayPoint) -> dict[str, Any]:
     """Domino's table: each started row (suit, lowest and highest rank laid, in the
-    picture's order of rows), the seats out in order, the seats that passed."""
+    picture's order of rows), the seats out in order."""
     rows = point.view.domino_rows
     return {
         "rows": [[suit.letter, *rows[suit]] for suit in ROWS if suit in rows],
         "out": list(point.view.domino_out),
-        "passes": list(point.passes),
     }
 
 
-def _review(review: PlayerReview, replay: Replay, names: list[str]) -> dict[str, Any]:
+def _review(review: PlayerReview, steps: Sequence[int], names: list[str]) -> dict[str, Any]:
     """A seat's review as the timeline marks it: each flagged decision at the point where
-    it was to be made, its grade, what was chosen and the better option, the loss."""
+    it was to be made, its grade, what was chosen and the better option, the loss
+    (``steps``: each deal's number of points, which a decision must be among)."""
     costliest = {decision.address for decision in review.costliest}
     by_deal = {deal.deal: deal for deal in review.deals}
     decisions = []
     for decision in review.flagged:
-        if not replay.contains(decision.address):
+        deal, step = decision.address.deal, decision.address.step
+        if not (0 <= deal < len(steps) and 0 <= step < steps[deal]):
             continue
         assert decision.grade is not None
         decisions.append(

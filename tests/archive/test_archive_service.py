@@ -158,6 +158,39 @@ async def test_the_replay_is_the_records_built_once_and_kept(
     assert replay.point(last).final == expected.point(last).final
 
 
+async def test_a_view_is_made_from_the_replay_once_and_then_read_from_the_store(
+    store: Store,
+) -> None:
+    match_id, match = await finished_match(store, 4)
+    made: list[int] = []
+
+    def deals(replay: Replay) -> bytes:
+        made.append(replay.deals)
+        return str(replay.deals).encode()
+
+    first = FinishedMatchService(store.matches)
+    assert await first.view(GUILD, match_id, "deals/1", deals) == str(len(match.deals)).encode()
+    # Another process (no replay kept) reads it from the store: nothing is made again.
+    again = FinishedMatchService(store.matches)
+    assert await again.view(GUILD, match_id, "deals/1", deals) == str(len(match.deals)).encode()
+    assert made == [len(match.deals)]
+    assert await store.matches.view(match_id, "deals/1") == str(len(match.deals)).encode()
+    # Another part (another format) is made on its own.
+    assert await again.view(GUILD, match_id, "deals/2", lambda replay: b"2") == b"2"
+
+
+async def test_a_view_has_the_matchs_refusals_and_nothing_is_kept_of_a_match_in_play(
+    store: Store, archive: FinishedMatchService
+) -> None:
+    theirs, _ = await finished_match(store, 1, guild_id=OTHER_GUILD, channel_id=50)
+    await _refused(archive.view(GUILD, theirs, "x", lambda r: b"x"), ArchiveReason.UNKNOWN)
+    playing = await _playing(store, channel_id=60)
+    await _refused(archive.view(GUILD, playing, "x", lambda r: b"x"), ArchiveReason.IN_PLAY)
+    await store.matches.keep_view(playing, "x", b"x")  # the store refuses it too
+    assert await store.matches.view(playing, "x") is None
+    assert await store.matches.view(theirs, "x") is None
+
+
 async def test_kept_replays_are_the_newest_asked_for(store: Store) -> None:
     archive = FinishedMatchService(store.matches, replays_kept=1)
     first, _ = await finished_match(store, 1, channel_id=10)

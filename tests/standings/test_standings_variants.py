@@ -3,6 +3,8 @@ are standard points (a twelve match counts half), and stats show each variant as
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.engine import STANDARD, TWELVE, rules_for
 from bot.store import LeaderboardSort, Store
 from bot.store.results import standard_scale
@@ -46,3 +48,8 @@ async def test_stats_show_each_variant_with_its_points_as_played(
     assert lines["twelve"].matches == lines["standard"].matches == 1
     assert lines["twelve"].wins == (twelve.ranks[1] == 1)
     assert stats.points == standard.totals[1] + round(twelve.totals[1] / 2)
+    # A reader who does not show the variants (the web's player page) may leave them out:
+    # everything else is the same.
+    without = await store.standings.player_stats(season.season_id, BOB, variants=False)
+    assert without is not None and without.variants == ()
+    assert dataclasses.replace(without, variants=stats.variants) == stats

@@ -11,7 +11,7 @@ import re
 from bot.engine import from_record
 from bot.review.replay import Replay
 from bot.store import WebAccess
-from bot.web.viewer import match_deal
+from bot.web.viewer import deal_facts, match_deal
 from tests.web.web_helpers import GUILD, Filled
 
 
@@ -42,7 +42,8 @@ async def test_each_deal_the_page_names_is_served_as_the_record_has_it(filled: F
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert response.headers["X-Robots-Tag"] == "noindex"
         points = await response.json()
-        assert points == match_deal(replayed, number, "en")
+        facts = deal_facts(replayed, number - 1)
+        assert points == match_deal(facts, replayed.match.players, replayed.deals, "en")
         played = from_record(record).deals[number - 1]
         assert points["steps"][-1]["final"] == list(played.final_scores())
 

@@ -19,7 +19,8 @@ from bot.render.replay import caption_of, sorted_hand
 from bot.render.text import card_text, player_name
 from bot.review import PlayerReview
 from bot.review.replay import Replay, ReplayPoint
-from bot.web.viewer import attempt_viewer, match_deal, match_viewer, script_json
+from bot.web.pages.match import match_summary
+from bot.web.viewer import attempt_viewer, deal_facts, match_deal, match_viewer, script_json
 from tests.web.conftest import PHONE, Site
 from tests.web.viewer_helpers import attempt, replay, review
 
@@ -69,9 +70,12 @@ def _open(page: Page, site: Site, replayed: Replay, *, at: str = "", **options: 
     language = options.pop("language", "en")
     folder = f"/deals-{next(_pages)}"
     for deal in range(replayed.deals):
-        points = match_deal(replayed, deal + 1, language)
+        facts = deal_facts(replayed, deal)
+        points = match_deal(facts, replayed.match.players, replayed.deals, language)
         site.pages[f"{folder}/{deal + 1}.json"] = json.dumps(points)
-    data = match_viewer(replayed, language, lambda n: f"{folder}/{n}.json", **options)
+    data = match_viewer(
+        match_summary(replayed), language, lambda n: f"{folder}/{n}.json", **options
+    )
     page.goto(_serve(site, data, language) + at)
     page.wait_for_selector(".dv-table")
     return folder

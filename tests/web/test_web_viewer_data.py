@@ -10,7 +10,15 @@ import pytest
 
 from bot.engine import CARDS, Card
 from bot.review.replay import Replay, ReplayError
-from bot.web.viewer import FORMAT, attempt_viewer, match_deal, match_viewer, script_json
+from bot.web.pages.match import match_summary
+from bot.web.viewer import (
+    FORMAT,
+    attempt_viewer,
+    deal_facts,
+    match_deal,
+    match_viewer,
+    script_json,
+)
 from tests.web.viewer_helpers import attempt, record, replay, review
 
 SEEDS = (11, 12)
@@ -21,8 +29,17 @@ def _href(number: int) -> str:
 
 
 def _deals(replayed: Replay, language: str = "en") -> list[dict]:
-    """Every deal's points, as the viewer fetches them one by one."""
-    return [match_deal(replayed, number, language) for number in range(1, replayed.deals + 1)]
+    """Every deal's points, as the viewer fetches them one by one (each made without a
+    word, as the finished-match service keeps it, then in the reader's words)."""
+    return [
+        match_deal(deal_facts(replayed, deal), replayed.match.players, replayed.deals, language)
+        for deal in range(replayed.deals)
+    ]
+
+
+def _start(replayed: Replay, language: str = "en", reviews: tuple = ()) -> dict:
+    """The viewer's start, as the match page makes it from the match's summary."""
+    return match_viewer(match_summary(replayed), language, _href, reviews)
 
 
 def _hands_at(deal: dict, step: int) -> list[list[str]]:
@@ -87,7 +104,7 @@ def test_the_scores_at_each_deals_end_are_the_records(seed: int) -> None:
 
 def test_the_page_starts_the_viewer_without_a_point_and_names_where_each_deal_is() -> None:
     replayed = replay(11)
-    data = match_viewer(replayed, "en", _href)
+    data = _start(replayed)
     assert data["format"] == FORMAT
     assert [deal["href"] for deal in data["deals"]] == [
         _href(number) for number in range(1, replayed.deals + 1)
@@ -103,12 +120,12 @@ def test_a_deal_the_match_does_not_have_is_refused() -> None:
     replayed = replay(11)
     for number in (0, replayed.deals + 1):
         with pytest.raises(ReplayError):
-            match_deal(replayed, number, "en")
+            deal_facts(replayed, number - 1)
 
 
 def test_words_and_names_are_the_pages_language() -> None:
-    english = match_viewer(replay(11), "en", _href)
-    dutch = match_viewer(replay(11), "nl", _href)
+    english = _start(replay(11))
+    dutch = _start(replay(11), "nl")
     assert english["language"] == "en" and dutch["language"] == "nl"
     assert english["words"]["forward"] == "Forward"
     assert dutch["words"]["forward"] == "Verder"
@@ -130,7 +147,7 @@ def test_a_reviews_decisions_are_marked_where_they_were_made() -> None:
     reviewed = review(11, seat)
     assert reviewed.flagged, "a normal player's match should have flagged decisions"
     match = replay(11)
-    data = match_viewer(match, "en", _href, [reviewed])
+    data = _start(match, reviews=(reviewed,))
     (marked,) = data["reviews"]
     assert marked["seat"] == seat and marked["name"] == "Cas"
     assert len(marked["decisions"]) == len(reviewed.flagged)
@@ -164,7 +181,7 @@ def test_a_closed_days_attempt_keeps_the_days_numbers_and_leaves_unfinished_deal
 def test_the_json_cannot_close_its_script_element() -> None:
     tricky = dict(record(11))
     tricky["players"] = ["</script><script>alert(1)</script>", "<!--", "&amp;", "Dirk"]
-    data = match_viewer(Replay.from_record(tricky), "en", _href)
+    data = _start(Replay.from_record(tricky))
     text = script_json(data)
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text)["names"][:3] == tricky["players"][:3]

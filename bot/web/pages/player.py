@@ -30,7 +30,7 @@ async def player_page(
     if not seasons:
         return Page("player.html", context)
     season = chosen_season(seasons, query)
-    stats = await services.boards.stats(season.season_id, user_id)
+    stats = await services.boards.stats(season.season_id, user_id, variants=False)
     history = await services.standings.rating_history(season.season_id, user_id)
     base = reader.links.player_path(guild_id, user_id)
     context.update(

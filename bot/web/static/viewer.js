@@ -4,7 +4,8 @@
 // <div class="deal-viewer" data-source="ID"> (data-hash-prefix="..." when a page holds
 // more than one viewer). A deal given with its "steps" is drawn from them; one given
 // with an "href" (a match's) is fetched from there when first shown, and the next deal
-// while it is looked at. Nothing here knows a rule: the data says what each point shows;
+// while it is looked at; a deal's words (its "captions", one a step) come beside its
+// steps. Nothing here knows a rule: the data says what each point shows;
 // the script only takes each card played out of the hand it was dealt in.
 // Plain modern JavaScript, no build step; no inline script (the pages' CSP forbids it).
 // The card faces are cards.js's, loaded before it.
@@ -276,7 +277,7 @@
       this.root.classList.toggle("dv-domino", data.domino);
       this.heading.textContent = data.heading;
       this.contract.textContent = step === 0 ? this.words.choosing : data.contract_name;
-      this.caption.textContent = point.caption;
+      this.caption.textContent = data.captions[step];
       const hands = this.hands(data, step);
       const decisions = this.decisions.get(`${deal}.${step}`) || [];
       for (let seat = 0; seat < 4; seat++) this.drawSeat(data, point, seat, hands[seat], decisions);
@@ -430,10 +431,10 @@
     drawTimeline(data, deal) {
       const marks = [];
       const tricks = new Set(data.tricks);
-      data.steps.forEach((point, step) => {
+      data.captions.forEach((caption, step) => {
         const tick = node("span", "dv-tick");
         tick.dataset.step = step;
-        tick.title = point.caption;
+        tick.title = caption;
         if (tricks.has(step)) tick.classList.add("dv-trick-end");
         for (const decision of this.decisions.get(`${deal}.${step}`) || []) {
           const mark = node("span", `dv-mark dv-${decision.class}`);
