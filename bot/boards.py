@@ -45,9 +45,14 @@ async def resolve_season(seasons: SeasonStore, guild_id: int | None, name: str |
 
 
 async def fetch_page(
-    standings: StandingsStore, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
+    standings: StandingsStore,
+    season_id: int,
+    sort: LeaderboardSort,
+    offset: int,
+    viewer: int | None,
 ) -> LeaderboardPage:
-    """The page at ``offset`` (the last page if the board is shorter than that)."""
+    """The page at ``offset`` (the last page if the board is shorter than that), with
+    ``viewer``'s own row (None: a page nobody in particular reads)."""
     offset = max(0, offset - offset % PAGE_SIZE)
     page = await standings.leaderboard(
         season_id, sort, offset=offset, limit=PAGE_SIZE, viewer=viewer
@@ -76,7 +81,7 @@ class Boards:
         return await self._seasons.seasons(guild_id)
 
     async def page(
-        self, season_id: int, sort: LeaderboardSort, offset: int, viewer: int
+        self, season_id: int, sort: LeaderboardSort, offset: int, viewer: int | None
     ) -> LeaderboardPage:
         """:func:`fetch_page` in this store."""
         return await fetch_page(self._standings, season_id, sort, offset, viewer)

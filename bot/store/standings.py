@@ -375,6 +375,8 @@ async def _first_rank(
     value and a lower user id; only the latter are counted (an index range over the tie),
     so a deep page costs no count of every player above it.
     """
+    if offset == 0:  # nothing is before the first page's first row
+        return 1
     key = SORT_KEYS[sort].format(real=session.dialect.real)
     user_id, value = row["user_id"], row["sort_value"]
     condition = f"{key} IS NULL" if value is None else f"{key} = ?"

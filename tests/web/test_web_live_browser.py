@@ -280,17 +280,24 @@ async def last_trick_on_demand(page: Page, view: Any) -> None:
 
 
 async def domino_rows_drawn(page: Page, view: Any) -> None:
-    """Domino's rows are drawn in the middle: every card laid, in its suit's row."""
-    await page.wait_for_selector(".lt-domino .lt-rows .lt-row")
-    laid = await page.eval_on_selector_all(
-        ".lt-rows .lt-row .card", "cs => cs.map(c => c.dataset.card)"
-    )
-    expected = [
+    """Domino's rows are drawn in the middle: every card laid, in its suit's row (once
+    the page has drawn the frame of ``view``: the rows grow with each card laid)."""
+    expected = sorted(
         Card(Suit(suit), 14 if rank == 1 else rank).code
         for suit, low, high in view.domino_rows
         for rank in range(low, high + 1)
-    ]
-    assert sorted(laid) == sorted(expected)
+    )
+    with contextlib.suppress(PlaywrightTimeout):  # the assert below says what differs
+        await page.wait_for_function(
+            "laid => [...document.querySelectorAll('.lt-domino .lt-rows .lt-row .card')]"
+            ".map(c => c.dataset.card).sort().join() === laid.join()",
+            arg=expected,
+            timeout=PAGE_CATCHES_UP * 1000,
+        )
+    laid = await page.eval_on_selector_all(
+        ".lt-rows .lt-row .card", "cs => cs.map(c => c.dataset.card)"
+    )
+    assert sorted(laid) == expected
 
 
 async def shown_on_the_page(watched: Watched, after: int, card: str) -> None:

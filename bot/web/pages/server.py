@@ -38,7 +38,7 @@ async def server_page(services: Services, reader: Reader, query: Mapping[str, st
         context["empty"] = True
         return Page("server.html", context)
     season = chosen_season(seasons, query)
-    board = await services.boards.page(season.season_id, sort, (page - 1) * PAGE_SIZE, 0)
+    board = await services.boards.page(season.season_id, sort, (page - 1) * PAGE_SIZE, None)
     if board.rows and board.offset != (page - 1) * PAGE_SIZE:
         raise NotThere("past the last page")
     names = await services.standings.names([row.user_id for row in board.rows])
@@ -126,7 +126,7 @@ async def standings_picture(services: Services, reader: Reader) -> bytes:
     if not await services.boards.seasons_of(guild_id):
         raise NotThere("no standings yet")
     season = await services.boards.season(guild_id, None)
-    board = await services.boards.page(season.season_id, LeaderboardSort.POINTS, 0, 0)
+    board = await services.boards.page(season.season_id, LeaderboardSort.POINTS, 0, None)
     names = await services.standings.names([row.user_id for row in board.rows[:ROWS]])
     picture = StandingsPicture(
         title=_("Bonken standings"),
