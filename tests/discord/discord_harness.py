@@ -1224,6 +1224,18 @@ def seat_state(h: Harness, user: User):  # type: ignore[no-untyped-def]
     return h.parts.service.hand(h.table().table_id, user.id)
 
 
+async def seated_match(h: Harness) -> tuple[User, User, int]:
+    """Ann hosts, Bob joins, Ann starts (two computers fill the table): Ann, Bob and the
+    table's id, once the first deal is shown."""
+    ann, bob = h.user("Ann"), h.user("Bob")
+    await h.slash(ann, "new")
+    table_id = h.table().table_id
+    await h.click(bob, f"bonken:lobby:{table_id}:join")
+    await h.click(ann, f"bonken:lobby:{table_id}:start")
+    await h.idle()
+    return ann, bob, table_id
+
+
 async def show_hand(h: Harness, user: User) -> Interaction:
     """``user`` presses **Show my hand** on the channel's current table message."""
     table = h.table()

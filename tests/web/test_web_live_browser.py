@@ -39,6 +39,7 @@ from tests.discord.discord_harness import (
     User,
     act_by_buttons,
     components,
+    seated_match,
     show_hand,
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
@@ -104,17 +105,6 @@ class Watched:
 
 SCRIPTED = FrameLimit(burst=1000, per_second=1000.0)
 """A scripted person's frames: a person's limit (a few a second) would close the page."""
-
-
-async def seated_match(h: Harness) -> tuple[User, User, int]:
-    """Ann hosts, Bob joins, Ann starts: two computers fill the table."""
-    ann, bob = h.user("Ann"), h.user("Bob")
-    await h.slash(ann, "new")
-    table_id = h.table().table_id
-    await h.click(bob, f"bonken:lobby:{table_id}:join")
-    await h.click(ann, f"bonken:lobby:{table_id}:start")
-    await h.idle()
-    return ann, bob, table_id
 
 
 async def table_link(h: Harness, user: User) -> str:

@@ -19,7 +19,14 @@ import pytest
 
 import bot.ui.pictures as pictures
 from bot.engine import Play
-from tests.discord.discord_harness import Harness, User, act_by_buttons, components, show_hand
+from tests.discord.discord_harness import (
+    Harness,
+    User,
+    act_by_buttons,
+    components,
+    seated_match,
+    show_hand,
+)
 from tests.web.live_helpers import STAND_IN, Socket, free_port
 
 pytestmark = pytest.mark.timeout(120)
@@ -51,12 +58,7 @@ async def test_a_seat_stays_its_browsers_and_its_page_plays_on_after_a_restart(
     monkeypatch.setattr(pictures, "deal_png", lambda scene: STAND_IN)
     port = free_port()
     first = await started(tmp_path, port)
-    ann, bob = first.user("Ann"), first.user("Bob")
-    await first.slash(ann, "new")
-    table_id = first.table().table_id
-    await first.click(bob, f"bonken:lobby:{table_id}:join")
-    await first.click(ann, f"bonken:lobby:{table_id}:start")
-    await first.idle()
+    ann, _bob, table_id = await seated_match(first)
     link = await table_link(first, ann)
     owner = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
     passed_on = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))

@@ -16,7 +16,7 @@ import pytest
 
 import bot.ui.pictures as pictures
 from bot.store import WebAccess
-from tests.discord.discord_harness import GUILD_ID, Harness, components, show_hand
+from tests.discord.discord_harness import GUILD_ID, Harness, components, seated_match, show_hand
 from tests.web.live_helpers import STAND_IN, Socket, free_port
 
 pytestmark = pytest.mark.timeout(120)
@@ -29,12 +29,7 @@ async def harness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
     h = Harness(tmp_path)
     h.bot.settings = replace(h.bot.settings, web_port=free_port(), web_host="127.0.0.1")
     await h.start()
-    ann, bob = h.user("Ann"), h.user("Bob")
-    await h.slash(ann, "new")
-    table_id = h.table().table_id
-    await h.click(bob, f"bonken:lobby:{table_id}:join")
-    await h.click(ann, f"bonken:lobby:{table_id}:start")
-    await h.idle()
+    await seated_match(h)
     try:
         yield h
     finally:
