@@ -113,39 +113,20 @@ class Pages:
     async def chart(self, request: web.Request) -> web.Response:
         """A finished match's score chart: the picture of its link's preview."""
         match = _id(request, "match")
-        query = _query(request)
-        if set(query) - {"lang"}:
-            raise web.HTTPBadRequest()
-        reader = await self._reader(request, MATCH, (match,), query)
-
-        async def draw() -> Drawn:
-            try:
-                png = await match_chart(self._services, reader, match)
-            except NotThere:
-                raise web.HTTPNotFound() from None
-            return Drawn.of(png, "image/png", final=True)
-
-        drawn = await self._cache.page(_key(request, reader), draw)
-        return self._respond(drawn, request, reader)
+        return await self._finished_part(
+            request, match, "image/png", lambda reader: match_chart(self._services, reader, match)
+        )
 
     async def deal(self, request: web.Request) -> web.Response:
         """A finished match's deal, every point of it, as the page's deal viewer fetches
         it: the match page's token and refusals, kept for good as the page is."""
         match, number = _id(request, "match"), _id(request, "deal")
-        query = _query(request)
-        if set(query) - {"lang"}:
-            raise web.HTTPBadRequest()
-        reader = await self._reader(request, MATCH, (match,), query)
-
-        async def draw() -> Drawn:
-            try:
-                body = await deal_json(self._services, reader, match, number)
-            except NotThere:
-                raise web.HTTPNotFound() from None
-            return Drawn.of(body, "application/json", final=True, compress=self._cache.keeps)
-
-        drawn = await self._cache.page(_key(request, reader), draw)
-        return self._respond(drawn, request, reader)
+        return await self._finished_part(
+            request,
+            match,
+            "application/json",
+            lambda reader: deal_json(self._services, reader, match, number),
+        )
 
     async def standings(self, request: web.Request) -> web.Response:
         """The season's standings as a picture: the server page's link preview. It
@@ -166,6 +147,31 @@ class Pages:
         return self._respond(drawn, request, reader)
 
     # -- inside -------------------------------------------------------------------------
+
+    async def _finished_part(
+        self,
+        request: web.Request,
+        match: int,
+        content_type: str,
+        make: Callable[[Reader], Awaitable[bytes]],
+    ) -> web.Response:
+        """What a finished match's page links to besides itself (its chart, a deal's
+        points): the page's token, ``lang`` alone in the query, and kept for good as the
+        page is."""
+        query = _query(request)
+        if set(query) - {"lang"}:
+            raise web.HTTPBadRequest()
+        reader = await self._reader(request, MATCH, (match,), query)
+
+        async def draw() -> Drawn:
+            try:
+                body = await make(reader)
+            except NotThere:
+                raise web.HTTPNotFound() from None
+            return Drawn.of(body, content_type, final=True, compress=self._cache.keeps)
+
+        drawn = await self._cache.page(_key(request, reader), draw)
+        return self._respond(drawn, request, reader)
 
     async def _page(
         self, request: web.Request, kind: str, ids: tuple[object, ...], build: Build
