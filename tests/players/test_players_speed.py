@@ -55,8 +55,13 @@ def test_no_budget_plays_at_once_without_measuring(monkeypatch: pytest.MonkeyPat
 def test_a_slower_search_measures_slower(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rate is measured, not assumed: a search that costs twice the CPU for the same
     work (as a kernel twice as slow would) is measured markedly slower. CPU time, so
-    another process's load hardly enters; the margin is wide all the same."""
-    measure = measured_work_per_second.__wrapped__
+    another process's load hardly enters; the margin is wide all the same, and each side
+    is the best of three (a loaded machine's shared caches still slow one measurement
+    now and then, never speed it up)."""
+
+    def measure() -> float:
+        return max(measured_work_per_second.__wrapped__() for _ in range(3))
+
     before = measure()
     real = HardPlayer.evaluate
 
