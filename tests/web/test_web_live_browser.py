@@ -292,13 +292,19 @@ async def domino_rows_drawn(page: Page, view: Any) -> None:
 
 async def shown_on_the_page(watched: Watched, after: int, card: str) -> None:
     """A card played by Discord's buttons reaches the page: a state frame after frame
-    ``after`` has it in the trick or the last trick."""
+    ``after`` has it in the trick or the last trick, or, at Domino, in its suit's row."""
+    played = Card.parse(card)
     deadline = asyncio.get_running_loop().time() + PAGE_CATCHES_UP
     while asyncio.get_running_loop().time() < deadline:
         for state in watched.states()[after:]:
             last = state["last_trick"]["cards"] if state["last_trick"] else []
             if card in {code for _, code in state["trick"]} | {code for _, code in last}:
                 return
+            for letter, low, high in state["domino_rows"]:
+                ranks = range(low, high + 1)
+                ace_low = played.rank == 14 and 1 in ranks  # an ace laid below the 2
+                if letter == played.suit.letter and (played.rank in ranks or ace_low):
+                    return
         await asyncio.sleep(0.01)
     raise AssertionError(f"{card} played on Discord never reached the page")
 
