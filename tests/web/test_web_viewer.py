@@ -165,6 +165,13 @@ def test_the_trick_menu_and_the_timeline_jump_there(page: Page, site: Site) -> N
     assert len(_shown(page)["trick"]) == 4
     viewer.locator('.dv-tick[data-step="7"]').click()
     _expect(page, replayed, deal, 7)
+    menu = viewer.locator(".dv-trick-menu select")
+    viewer.locator(f'.dv-tick[data-step="{completed[1] - 1}"]').click()  # in the second trick
+    assert menu.input_value() == "1"
+    viewer.locator(f'.dv-tick[data-step="{completed[0]}"]').click()  # the first just taken
+    assert menu.input_value() == "0"
+    viewer.get_by_role("button", name="Start of deal").click()  # no card played yet
+    assert menu.input_value() == "-1"
 
 
 def test_a_link_opens_at_its_point_and_follows_the_steps(page: Page, site: Site) -> None:

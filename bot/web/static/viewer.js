@@ -471,9 +471,10 @@
       this.buttons.end.disabled = step === lastStep;
       this.position.textContent = fill(this.words.step, { step, steps: lastStep });
       this.dealMenu.select.value = String(this.deal);
-      const done = data.tricks.filter((at) => at <= step).length;
-      const current = data.tricks.indexOf(step);
-      this.trickMenu.select.value = String(current >= 0 ? current : Math.min(done, data.tricks.length) - 1);
+      // The menu names the trick on the table: the one being played, or the one just taken.
+      const done = data.tricks.filter((at) => at < step).length;
+      const playing = data.steps[step].trick.length > 0 || data.tricks.includes(step);
+      this.trickMenu.select.value = String(Math.min(playing ? done : done - 1, data.tricks.length - 1));
     }
 
     card(code, rankKey) {
