@@ -276,9 +276,6 @@ class Deal:
         self._table = DominoTable()
         self._open = [self._table.playable_ranks(suit) for suit in Suit]  # Domino, by suit
         self._scoring_left = 0  # scoring cards not yet taken
-        self._settled: tuple[int, ...] | None = None
-        """The final scores, once the deal is done: they never change after, and every
-        view of the match adds them up again (:meth:`Match.totals`)."""
 
     # -- what a seat holds and may do ---------------------------------------------------
 
@@ -544,7 +541,6 @@ class Deal:
     def _finish(self) -> None:
         self.phase = Phase.DONE
         self.to_act = None
-        self._settled = tuple(settle(self.base, self.multipliers))
 
     # -- scores -------------------------------------------------------------------------
 
@@ -554,8 +550,6 @@ class Deal:
 
     def final_scores(self) -> list[int]:
         """Base scores so far with the doubling settlement applied."""
-        if self._settled is not None:
-            return list(self._settled)
         return settle(self.base, self.multipliers)
 
     def domino_rows(self) -> dict[Suit, Row]:
