@@ -17,15 +17,17 @@ import os
 import signal
 import sqlite3
 import sys
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
-from bot.app import BonkenBot, make_bot
 from bot.settings import Settings, SettingsError
 from bot.shards import Shards, ShardsError
-from bot.store import StoreError
-from bot.web.app import CannotServe
+
+if TYPE_CHECKING:
+    from bot.app import BonkenBot
+
+# discord.py, aiohttp and the bot itself are imported where they are first needed, once
+# the settings are read: a bad setting is one line in a fifth of a second, not after
+# half a second of imports it never uses.
 
 log = logging.getLogger("bot")
 
@@ -67,6 +69,11 @@ def run_bot(shards: str | None = None, shard_count: int | None = None) -> int:
     except (SettingsError, ShardsError) as error:
         print(f"Cannot start: {error}", file=sys.stderr)
         return CANNOT_START
+    import aiohttp
+    import discord
+
+    from bot.app import make_bot
+
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -162,6 +169,12 @@ class Run:
 
 def why_it_stopped(error: BaseException) -> str | None:
     """The operator's one line for a failure they can fix, or None for a bug."""
+    import aiohttp
+    import discord
+
+    from bot.store import StoreError
+    from bot.web.app import CannotServe
+
     match error:
         case StoreError() | CannotServe():
             return str(error)

@@ -43,6 +43,10 @@ class Match:
         self.deals: list[Deal] = []
         self.chosen_by: dict[str, int] = {}
         self._choices = rules.choices_per_seat(first_dealer)
+        self._done_totals = [0, 0, 0, 0]
+        self._done_deals = 0
+        """The totals of the first ``_done_deals`` deals, all finished: a finished deal's
+        scores never change, and every view of the match asks for the totals."""
 
     # -- phase and turn -----------------------------------------------------------------
 
@@ -170,7 +174,13 @@ class Match:
 
     def totals(self) -> list[int]:
         """Each seat's match total so far (final deal scores, after doubling)."""
-        return added_up(deal.final_scores() for deal in self.deals)
+        while self._done_deals < len(self.deals) and self.deals[self._done_deals].is_done:
+            finished = self.deals[self._done_deals].final_scores()
+            self._done_totals = added_up((self._done_totals, finished))
+            self._done_deals += 1
+        return added_up(
+            (self._done_totals, *(d.final_scores() for d in self.deals[self._done_deals :]))
+        )
 
     def ranking(self) -> list[int]:
         """Each seat's place (1 = best); equal totals share a place."""

@@ -209,9 +209,10 @@ def test_search_goes_on_only_while_a_grade_is_in_doubt() -> None:
     assert rounds([25, 35, 30, 31, 29, 30]) == 6  # on the mistake line: all the search
 
 
-def _hard_at_seat_0(seed: int, work: int) -> dict[str, Any]:
+def _hard_at_seat_0(seed: int, work: int, deals: int) -> dict[str, Any]:
     """A whole match, seat 0 the hard player on ``work`` a decision (fixed work, its own
-    seed), seats 1-3 the normal player."""
+    seed) in the first ``deals`` deals (the ones reviewed: the hard player's search in the
+    others would cost seconds no test looks at), seats 1-3 and the rest the normal player."""
     rng = random.Random(seed)
     match = Match(("Hard", "Normal 1", "Normal 2", "Normal 3"))
     hard, normal = reviewer(), NormalPlayer()
@@ -221,7 +222,7 @@ def _hard_at_seat_0(seed: int, work: int) -> dict[str, Any]:
             match.deal_random(rng)
             continue
         view = seat_view(match, match.to_act)
-        if match.to_act == 0 and len(view.legal) > 1:
+        if match.to_act == 0 and len(view.legal) > 1 and len(match.deals) <= deals:
             budget = work / hard.work_per_second
             action = hard.choose_action(view, decision_rng("proof", seed, step), budget)
         else:
@@ -236,7 +237,7 @@ def test_a_seat_the_hard_player_played_flags_almost_nothing() -> None:
     out within the review's noise, under the inaccuracy line in at least nine decisions
     of ten here (bench/review.py measures the share over whole matches)."""
     work = 20_000
-    record = _hard_at_seat_0(1, work)
+    record = _hard_at_seat_0(1, work, deals=4)
     settings = ReviewSettings(seed=8, work=work, batches=6)
     decisions = [d for deal in range(4) for d in review_deal(record, 0, deal, settings).decisions]
     flagged = [d for d in decisions if d.flagged]

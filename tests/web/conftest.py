@@ -142,9 +142,10 @@ def site() -> Iterator[Site]:
     served.stop()
 
 
-# A store filled with finished matches, a closed day and a scoresheet, made once a module
-# and copied for each test, and a client of the pages served from it.
-@pytest.fixture(scope="module")
+# A store filled with finished matches, a closed day and a scoresheet, made once a session
+# (by each worker: a few seconds of play) and copied for each test, and a client of the
+# pages served from it.
+@pytest.fixture(scope="session")
 def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Filled]:
     return filled_template(tmp_path_factory.mktemp("filled"))
 

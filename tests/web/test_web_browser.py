@@ -6,9 +6,11 @@ any), fits a phone's width, and a forged link or a server set to off shows nothi
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
 from aiohttp import web
@@ -23,8 +25,9 @@ from bot.web.links import WebLinks
 from bot.web.ratelimit import RateLimit
 from bot.web.site import Services
 from bot.web.tokens import load_signer
+from tests.daily.daily_helpers import Clock
 from tests.web.conftest import PHONE
-from tests.web.web_helpers import GUILD, OTHER_GUILD, Filled, fill
+from tests.web.web_helpers import GUILD, OTHER_GUILD, Filled
 
 
 @dataclass
@@ -49,15 +52,18 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The pages of a filled store (server 2 set to off), served from a thread."""
+def served(
+    template: tuple[Path, Filled], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
+    """The pages of a copy of the filled store (server 2 set to off), served from a thread."""
     database = tmp_path_factory.mktemp("served") / "served.sqlite3"
+    shutil.copyfile(template[0], database)
     loop = asyncio.new_event_loop()  # the pages' own, in a thread: the browser has this one
     ready: dict[str, object] = {}
 
     async def start() -> web.AppRunner:
         store = await open_store(database)
-        ready["filled"] = await fill(store)
+        ready["filled"] = replace(template[1], store=store, clock=Clock(template[1].clock.now))
         settings = await store.tables.guild_settings(OTHER_GUILD)
         await store.tables.set_guild_settings(OTHER_GUILD, replace(settings, web=WebAccess.OFF))
         site_links = WebLinks("http://127.0.0.1:0", await load_signer(store.facts))
