@@ -1,9 +1,11 @@
 """The picture a daily click is answered with is the picture of the state the message
 shows, as if drawn fresh: the parts kept from earlier pictures, the person's own and
-other people's, never show a stale or someone else's state."""
+other people's, never show a stale or someone else's state; drawn in the drawing
+processes (:mod:`bot.ui.drawing`) as in the bot's own thread, byte for byte."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import AsyncIterator
 
 import pytest
@@ -12,6 +14,7 @@ from bot import i18n
 from bot.render.daily import daily_scene
 from bot.render.draw import png
 from bot.store import open_store
+from bot.ui.drawing import DrawingProcesses
 from bot.ui.pictures import DAILY_FILE
 from tests.daily.daily_helpers import Clock
 from tests.discord.daily_helpers import ANN, BOB, Daily, click, new_daily, next_move, shown, start
@@ -22,10 +25,15 @@ from tests.sqlite_template import fresh_sqlite
 pytestmark = pytest.mark.real_pictures
 
 
-@pytest.fixture
-async def daily(tmp_path) -> AsyncIterator[Daily]:
+@pytest.fixture(params=[0, 1], ids=["thread", "process"])
+async def daily(tmp_path, request) -> AsyncIterator[Daily]:
+    """The controller drawing in its picture thread, or in a drawing process."""
+    drawing = DrawingProcesses(request.param)
     async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
-        yield new_daily(store, Clock())
+        try:
+            yield new_daily(store, Clock(), drawing)
+        finally:
+            drawing.close()
 
 
 def picture(edit: Sent) -> bytes:
@@ -53,3 +61,28 @@ async def test_every_click_shows_the_picture_of_its_own_state_drawn_fresh(daily:
     # after her, so most of his parts (the computers' plates, the cards) are hers.
     assert await pictures_match_their_state(daily, ANN, "Ann") > 10
     assert await pictures_match_their_state(daily, BOB, "Bob") > 10
+
+
+async def test_a_killed_drawing_process_costs_one_picture_and_the_next_is_drawn(tmp_path):
+    """A drawing process that dies: the click under way is answered with its text (no
+    picture), and the next click's picture is drawn by a new process."""
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        try:
+            await killed_midway(new_daily(store, Clock(), drawing))
+        finally:
+            drawing.close()
+
+
+async def killed_midway(daily: Daily) -> None:
+    edit = shown(await start(daily, ANN, "Ann"))
+    assert picture(edit)
+    for process in multiprocessing.active_children():
+        process.kill()
+        process.join()
+    edit = shown(await click(daily, ANN, next_move(edit)))
+    assert edit.files == () and "Your turn" in (edit.content or "")
+    edit = shown(await click(daily, ANN, next_move(edit)))
+    attempt_id, step = (int(part) for part in next_move(edit).split(":")[2:4])
+    view = await daily.service.turn(attempt_id, ANN, step)
+    assert picture(edit) == png(drawn_fresh(daily_scene(view, i18n.DEFAULT)))
