@@ -8,11 +8,18 @@ daily deals the pictures slowed every answer and used one core at most. The
 machine's other cores, each with its own fonts and kept parts and pictures
 (:mod:`bot.render.layers`, :func:`bot.render.table_image.table_png`): the bot only
 sends a small frozen scene and gets the PNG bytes back, the same bytes the bot's own
-thread would draw (``tests/discord/test_discord_drawing.py``). With 0 the picture
+thread would draw (``tests/discord/test_discord_daily_pictures.py``). With 0 the picture
 thread draws them, as before (the tests' harness does).
 
+Each process has a pipe of its own, read by the event loop itself when an answer
+arrives: no thread of the bot's process sits between them (a
+:class:`~concurrent.futures.ProcessPoolExecutor` keeps two, and under load their work
+took a tenth of what the event loop's thread had left). At most :data:`IN_FLIGHT`
+scenes are on their way to a process, the others wait in the bot: a few scenes always
+fit in the pipe, so sending never blocks the loop while the process sends a picture.
+
 A process that dies (killed, out of memory) breaks only the pictures under way: they
-are logged and sent as text, and the next picture starts new processes. The processes
+are logged and sent as text, and the next picture starts a new process. The processes
 leave the signals to the bot and end with it, as the computers' workers do
 (:func:`~bot.players.pool.worker_started`).
 """
@@ -20,10 +27,12 @@ leave the signals to the bot and end with it, as the computers' workers do
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import deque
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 from bot.players.pool import worker_started
 from bot.render.deal_image import deal_png
@@ -31,13 +40,21 @@ from bot.render.scene import TableScene
 
 log = logging.getLogger(__name__)
 
+IN_FLIGHT = 2
+"""Scenes sent to a process before its answer to the first: one drawn while the next
+waits in its pipe, so the process never idles for the loop's turn."""
+
+
+class DrawingFailed(Exception):
+    """The picture was not drawn: the process raised (its error's text) or died."""
+
 
 class DrawingProcesses:
     """``processes`` processes drawing deal pictures (none: the caller draws itself)."""
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers: list[_Worker | None] = [None] * processes
 
     @property
     def used(self) -> bool:
@@ -47,38 +64,124 @@ class DrawingProcesses:
     def start(self) -> None:
         """Start the processes now (each imports the drawing code once, about a second
         of CPU), so the first click does not wait for it."""
-        if self.used:
-            for _ in range(self.processes):
-                self._executor().submit(_ready)
+        for index in range(self.processes):
+            self._worker(index)
 
     async def deal_png(self, scene: TableScene) -> bytes:
-        """``deal_png(scene)``, drawn in one of the processes. Raises what drawing
-        raised; a broken pool is dropped (the next call starts a new one)."""
-        pool = self._executor()
-        try:
-            return await asyncio.get_running_loop().run_in_executor(pool, deal_png, scene)
-        except BrokenProcessPool:
-            if self._pool is pool:
-                self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        """``deal_png(scene)``, drawn by the least busy process. Raises
+        :class:`DrawingFailed` if the process raised or died."""
+        index = min(range(self.processes), key=self._load)
+        return await self._worker(index).draw(scene)
 
     def close(self) -> None:
-        """Stop the processes (pictures under way are dropped: the bot is stopping)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the processes (pictures under way fail: the bot is stopping)."""
+        for index, worker in enumerate(self._workers):
+            if worker is not None:
+                worker.stop()
+            self._workers[index] = None
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # "spawn": a fresh interpreter, never a fork of a process running threads
-            # (the store's, the picture thread) whose locks it could inherit held.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=worker_started
-            )
-        return self._pool
+    def _load(self, index: int) -> int:
+        worker = self._workers[index]
+        return 0 if worker is None else worker.load
+
+    def _worker(self, index: int) -> _Worker:
+        worker = self._workers[index]
+        if worker is None or worker.dead:
+            worker = self._workers[index] = _Worker()
+        return worker
 
 
-def _ready() -> None:
-    """Nothing: the process has imported the drawing code by the time it runs this."""
+class _Worker:
+    """One drawing process, its pipe, and the scenes it was sent or is to be sent."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")  # never a fork of a threaded bot
+        self._pipe, theirs = context.Pipe()
+        self._process: BaseProcess = context.Process(
+            target=_serve, args=(theirs,), name="bonken-drawing", daemon=True
+        )
+        self._process.start()
+        theirs.close()
+        self._numbers = itertools.count()
+        self._sent: dict[int, asyncio.Future[bytes]] = {}
+        self._waiting: deque[tuple[int, TableScene]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop reading the pipe, once a picture was asked for."""
+        self.dead = False
+
+    @property
+    def load(self) -> int:
+        return len(self._sent)
+
+    async def draw(self, scene: TableScene) -> bytes:
+        if self.dead:
+            raise DrawingFailed("the drawing process has ended")
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            loop.add_reader(self._pipe.fileno(), self._answered)
+            self._loop = loop
+        number = next(self._numbers)
+        answer: asyncio.Future[bytes] = loop.create_future()
+        self._sent[number] = answer
+        self._waiting.append((number, scene))
+        self._send()
+        return await answer
+
+    def stop(self) -> None:
+        self._ended("the bot is stopping")
+        self._process.terminate()
+
+    def _send(self) -> None:
+        in_flight = len(self._sent) - len(self._waiting)
+        while self._waiting and in_flight < IN_FLIGHT:
+            try:
+                self._pipe.send(self._waiting.popleft())
+            except OSError:  # the process is gone (its pipe closed)
+                self._ended("the drawing process ended")
+                return
+            in_flight += 1
+
+    def _answered(self) -> None:
+        """The event loop's reader: one answer, ``(number, png, error)``."""
+        try:
+            number, data, error = self._pipe.recv()
+        except (EOFError, OSError):
+            log.error("a drawing process ended; a new one draws the next picture")
+            self._ended("the drawing process ended")
+            return
+        answer = self._sent.pop(number)
+        if not answer.done():  # (the click's task may have been cancelled)
+            if error is None:
+                answer.set_result(data)
+            else:
+                answer.set_exception(DrawingFailed(error))
+        self._send()
+
+    def _ended(self, why: str) -> None:
+        if self.dead:
+            return
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._pipe.fileno())
+        self.dead = True
+        for answer in self._sent.values():
+            if not answer.done():
+                answer.set_exception(DrawingFailed(why))
+        self._sent.clear()
+        self._waiting.clear()
+        self._pipe.close()
+
+
+def _serve(pipe: Connection) -> None:
+    """A drawing process: each ``(number, scene)`` read is answered ``(number, png,
+    None)``, or ``(number, None, error)`` if drawing raised; ends when the bot's end of
+    the pipe closes."""
+    worker_started()
+    while True:
+        try:
+            number, scene = pipe.recv()
+        except EOFError:
+            return
+        try:
+            pipe.send((number, deal_png(scene), None))
+        except Exception as error:
+            pipe.send((number, None, f"{type(error).__name__}: {error}"))

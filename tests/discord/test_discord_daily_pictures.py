@@ -5,6 +5,7 @@ processes (:mod:`bot.ui.drawing`) as in the bot's own thread, byte for byte."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 from collections.abc import AsyncIterator
 
@@ -12,10 +13,11 @@ import pytest
 
 from bot import i18n
 from bot.render.daily import daily_scene
+from bot.render.deal_image import deal_png
 from bot.render.draw import png
 from bot.store import open_store
 from bot.ui.drawing import DrawingProcesses
-from bot.ui.pictures import DAILY_FILE
+from bot.ui.pictures import DAILY_FILE, daily_picture
 from tests.daily.daily_helpers import Clock
 from tests.discord.daily_helpers import ANN, BOB, Daily, click, new_daily, next_move, shown, start
 from tests.discord.fakes import Sent
@@ -63,26 +65,40 @@ async def test_every_click_shows_the_picture_of_its_own_state_drawn_fresh(daily:
     assert await pictures_match_their_state(daily, BOB, "Bob") > 10
 
 
-async def test_a_killed_drawing_process_costs_one_picture_and_the_next_is_drawn(tmp_path):
-    """A drawing process that dies: the click under way is answered with its text (no
-    picture), and the next click's picture is drawn by a new process."""
+async def test_a_drawing_process_killed_between_clicks_is_replaced(tmp_path):
     drawing = DrawingProcesses(1)
     async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
         try:
-            await killed_midway(new_daily(store, Clock(), drawing))
+            daily = new_daily(store, Clock(), drawing)
+            edit = shown(await start(daily, ANN, "Ann"))
+            assert picture(edit)
+            kill_the_drawing_processes()
+            edit = shown(await click(daily, ANN, next_move(edit)))
+            attempt_id, step = (int(part) for part in next_move(edit).split(":")[2:4])
+            view = await daily.service.turn(attempt_id, ANN, step)
+            assert picture(edit) == png(drawn_fresh(daily_scene(view, i18n.DEFAULT)))
         finally:
             drawing.close()
 
 
-async def killed_midway(daily: Daily) -> None:
-    edit = shown(await start(daily, ANN, "Ann"))
-    assert picture(edit)
+async def test_a_drawing_process_killed_while_drawing_fails_that_picture_only(tmp_path):
+    """The picture under way fails (the click shows its text: ``daily_picture`` gives
+    None); the next is drawn by a new process, the same bytes as drawn here."""
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        view = await new_daily(store, Clock()).service.play(1, ANN, "Ann")
+    try:
+        scene = daily_scene(view, i18n.DEFAULT)
+        under_way = asyncio.create_task(daily_picture(scene, drawing))
+        await asyncio.sleep(0)  # sent: a new process draws its first picture for a while
+        kill_the_drawing_processes()
+        assert await under_way is None
+        assert await drawing.deal_png(scene) == deal_png(scene)
+    finally:
+        drawing.close()
+
+
+def kill_the_drawing_processes() -> None:
     for process in multiprocessing.active_children():
         process.kill()
         process.join()
-    edit = shown(await click(daily, ANN, next_move(edit)))
-    assert edit.files == () and "Your turn" in (edit.content or "")
-    edit = shown(await click(daily, ANN, next_move(edit)))
-    attempt_id, step = (int(part) for part in next_move(edit).split(":")[2:4])
-    view = await daily.service.turn(attempt_id, ANN, step)
-    assert picture(edit) == png(drawn_fresh(daily_scene(view, i18n.DEFAULT)))
