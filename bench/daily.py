@@ -19,7 +19,10 @@ is finished. Printed:
    waits for the clicks of the others ahead of his, so the time until an answer shows is
    about ``--people`` divided by the clicks a second, and the clicks a second are the
    cores' free time divided by a click's CPU (or, if less, the event loop's thread's
-   one core divided by its CPU a click).
+   one core divided by its CPU a click). With drawing processes, how many pictures they
+   had kept by their scene (drawn for an earlier click, the person's or another's) and
+   did not draw again: the people click at random, so this is how often 200 people
+   really meet the same position.
 3. The computers' decision time at the daily level (each call of the player, on the
    event loop), p50 / p95 / max, and how many decisions were made.
 4. REST calls to the channel while people played (posts, edits: the bot's own calls,
@@ -256,6 +259,7 @@ async def run(args: argparse.Namespace) -> None:
             rss_growth = rss_kb() - rss_before
             cpu = time.process_time() - cpu_before
             threads_after, drawing = thread_cpu(), children_cpu() - children_before
+            pictures = h.parts.daily.drawing
             own = len(h.fake.own_calls()) - own_before
             interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
             latencies = [i.latency for i in interactions if i.latency is not None]
@@ -288,6 +292,11 @@ async def run(args: argparse.Namespace) -> None:
         + ", ".join(f"{name} {seconds / clicks * 1000:.2f} ms" for name, seconds in split.items())
         + f"; drawing processes ({args.drawing_processes}) {drawing / clicks * 1000:.2f} ms"
     )
+    if pictures.drawn:
+        print(
+            f"pictures: {pictures.drawn}, {pictures.kept} of them kept by their scene, "
+            f"not drawn again ({pictures.kept / pictures.drawn:.0%})"
+        )
     print(
         f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
         f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "

@@ -61,8 +61,9 @@ class DailyController:
         day's page its results carry; ``drawing``: the processes that draw the attempts'
         pictures (none: the bot's picture thread), started now."""
         self._web = web or WebLinker.none()
-        self._drawing = drawing or DrawingProcesses(0)
-        self._drawing.start()
+        self.drawing = drawing or DrawingProcesses(0)
+        """The processes that draw the attempts' pictures (and count them)."""
+        self.drawing.start()
         self._service = service
         self._tables = tables
         self._boards = boards
@@ -178,7 +179,7 @@ class DailyController:
 
     def close(self) -> None:
         """Stop the drawing processes."""
-        self._drawing.close()
+        self.drawing.close()
 
     # -- inside -------------------------------------------------------------------------
 
@@ -199,7 +200,7 @@ class DailyController:
         settings = await self._tables.guild_settings(view.guild_id)
         picture = None
         if settings.table_defaults.images:
-            picture = await daily_picture(words.daily_scene(view, i18n.current()), self._drawing)
+            picture = await daily_picture(words.daily_scene(view, i18n.current()), self.drawing)
         embed = None
         if picture is not None:
             embed = discord.Embed().set_image(url=f"attachment://{DAILY_FILE}")

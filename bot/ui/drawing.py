@@ -5,11 +5,16 @@ encoding). Drawn in the bot's own process, in its picture thread, most of that h
 the interpreter's lock the event loop needs, so with hundreds of people clicking their
 daily deals the pictures slowed every answer and used one core at most. The
 ``BONKEN_DRAWING_PROCESSES`` processes (1 by default) draw them instead, on the
-machine's other cores, each with its own fonts and kept parts and pictures
-(:mod:`bot.render.layers`, :func:`bot.render.table_image.table_png`): the bot only
-sends a small frozen scene and gets the PNG bytes back, the same bytes the bot's own
-thread would draw (``tests/discord/test_discord_daily_pictures.py``). With 0 the picture
-thread draws them, as before (the tests' harness does).
+machine's other cores, each with its own fonts and kept parts (:mod:`bot.render.layers`):
+the bot only sends a small frozen scene and gets the PNG bytes back, the same bytes the
+bot's own thread would draw (``tests/discord/test_discord_daily_pictures.py``). With 0
+the picture thread draws them, as before (the tests' harness does).
+
+A process keeps the last :data:`KEPT_PICTURES` pictures it drew, by their scene: exactly
+what the picture shows. Everyone plays the same deals against the same computers, and
+the person's own plate says "You" (:func:`bot.render.daily.daily_scene`), so people who
+reach the same point of a deal see the same picture, drawn once: with 200 people
+clicking at random, most pictures (``bench/daily.py`` prints how many) are kept ones.
 
 Each process has a pipe of its own, read by the event loop itself when an answer
 arrives: no thread of the bot's process sits between them (a
@@ -31,6 +36,7 @@ import itertools
 import logging
 import multiprocessing
 from collections import deque
+from functools import lru_cache
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
@@ -40,6 +46,8 @@ from bot.render.scene import TableScene
 
 log = logging.getLogger(__name__)
 
+KEPT_PICTURES = 1024
+"""Pictures a drawing process keeps (some 14 KB each: about 15 MB)."""
 IN_FLIGHT = 2
 """Scenes sent to a process before its answer to the first: one drawn while the next
 waits in its pipe, so the process never idles for the loop's turn."""
@@ -55,6 +63,10 @@ class DrawingProcesses:
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self._workers: list[_Worker | None] = [None] * processes
+        self.drawn = 0
+        """Pictures answered so far."""
+        self.kept = 0
+        """Of them, those a process had kept (not drawn again)."""
 
     @property
     def used(self) -> bool:
@@ -71,7 +83,10 @@ class DrawingProcesses:
         """``deal_png(scene)``, drawn by the least busy process. Raises
         :class:`DrawingFailed` if the process raised or died."""
         index = min(range(self.processes), key=self._load)
-        return await self._worker(index).draw(scene)
+        data, kept = await self._worker(index).draw(scene)
+        self.drawn += 1
+        self.kept += kept
+        return data
 
     def close(self) -> None:
         """Stop the processes (pictures under way fail: the bot is stopping)."""
@@ -103,7 +118,7 @@ class _Worker:
         self._process.start()
         theirs.close()
         self._numbers = itertools.count()
-        self._sent: dict[int, asyncio.Future[bytes]] = {}
+        self._sent: dict[int, asyncio.Future[tuple[bytes, bool]]] = {}
         self._waiting: deque[tuple[int, TableScene]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop reading the pipe, once a picture was asked for."""
@@ -113,7 +128,8 @@ class _Worker:
     def load(self) -> int:
         return len(self._sent)
 
-    async def draw(self, scene: TableScene) -> bytes:
+    async def draw(self, scene: TableScene) -> tuple[bytes, bool]:
+        """The PNG, and whether the process had it kept."""
         if self.dead:
             raise DrawingFailed("the drawing process has ended")
         loop = asyncio.get_running_loop()
@@ -121,7 +137,7 @@ class _Worker:
             loop.add_reader(self._pipe.fileno(), self._answered)
             self._loop = loop
         number = next(self._numbers)
-        answer: asyncio.Future[bytes] = loop.create_future()
+        answer: asyncio.Future[tuple[bytes, bool]] = loop.create_future()
         self._sent[number] = answer
         self._waiting.append((number, scene))
         self._send()
@@ -142,9 +158,9 @@ class _Worker:
             in_flight += 1
 
     def _answered(self) -> None:
-        """The event loop's reader: one answer, ``(number, png, error)``."""
+        """The event loop's reader: one answer, ``(number, png, kept, error)``."""
         try:
-            number, data, error = self._pipe.recv()
+            number, data, kept, error = self._pipe.recv()
         except (EOFError, OSError):
             log.error("a drawing process ended; a new one draws the next picture")
             self._ended("the drawing process ended")
@@ -152,7 +168,7 @@ class _Worker:
         answer = self._sent.pop(number)
         if not answer.done():  # (the click's task may have been cancelled)
             if error is None:
-                answer.set_result(data)
+                answer.set_result((data, kept))
             else:
                 answer.set_exception(DrawingFailed(error))
         self._send()
@@ -173,15 +189,24 @@ class _Worker:
 
 def _serve(pipe: Connection) -> None:
     """A drawing process: each ``(number, scene)`` read is answered ``(number, png,
-    None)``, or ``(number, None, error)`` if drawing raised; ends when the bot's end of
-    the pipe closes."""
+    kept, None)`` (``kept``: not drawn again), or ``(number, None, False, error)`` if
+    drawing raised; ends when the bot's end of the pipe closes."""
     worker_started()
     while True:
         try:
             number, scene = pipe.recv()
         except EOFError:
             return
+        kept = _kept_png.cache_info().hits
         try:
-            pipe.send((number, deal_png(scene), None))
+            data = _kept_png(scene)
         except Exception as error:
-            pipe.send((number, None, f"{type(error).__name__}: {error}"))
+            pipe.send((number, None, False, f"{type(error).__name__}: {error}"))
+        else:
+            pipe.send((number, data, _kept_png.cache_info().hits > kept, None))
+
+
+@lru_cache(maxsize=KEPT_PICTURES)
+def _kept_png(scene: TableScene) -> bytes:
+    """``deal_png(scene)``, the last :data:`KEPT_PICTURES` kept by their scene."""
+    return deal_png(scene)
