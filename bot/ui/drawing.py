@@ -126,6 +126,7 @@ class _Worker:
 
     @property
     def load(self) -> int:
+        """Pictures asked of this process and not answered yet."""
         return len(self._sent)
 
     async def draw(self, scene: TableScene) -> tuple[bytes, bool]:
@@ -144,6 +145,7 @@ class _Worker:
         return await answer
 
     def stop(self) -> None:
+        """End the process (its pictures under way fail)."""
         self._ended("the bot is stopping")
         self._process.terminate()
 
@@ -174,6 +176,7 @@ class _Worker:
         self._send()
 
     def _ended(self, why: str) -> None:
+        """The process is gone or going: its pictures fail with ``why``, its pipe closes."""
         if self.dead:
             return
         if self._loop is not None and not self._loop.is_closed():
