@@ -35,7 +35,11 @@ import asyncio
 import itertools
 import logging
 import multiprocessing
+import signal
+import threading
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -115,7 +119,8 @@ class _Worker:
         self._process: BaseProcess = context.Process(
             target=_serve, args=(theirs,), name="bonken-drawing", daemon=True
         )
-        self._process.start()
+        with _deaf_to_ctrl_c():
+            self._process.start()
         theirs.close()
         self._numbers = itertools.count()
         self._sent: dict[int, asyncio.Future[tuple[bytes, bool]]] = {}
@@ -188,6 +193,23 @@ class _Worker:
         self._sent.clear()
         self._waiting.clear()
         self._pipe.close()
+
+
+@contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """Ctrl-C ignored while a process starts, so that it starts ignoring it: a terminal
+    sends Ctrl-C to the whole process group, and a drawing process still importing (a
+    second or more, before :func:`~bot.players.pool.worker_started` runs) would print a
+    traceback; the bot ends its processes itself. (A Ctrl-C in those few milliseconds is
+    lost; the next one counts.) Only the main thread may change a signal's handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _serve(pipe: Connection) -> None:
