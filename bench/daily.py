@@ -12,9 +12,17 @@ is finished. Printed:
 2. The time until the person's message shows the answer (the handler done: the move
    stored, the computers' answers, the picture drawn, the message edited). Printed with
    it first: the clicks a second, and the CPU time of the process (every thread) per
-   click. With nobody thinking, each person waits for the clicks of the others ahead of
-   his, so the time until an answer shows is about ``--people`` divided by the clicks a
-   second, and the clicks a second are the cores' free time divided by a click's CPU.
+   click, and its split: the process's threads (the event loop's, which also runs the
+   fake Discord and the people; the store's; the picture thread's) and the drawing
+   processes (``--drawing-processes``, 1 as the bot runs by default; 0: the bot's
+   picture thread draws, as before they existed). With nobody thinking, each person
+   waits for the clicks of the others ahead of his, so the time until an answer shows is
+   about ``--people`` divided by the clicks a second, and the clicks a second are the
+   cores' free time divided by a click's CPU (or, if less, the event loop's thread's
+   one core divided by its CPU a click). With drawing processes, how many pictures they
+   had kept by their scene (drawn for an earlier click, the person's or another's) and
+   did not draw again: the people click at random, so this is how often 200 people
+   really meet the same position.
 3. The computers' decision time at the daily level (each call of the player, on the
    event loop), p50 / p95 / max, and how many decisions were made.
 4. REST calls to the channel while people played (posts, edits: the bot's own calls,
@@ -42,6 +50,7 @@ import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -74,6 +83,41 @@ def rss_kb() -> int:
         return pages * resource.getpagesize() // 1024
     except OSError:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each thread of this process so far, by thread name (Linux)."""
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    seconds: dict[str, float] = {}
+    for tid in os.listdir("/proc/self/task"):
+        name = names.get(int(tid), f"thread {tid}")
+        seconds[name] = seconds.get(name, 0.0) + _cpu(f"/proc/self/task/{tid}/stat")
+    return seconds
+
+
+def children_cpu() -> float:
+    """CPU seconds so far of this process's running children (the drawing processes)."""
+    mine = str(os.getpid())
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == mine:
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _cpu(stat_path: str) -> float:
+    try:
+        with open(stat_path) as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -194,13 +238,19 @@ async def run(args: argparse.Namespace) -> None:
     computers.decide_sync = timed_decider(args.level, args.work, times)  # type: ignore[assignment]
     NEW_TASKS.install()
     with tempfile.TemporaryDirectory() as folder:
-        h = await Harness(Path(folder), pacing=FAST_PACING, time_scale=1.0).start()
+        h = await Harness(
+            Path(folder),
+            pacing=FAST_PACING,
+            time_scale=1.0,
+            drawing_processes=args.drawing_processes,
+        ).start()
         try:
             people = [h.user(f"Player {n}") for n in range(args.people)]
-            await asyncio.sleep(0)
+            await asyncio.sleep(2 if args.drawing_processes else 0)  # the processes start
             own_before = len(h.fake.own_calls())
             rss_before = rss_kb()
             cpu_before = time.process_time()
+            threads_before, children_before = thread_cpu(), children_cpu()
             began = time.perf_counter()
             shown: list[float] = []
             playing = (person(h, user, args.think, shown) for user in people)
@@ -208,6 +258,8 @@ async def run(args: argparse.Namespace) -> None:
             seconds = time.perf_counter() - began
             rss_growth = rss_kb() - rss_before
             cpu = time.process_time() - cpu_before
+            threads_after, drawing = thread_cpu(), children_cpu() - children_before
+            pictures = h.parts.daily.drawing
             own = len(h.fake.own_calls()) - own_before
             interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
             latencies = [i.latency for i in interactions if i.latency is not None]
@@ -230,6 +282,21 @@ async def run(args: argparse.Namespace) -> None:
         f"{seconds:.1f} s ({clicks / seconds:.0f}/s); CPU {cpu / clicks * 1000:.1f} ms a click "
         f"(this process, all its threads: the bot, the fake Discord and the people)"
     )
+    split = {
+        name: seconds - threads_before.get(name, 0.0)
+        for name, seconds in threads_after.items()
+        if seconds - threads_before.get(name, 0.0) >= 0.01 * cpu
+    }
+    print(
+        "CPU a click by thread: "
+        + ", ".join(f"{name} {seconds / clicks * 1000:.2f} ms" for name, seconds in split.items())
+        + f"; drawing processes ({args.drawing_processes}) {drawing / clicks * 1000:.2f} ms"
+    )
+    if pictures.drawn:
+        print(
+            f"pictures: {pictures.drawn}, {pictures.kept} of them kept by their scene, "
+            f"not drawn again ({pictures.kept / pictures.drawn:.0%})"
+        )
     print(
         f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
         f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "
@@ -259,6 +326,12 @@ def main() -> None:
     parser.add_argument("--level", choices=("normal", "hard"), default=computers.DAILY_LEVEL)
     parser.add_argument("--work", type=float, default=0.05, help="hard: seconds of fixed work")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--drawing-processes",
+        type=int,
+        default=1,
+        help="the bot's BONKEN_DRAWING_PROCESSES (0: its picture thread draws)",
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds between an answer and the next click"
     )

@@ -34,6 +34,7 @@ from bot.tally import TallyService
 from bot.ui.activity import activity_offered
 from bot.ui.answers import Answers
 from bot.ui.daily import DailyController
+from bot.ui.drawing import DrawingProcesses
 from bot.ui.hands import HandController, WebhookEdits
 from bot.ui.lobby import LobbyController
 from bot.ui.pacing import Pacing
@@ -103,6 +104,7 @@ class Parts:
         self.presenter.close()
         self.hands.close()
         self.players.close()
+        self.daily.close()
         await self.store.close()
 
 
@@ -230,7 +232,9 @@ def _build(
             tally_feed,
         ),
         daily_service=daily_service,
-        daily=DailyController(daily_service, store.tables, boards, web),
+        daily=DailyController(
+            daily_service, store.tables, boards, web, DrawingProcesses(settings.drawing_processes)
+        ),
         server_settings=ServerSettings(store.tables, daily_service),
         archive=archive,
         review_service=review_service,

@@ -75,6 +75,9 @@ class Settings:
     quicker and noisier (docs/benchmarks.md measures the default)."""
     reviews_per_server: int = 1
     """``BONKEN_REVIEWS_PER_SERVER``: a server's reviews computed at once; more wait."""
+    drawing_processes: int = 1
+    """``BONKEN_DRAWING_PROCESSES``: processes that draw the daily deals' pictures beside
+    the bot's (:mod:`bot.ui.drawing`); 0: the bot's picture thread draws them."""
     log_level: str = "INFO"
     web_port: int | None = None
     """``BONKEN_WEB_PORT``: the port the pages are served on; None: no pages."""
@@ -103,6 +106,7 @@ class Settings:
             think_seconds=_float(values, "BONKEN_THINK_SECONDS", 1.0),
             review_work=_count(values, "BONKEN_REVIEW_WORK", 100_000),
             reviews_per_server=_count(values, "BONKEN_REVIEWS_PER_SERVER", 1),
+            drawing_processes=_processes(values),
             log_level=_log_level(values),
             web_port=_port(values),
             web_host=_host(values),
@@ -188,6 +192,24 @@ def _count(values: Mapping[str, str], key: str, default: int) -> int:
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 8 and 1 <= int(raw) <= MAX_COUNT):
         raise SettingsError(
             f"{key} must be a whole number from 1 to {MAX_COUNT:,}, not {_cut(raw)}"
+        )
+    return int(raw)
+
+
+MAX_DRAWING_PROCESSES = 64
+
+
+def _processes(values: Mapping[str, str]) -> int:
+    """``BONKEN_DRAWING_PROCESSES``: 0 (the bot's thread draws) to 64; 1 if unset."""
+    raw = values.get("BONKEN_DRAWING_PROCESSES", "").strip()
+    if not raw:
+        return 1
+    if not (
+        raw.isascii() and raw.isdigit() and len(raw) <= 2 and int(raw) <= MAX_DRAWING_PROCESSES
+    ):
+        raise SettingsError(
+            f"BONKEN_DRAWING_PROCESSES must be a whole number from 0 to "
+            f"{MAX_DRAWING_PROCESSES}, not {_cut(raw)}"
         )
     return int(raw)
 

@@ -196,12 +196,23 @@ def hand_text(view: AttemptView) -> str:
     return cards_text(view.seat.hand)
 
 
+def you_plate(language: str) -> str:
+    """The name on the person's own plate, in ``language``."""
+    with i18n.using(language):
+        return _("You")
+
+
 def daily_scene(view: AttemptView, language: str) -> TableScene:
-    """The picture's part of the attempt: public information only (no hand)."""
+    """The picture's part of the attempt: public information only (no hand). The
+    person's own plate says "You" (the message is theirs alone, and its words say "you"
+    too), so two people at the same point of the day's deals see the same picture: it is
+    drawn once and kept (:mod:`bot.ui.drawing`)."""
     public = view.public
     seats = tuple(
         SeatScene(
-            name=seat_name(name, index, language),
+            name=you_plate(language)
+            if index == view.seat.seat
+            else seat_name(name, index, language),
             tricks=public.tricks_taken[index],
             score=public.base[index],
             total=public.totals[index],

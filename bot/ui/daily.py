@@ -29,6 +29,7 @@ from bot.store.tables import TableStore
 
 from .daily_message import daily_buttons, daily_content
 from .daily_replay import DailyReplays
+from .drawing import DrawingProcesses
 from .pictures import DAILY_FILE, daily_picture
 from .replies import UIRefusal, display_name, literal, server_language
 from .standings import GOLD, NO_MENTIONS, Boards
@@ -53,11 +54,16 @@ class DailyController:
         tables: TableStore,
         boards: Boards,
         web: WebLinker | None = None,
+        drawing: DrawingProcesses | None = None,
     ) -> None:
         """``tables``: the server's settings (pictures, the language of the public line);
         ``boards``: which season a board is asked for; ``web``: the link to a closed
-        day's page its results carry."""
+        day's page its results carry; ``drawing``: the processes that draw the attempts'
+        pictures (none: the bot's picture thread), started now."""
         self._web = web or WebLinker.none()
+        self.drawing = drawing or DrawingProcesses(0)
+        """The processes that draw the attempts' pictures (and count them)."""
+        self.drawing.start()
         self._service = service
         self._tables = tables
         self._boards = boards
@@ -171,6 +177,10 @@ class DailyController:
             for day in days
         ]
 
+    def close(self) -> None:
+        """Stop the drawing processes."""
+        self.drawing.close()
+
     # -- inside -------------------------------------------------------------------------
 
     async def _checked(self, call: Awaitable[T]) -> T:
@@ -190,7 +200,7 @@ class DailyController:
         settings = await self._tables.guild_settings(view.guild_id)
         picture = None
         if settings.table_defaults.images:
-            picture = await daily_picture(words.daily_scene(view, i18n.current()))
+            picture = await daily_picture(words.daily_scene(view, i18n.current()), self.drawing)
         embed = None
         if picture is not None:
             embed = discord.Embed().set_image(url=f"attachment://{DAILY_FILE}")

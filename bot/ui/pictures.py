@@ -29,6 +29,8 @@ from bot.render.deal_image import deal_png
 from bot.render.scene import TableScene, scene_of, seat_name
 from bot.tables import TableView
 
+from .drawing import DrawingProcesses
+
 log = logging.getLogger(__name__)
 
 TABLE_FILE = "table.png"
@@ -69,9 +71,19 @@ async def chart_file(data: ChartData, what: str) -> discord.File | None:
     return await _drawn(lambda: chart_png(data), CHART_FILE, what)
 
 
-async def daily_picture(scene: TableScene) -> discord.File | None:
-    """A daily attempt's table (or Domino rows), or None if drawing failed (logged)."""
-    return await _drawn(lambda: deal_png(scene), DAILY_FILE, "a daily deal")
+async def daily_picture(
+    scene: TableScene, processes: DrawingProcesses | None = None
+) -> discord.File | None:
+    """A daily attempt's table (or Domino rows), or None if drawing failed (logged);
+    drawn by ``processes`` if they are used (:mod:`bot.ui.drawing`), else by the thread."""
+    if processes is None or not processes.used:
+        return await _drawn(lambda: deal_png(scene), DAILY_FILE, "a daily deal")
+    try:
+        data = await processes.deal_png(scene)
+    except Exception:
+        log.exception("drawing a daily deal failed; sending text only")
+        return None
+    return discord.File(io.BytesIO(data), filename=DAILY_FILE)
 
 
 @dataclass(frozen=True)

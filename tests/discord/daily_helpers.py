@@ -12,6 +12,7 @@ from bot.daily import DailyService
 from bot.store import Store
 from bot.ui.daily import DailyController
 from bot.ui.daily_message import DailyMove, DailyToggle
+from bot.ui.drawing import DrawingProcesses
 from bot.ui.replies import Guard
 from bot.ui.standings import Boards
 from tests.daily.daily_helpers import Clock
@@ -33,10 +34,12 @@ class Daily:
         return new_daily(self.store, self.clock)
 
 
-def new_daily(store: Store, clock: Clock) -> Daily:
+def new_daily(store: Store, clock: Clock, drawing: DrawingProcesses | None = None) -> Daily:
+    """The daily deals' controller on ``store``; ``drawing``: its drawing processes (none:
+    the picture thread draws)."""
     service = DailyService(store.daily, store.tables, clock=clock)
     boards = Boards(store.seasons, store.standings, store.tables)
-    controller = DailyController(service, store.tables, boards)
+    controller = DailyController(service, store.tables, boards, drawing=drawing)
     # What the daily features' buttons use of the bot (their Protocols' parts).
     front = SimpleNamespace(
         guard=Guard(lambda _interaction: None),

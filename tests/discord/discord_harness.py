@@ -899,10 +899,13 @@ class Harness:
         dev_guild_id: int | None = None,
         pacing: Pacing = TEST_PACING,
         activity: ActivitySettings | None = None,
+        drawing_processes: int = 0,
     ) -> None:
         """``fake``: the Discord side of an earlier run, to restart the bot against (it
         keeps the commands synced then, as Discord does); ``pacing``: the presenter's;
-        ``activity``: the Activity's OAuth2 client (its pages are not served here)."""
+        ``activity``: the Activity's OAuth2 client (its pages are not served here);
+        ``drawing_processes``: the bot's (0: its picture thread draws, where a test can
+        put a stand-in picture)."""
         self.fake = fake or FakeDiscord(time_scale=time_scale)
         database = tmp_path / "bonken.sqlite3"
         if not database.exists():  # a restart keeps the last run's
@@ -914,6 +917,7 @@ class Harness:
             pace=pace,
             think_seconds=0.01,
             activity=activity,
+            drawing_processes=drawing_processes,
         )
         self.bot = BonkenBot(self.settings, pacing, REVIEW)
         self.users: dict[str, User] = {}

@@ -1,18 +1,23 @@
 """The picture a daily click is answered with is the picture of the state the message
 shows, as if drawn fresh: the parts kept from earlier pictures, the person's own and
-other people's, never show a stale or someone else's state."""
+other people's, never show a stale or someone else's state; drawn in the drawing
+processes (:mod:`bot.ui.drawing`) as in the bot's own thread, byte for byte."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot import i18n
 from bot.render.daily import daily_scene
+from bot.render.deal_image import deal_png
 from bot.render.draw import png
 from bot.store import open_store
-from bot.ui.pictures import DAILY_FILE
+from bot.ui.drawing import DrawingProcesses
+from bot.ui.pictures import DAILY_FILE, daily_picture
 from tests.daily.daily_helpers import Clock
 from tests.discord.daily_helpers import ANN, BOB, Daily, click, new_daily, next_move, shown, start
 from tests.discord.fakes import Sent
@@ -22,10 +27,15 @@ from tests.sqlite_template import fresh_sqlite
 pytestmark = pytest.mark.real_pictures
 
 
-@pytest.fixture
-async def daily(tmp_path) -> AsyncIterator[Daily]:
+@pytest.fixture(params=[0, 1], ids=["thread", "process"])
+async def daily(tmp_path, request) -> AsyncIterator[Daily]:
+    """The controller drawing in its picture thread, or in a drawing process."""
+    drawing = DrawingProcesses(request.param)
     async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
-        yield new_daily(store, Clock())
+        try:
+            yield new_daily(store, Clock(), drawing)
+        finally:
+            drawing.close()
 
 
 def picture(edit: Sent) -> bytes:
@@ -52,4 +62,50 @@ async def test_every_click_shows_the_picture_of_its_own_state_drawn_fresh(daily:
     # Ann's pictures are drawn from parts kept as she plays; Bob plays the same deals
     # after her, so most of his parts (the computers' plates, the cards) are hers.
     assert await pictures_match_their_state(daily, ANN, "Ann") > 10
-    assert await pictures_match_their_state(daily, BOB, "Bob") > 10
+    drawing = daily.controller.drawing
+    kept = drawing.kept
+    clicks = await pictures_match_their_state(daily, BOB, "Bob")
+    assert clicks > 10
+    if drawing.used:
+        # Bob clicks as Ann did: the same points of the deals, so the same pictures
+        # (his plate says "You" as hers did), every one kept from hers, not drawn again.
+        assert drawing.kept - kept == clicks + 1  # (and the first, before a click)
+
+
+async def test_a_drawing_process_killed_between_clicks_is_replaced(tmp_path):
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        try:
+            daily = new_daily(store, Clock(), drawing)
+            edit = shown(await start(daily, ANN, "Ann"))
+            assert picture(edit)
+            kill_the_drawing_processes()
+            edit = shown(await click(daily, ANN, next_move(edit)))
+            attempt_id, step = (int(part) for part in next_move(edit).split(":")[2:4])
+            view = await daily.service.turn(attempt_id, ANN, step)
+            assert picture(edit) == png(drawn_fresh(daily_scene(view, i18n.DEFAULT)))
+        finally:
+            drawing.close()
+
+
+async def test_a_drawing_process_killed_while_drawing_fails_that_picture_only(tmp_path):
+    """The picture under way fails (the click shows its text: ``daily_picture`` gives
+    None); the next is drawn by a new process, the same bytes as drawn here."""
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        view = await new_daily(store, Clock()).service.play(1, ANN, "Ann")
+    try:
+        scene = daily_scene(view, i18n.DEFAULT)
+        under_way = asyncio.create_task(daily_picture(scene, drawing))
+        await asyncio.sleep(0)  # sent: a new process draws its first picture for a while
+        kill_the_drawing_processes()
+        assert await under_way is None
+        assert await drawing.deal_png(scene) == deal_png(scene)
+    finally:
+        drawing.close()
+
+
+def kill_the_drawing_processes() -> None:
+    for process in multiprocessing.active_children():
+        process.kill()
+        process.join()

@@ -75,6 +75,16 @@ def test_the_environment_wins_over_dotenv(tmp_path):
         ("BONKEN_REVIEW_WORK", "0", "BONKEN_REVIEW_WORK must be a whole number from 1"),
         ("BONKEN_REVIEW_WORK", "1e5", "BONKEN_REVIEW_WORK must be a whole number from 1"),
         ("BONKEN_REVIEWS_PER_SERVER", "9" * 50, "BONKEN_REVIEWS_PER_SERVER must be a whole"),
+        (
+            "BONKEN_DRAWING_PROCESSES",
+            "-1",
+            "BONKEN_DRAWING_PROCESSES must be a whole number from 0",
+        ),
+        (
+            "BONKEN_DRAWING_PROCESSES",
+            "65",
+            "BONKEN_DRAWING_PROCESSES must be a whole number from 0",
+        ),
     ],
 )
 def test_a_malformed_setting_says_which_and_why(tmp_path, key, value, message):
@@ -88,6 +98,13 @@ def test_the_review_settings_default_and_read_whole_numbers(tmp_path):
     given = {"BONKEN_REVIEW_WORK": "20000", "BONKEN_REVIEWS_PER_SERVER": "2"}
     settings = Settings.from_env(given, tmp_path / ".env")
     assert (settings.review_work, settings.reviews_per_server) == (20_000, 2)
+
+
+def test_the_daily_pictures_are_drawn_by_one_process_unless_set(tmp_path):
+    assert Settings.from_env({}, tmp_path / ".env").drawing_processes == 1
+    for value, processes in (("0", 0), ("3", 3), (" 2 ", 2)):
+        given = {"BONKEN_DRAWING_PROCESSES": value}
+        assert Settings.from_env(given, tmp_path / ".env").drawing_processes == processes
 
 
 def test_the_token_is_required_to_run_and_kept_out_of_repr():
