@@ -59,11 +59,12 @@ class DailyController:
         """``tables``: the server's settings (pictures, the language of the public line);
         ``boards``: which season a board is asked for; ``web``: the link to a closed
         day's page its results carry; ``drawing``: the processes that draw the attempts'
-        pictures (none: the bot's picture thread), started now."""
+        pictures (none: the bot's picture thread), each started at the first picture it
+        draws: a bot whose servers never play the daily deals starts none (a start costs
+        about a second of CPU, which that first picture waits for)."""
         self._web = web or WebLinker.none()
         self.drawing = drawing or DrawingProcesses(0)
         """The processes that draw the attempts' pictures (and count them)."""
-        self.drawing.start()
         self._service = service
         self._tables = tables
         self._boards = boards

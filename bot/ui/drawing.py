@@ -77,12 +77,6 @@ class DrawingProcesses:
         """True if pictures are sent to the processes (else drawn in the bot's thread)."""
         return self.processes > 0
 
-    def start(self) -> None:
-        """Start the processes now (each imports the drawing code once, about a second
-        of CPU), so the first click does not wait for it."""
-        for index in range(self.processes):
-            self._worker(index)
-
     async def deal_png(self, scene: TableScene) -> bytes:
         """``deal_png(scene)``, drawn by the least busy process. Raises
         :class:`DrawingFailed` if the process raised or died."""
