@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import os
 import random
 import statistics
@@ -120,6 +121,7 @@ def serve(database: str, port: int, cache: int) -> None:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", port).start()
+        gc.freeze()  # as ``python -m bot web`` does once it serves (bot.web.alone)
         await asyncio.Event().wait()
 
     asyncio.run(run())
