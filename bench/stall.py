@@ -18,6 +18,8 @@ times every callback the loop runs in CPU time of its thread and lists the slowe
 The fake Discord's clocks (its rate-limit windows) and the presenter's edit pacing run
 ``--scale`` times real speed (0.01: a match takes seconds); the computers wait ``--pace``
 seconds before each move and think ``--think`` seconds (hard; the bot's default is 1).
+The fake Discord keeps no record of the requests (the tests' way): the real bot has
+none, and a record of thousands of edits would lengthen the collector's passes here.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 from ticker import LoopTicker
 
 from bot.ui.pacing import Pacing
-from tests.discord.discord_harness import CHANNEL_ID, Harness
+from tests.discord.discord_harness import CHANNEL_ID, FakeDiscord, Harness
 
 TICK = 0.001
 """Seconds the ticker asks to sleep each time."""
@@ -97,7 +99,8 @@ async def measure(args: argparse.Namespace) -> None:
     )
     slow = SlowCallbacks()
     with tempfile.TemporaryDirectory() as folder, slow if args.culprits else nullcontext():
-        h = Harness(Path(folder), pace=args.pace, time_scale=args.scale, pacing=pacing)
+        fake = FakeDiscord(time_scale=args.scale, keep_calls=False)
+        h = Harness(Path(folder), pace=args.pace, time_scale=args.scale, pacing=pacing, fake=fake)
         h.bot.settings = dataclasses.replace(h.bot.settings, think_seconds=args.think)
         await h.start()
         ticker = LoopTicker(TICK)

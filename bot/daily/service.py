@@ -355,12 +355,8 @@ class DailyService:
         settled = await self._daily.season_tallies(season_id)
         tallies = {t.user_id: (t.days, t.total) for t in settled}
         names = {t.user_id: t.name for t in settled}
-        for day in open_days(now):
-            finished = [
-                a
-                for a in await self._daily.day_scores(guild_id, day)
-                if a.finished and a.season_id == season_id
-            ]
+        for attempts in (await self._daily.days_scores(guild_id, open_days(now))).values():
+            finished = [a for a in attempts if a.finished and a.season_id == season_id]
             percents = day_percentages({a.user_id: a.scores for a in finished}, _deals(finished))
             for a in finished:
                 days, total = tallies.get(a.user_id, (0, 0.0))

@@ -10,6 +10,7 @@ by their total, best first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,7 +58,13 @@ class ChartData:
 
 def y_range(data: ChartData) -> tuple[int, int, int]:
     """(lowest, highest, step) of the y axis: round numbers around every total and 0."""
-    values = [v for line in data.totals() for v in line]
+    return totals_range(data.totals())
+
+
+def totals_range(totals: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """:func:`y_range` of the running ``totals`` (:meth:`ChartData.totals`), for a
+    caller that has them already."""
+    values = [v for line in totals for v in line]
     low, high = min(values), max(values)
     span = max(high - low, 50)
     step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000) if span / s <= 6)

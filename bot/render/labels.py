@@ -9,7 +9,7 @@ worker thread, away from the caller's current language, and cached per scene.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Protocol, TypeVar
 
 from bot import i18n
@@ -68,6 +68,10 @@ def drawn_in(draw: Callable[[S], bytes]) -> Callable[[S], bytes]:
     return in_language
 
 
+@lru_cache(maxsize=4096)
 def signed(value: int) -> str:
-    """A score with its sign, the minus a real one (U+2212), as pictures print it."""
+    """A score with its sign, the minus a real one (U+2212), as pictures print it.
+
+    Kept per value: a match's page writes some 270 of them for each reader (its scores
+    and running totals), and the scores a match can have are few."""
     return "0" if value == 0 else f"{value:+d}".replace("-", "\u2212")

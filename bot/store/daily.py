@@ -227,40 +227,44 @@ class DailyStore:
     # -- results ------------------------------------------------------------------------
 
     async def day_scores(self, guild_id: int, day: date) -> list[AttemptScores]:
-        """Every attempt at the server's day with its scores, in the order they started
-        (the day's deals are counted only for a day with attempts: most days of most
-        servers have none, and the server's page asks for two days each time)."""
+        """Every attempt at the server's day with its scores, in the order they started."""
+        return (await self.days_scores(guild_id, (day,)))[day]
+
+    async def days_scores(
+        self, guild_id: int, days: Sequence[date]
+    ) -> dict[date, list[AttemptScores]]:
+        """:meth:`day_scores` of each of ``days``, in one read (the server's page asks
+        for the two open days each time it is drawn). A day's deals are counted only
+        for its attempts: most days of most servers have none."""
+        marks = ", ".join("?" * len(days))
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT a.attempt_id, a.user_id, a.name, a.season_id, a.finished_at, "
-                "s.deal_index, s.score "
+                "SELECT a.attempt_id, a.user_id, a.name, a.season_id, a.finished_at, a.day, "
+                "(SELECT count(*) FROM daily_deals d WHERE d.guild_id = a.guild_id "
+                "AND d.day = a.day) AS deals, s.deal_index, s.score "
                 "FROM daily_attempts a "
                 "LEFT JOIN daily_scores s ON s.attempt_id = a.attempt_id "
-                "WHERE a.guild_id = ? AND a.day = ? ORDER BY a.attempt_id, s.deal_index",
-                (guild_id, day.isoformat()),
-            )
-            deals = (
-                await session.scalar(
-                    "SELECT count(*) FROM daily_deals WHERE guild_id = ? AND day = ?",
-                    (guild_id, day.isoformat()),
-                )
-                if rows
-                else 0
+                f"WHERE a.guild_id = ? AND a.day IN ({marks}) ORDER BY a.attempt_id, s.deal_index",
+                (guild_id, *(day.isoformat() for day in days)),
             )
         attempts: dict[int, tuple[Row, list[int | None]]] = {}
         for row in rows:
-            _first, scores = attempts.setdefault(row["attempt_id"], (row, [None] * int(deals)))
+            _first, scores = attempts.setdefault(
+                row["attempt_id"], (row, [None] * int(row["deals"]))
+            )
             if row["deal_index"] is not None:
                 scores[row["deal_index"]] = row["score"]
-        return [
-            from_row(
-                AttemptScores,
-                first,
-                finished=first["finished_at"] is not None,
-                scores=tuple(scores),
+        found: dict[date, list[AttemptScores]] = {day: [] for day in days}
+        for first, scores in attempts.values():
+            found[date.fromisoformat(str(first["day"]))].append(
+                from_row(
+                    AttemptScores,
+                    first,
+                    finished=first["finished_at"] is not None,
+                    scores=tuple(scores),
+                )
             )
-            for first, scores in attempts.values()
-        ]
+        return found
 
     async def day_moves(self, guild_id: int, day: date) -> dict[int, list[DailyMove]]:
         """Every attempt's moves at the server's day, by attempt id (for replays)."""

@@ -80,6 +80,21 @@ async def get_season(session: Session, season_id: int) -> Season:
     return _season(row)
 
 
+async def sized_season(session: Session, season_id: int) -> tuple[Season, int]:
+    """:func:`get_season` and how many players the season has (its stored count: no
+    walk of its rows), in one read: a leaderboard's page wants both, and the web's
+    server page is drawn for each reader."""
+    columns = ", ".join(f"s.{column}" for column in SEASON_COLUMNS.split(", "))
+    row = await session.fetchone(
+        f"SELECT {columns}, z.players FROM seasons s "
+        "LEFT JOIN season_sizes z ON z.season_id = s.season_id WHERE s.season_id = ?",
+        (season_id,),
+    )
+    if row is None:
+        raise NotFound(f"there is no season {season_id}")
+    return _season(row), int(row["players"] or 0)
+
+
 async def active_season_id(session: Session, guild_id: int) -> int:
     """The active season's id, starting a default one if the guild has none."""
     active = await session.scalar(

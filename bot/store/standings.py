@@ -25,7 +25,7 @@ from .models import (
 )
 from .results import Contribution
 from .rows import Row, from_row
-from .seasons import get_season
+from .seasons import get_season, sized_season
 
 # The sort expressions must match the index expressions in migration 2 character for
 # character (with the dialect's REAL), or SQLite sorts instead of walking the index.
@@ -213,10 +213,9 @@ class StandingsStore:
         async with self._db.reading() as session:
             sort = LeaderboardSort(sort)
             key = SORT_KEYS[sort].format(real=session.dialect.real)
-            season = await get_season(session, season_id)
+            season, players = await sized_season(session, season_id)
             if session.dialect.walk_indexes:
                 await session.execute(session.dialect.walk_indexes)
-            players = await season_size(session, season_id)
             rows = await _page(session, season_id, key, offset, limit, players)
             standings: list[SeasonStanding] = []
             for position, row in enumerate(rows, start=offset + 1):
@@ -337,14 +336,6 @@ class StandingsStore:
             )
         # Later rows win: the newest match's name over the newest scoresheet's.
         return {row["user_id"]: row["name"] for row in rows}
-
-
-async def season_size(session: Session, season_id: int) -> int:
-    """How many players the season has (its stored count: no walk of its rows)."""
-    players = await session.scalar(
-        "SELECT players FROM season_sizes WHERE season_id = ?", (season_id,)
-    )
-    return 0 if players is None else int(players)
 
 
 async def _page(

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp_jinja2
 import jinja2
@@ -58,13 +59,13 @@ def make_app(
     app = web.Application(
         middlewares=[_guard(limit or RateLimit(), takes_body)], client_max_size=1024
     )
-    env = aiohttp_jinja2.setup(
-        app,
+    env = PageEnvironment(
         loader=jinja2.PackageLoader("bot.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         auto_reload=False,  # the templates ship with the package: no stat per page
     )
+    app[aiohttp_jinja2.APP_KEY] = env  # (as aiohttp_jinja2.setup keeps its own)
     env.globals.update(_=i18n._, ngettext=i18n.ngettext)
     # Compiled, and the catalogues read, now: the first pages of a process would otherwise
     # do it in the event loop, tens of milliseconds while the tables play.
@@ -83,6 +84,19 @@ def make_app(
             activity.add_routes(app, live.socket.handle, str(STATIC))
     app.on_response_prepare.append(add_headers)
     return app
+
+
+class PageEnvironment(jinja2.Environment):
+    """The pages' templates. What a page shows is dicts (a row of the standings, a deal
+    of the score table), and ``row.name`` reads such a dict's key at once: Jinja's own
+    way tries the attribute first and catches the AttributeError of every value shown,
+    about a microsecond each, some 0.1 ms of a server page drawn for its reader. (So a
+    key shadows a dict's method of the same name; the templates call none.)"""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
 
 
 async def _healthz(request: web.Request) -> web.Response:

@@ -53,7 +53,9 @@ class Drawn:
     def of(cls, body: bytes, content_type: str, *, final: bool, compress: bool = True) -> Drawn:
         """``body`` with its ETag and, when ``compress`` and worth it, gzipped (a page
         kept is gzipped once; one drawn for a single reader is not worth it)."""
-        etag = '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+        # SHA-1 as a checksum, not a signature: OpenSSL's is some 2.5 times as fast as
+        # Python's BLAKE2b here, and a page drawn for one reader is hashed each time.
+        etag = '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:32] + '"'
         text = content_type.startswith("text/") or content_type == "application/json"
         worth = compress and text and len(body) >= GZIP_FROM
         return cls(body, content_type, etag, final, gzip.compress(body, 6) if worth else None)

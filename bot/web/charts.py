@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
-from bot.render.chart import COLOURS, MARKERS, ChartData, y_range
+from bot.render.chart import COLOURS, MARKERS, ChartData, totals_range
 from bot.render.labels import signed
 from bot.render.text import contract_name
 
@@ -27,24 +27,39 @@ def _colour(seat: int) -> str:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def _marker(shape: str, x: float, y: float, colour: str) -> str:
-    r = MARK
+def _marker(marker_id: str, shape: str, colour: str) -> str:
+    """A ``<marker>`` drawing ``shape`` in ``colour`` centred on each point of a line
+    that names it: one definition a line, rather than a shape a point (a match's chart
+    has some 130 points, and its page is drawn for each reader). Its units are the
+    drawing's, so it scales with the chart as the line does."""
+    r, c = MARK, MARK + 3  # the marker's own box is 2c wide, its centre at (c, c)
     if shape == "circle":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{colour}"/>'
-    if shape == "square":
-        return (
-            f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" '
-            f'fill="{colour}"/>'
-        )
-    if shape == "triangle":
-        corners = [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)]
+        mark = f'<circle cx="{c}" cy="{c}" r="{r}" fill="{colour}"/>'
+    elif shape == "square":
+        mark = f'<rect x="{c - r}" y="{c - r}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
     else:
-        corners = [(x, y - r - 2), (x + r + 2, y), (x, y + r + 2), (x - r - 2, y)]
-    return f'<polygon points="{_points(corners)}" fill="{colour}"/>'
+        if shape == "triangle":
+            corners = [(c, c - r - 1), (c + r + 1, c + r), (c - r - 1, c + r)]
+        else:
+            corners = [(c, c - r - 2), (c + r + 2, c), (c, c + r + 2), (c - r - 2, c)]
+        mark = f'<polygon points="{" ".join(f"{x},{y}" for x, y in corners)}" fill="{colour}"/>'
+    return (
+        f'<marker id="{marker_id}" viewBox="0 0 {2 * c} {2 * c}" markerWidth="{2 * c}" '
+        f'markerHeight="{2 * c}" refX="{c}" refY="{c}" markerUnits="userSpaceOnUse">'
+        f"{mark}</marker>"
+    )
 
 
-def _points(points: Sequence[tuple[float, float]]) -> str:
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+def _line(xs: Sequence[str], ys: Sequence[str], colour: str, marker_id: str, *, first: bool) -> str:
+    """A line through the points (``xs`` and ``ys`` written already), a marker on each
+    point but the first unless ``first``."""
+    points = " ".join(f"{x},{y}" for x, y in zip(xs, ys, strict=True))
+    url = f"url(#{marker_id})"
+    start = f' marker-start="{url}"' if first else ""
+    return (
+        f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="3"'
+        f'{start} marker-mid="{url}" marker-end="{url}"/>'
+    )
 
 
 def _svg(title: str, body: list[str], height: int = HEIGHT) -> Markup:
@@ -79,28 +94,22 @@ def _y_axis(
 
 def score_chart(data: ChartData, title: str) -> Markup:
     """Each player's running total after each deal, the deals named by their contract."""
-    low, high, step = y_range(data)
+    totals = data.totals()
+    low, high, step = totals_range(totals)
     body, y_of = _y_axis(low, high, step, lambda value: signed(int(value)))
     slots = max(data.deals, len(data.scores), 1)
-
-    def x_of(index: int) -> float:
-        return LEFT + (RIGHT - LEFT) * index / slots
-
-    for index in range(1, slots + 1):
-        if index <= len(data.contracts):
-            x = x_of(index)
-            name = escape(contract_name(data.contracts[index - 1]))
-            body.append(
-                f'<text class="deal" x="{x:.1f}" y="{BOTTOM + 8}" '
-                f'transform="rotate(45 {x:.1f} {BOTTOM + 8})">{name}</text>'
-            )
-    for seat, line in enumerate(data.totals()):
-        at = [(x_of(i), y_of(v)) for i, v in enumerate(line)]
-        colour = _colour(seat)
-        body.append(
-            f'<polyline points="{_points(at)}" fill="none" stroke="{colour}" stroke-width="3"/>'
-        )
-        body.extend(_marker(MARKERS[seat], x, y, colour) for x, y in at[1:])
+    xs = [f"{LEFT + (RIGHT - LEFT) * index / slots:.1f}" for index in range(slots + 1)]
+    names = {contract: escape(contract_name(contract)) for contract in set(data.contracts)}
+    body.extend(
+        f'<text class="deal" x="{x}" y="{BOTTOM + 8}" '
+        f'transform="rotate(45 {x} {BOTTOM + 8})">{names[contract]}</text>'
+        for x, contract in zip(xs[1:], data.contracts, strict=False)
+    )
+    for seat, line in enumerate(totals):
+        colour, marker_id = _colour(seat), f"score-mark-{seat}"
+        body.append(_marker(marker_id, MARKERS[seat], colour))
+        ys = [f"{y_of(value):.1f}" for value in line]
+        body.append(_line(xs[: len(ys)], ys, colour, marker_id, first=False))
     return _svg(title, body)
 
 
@@ -114,11 +123,13 @@ def rating_chart(ratings: Sequence[float], title: str) -> Markup:
         high += step
     body, y_of = _y_axis(low, high, step, lambda value: f"{value:g}")
     slots = max(len(values) - 1, 1)
-    at = [(LEFT + (RIGHT - LEFT) * i / slots, y_of(v)) for i, v in enumerate(values)]
+    xs = [f"{LEFT + (RIGHT - LEFT) * i / slots:.1f}" for i in range(len(values))]
+    ys = [f"{y_of(v):.1f}" for v in values]
     colour = _colour(0)
-    body.append(
-        f'<polyline points="{_points(at)}" fill="none" stroke="{colour}" stroke-width="3"/>'
-    )
-    if len(at) <= 60:
-        body.extend(_marker("circle", x, y, colour) for x, y in at)
+    if len(values) <= 60:
+        body.append(_marker("rating-mark", "circle", colour))
+        body.append(_line(xs, ys, colour, "rating-mark", first=True))
+    else:  # too many to mark: the line alone
+        points = " ".join(f"{x},{y}" for x, y in zip(xs, ys, strict=True))
+        body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="3"/>')
     return _svg(title, body, height=BOTTOM + 12)  # no names under this one

@@ -4,7 +4,7 @@ day, every click's moves in one transaction, results settled, the secret kept.""
 from __future__ import annotations
 
 import random
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -115,6 +115,23 @@ async def test_day_scores_list_unfinished_deals_as_none(store: Store) -> None:
     assert scores["Bob"].scores == (None, None, None)
     assert scores["Bob"].attempt_id == bob.attempt_id
     assert await store.daily.day_scores(7, date(2026, 12, 1)) == []
+
+
+async def test_days_scores_reads_several_days_each_with_its_own_deals(store: Store) -> None:
+    later = DAY + timedelta(days=1)
+    await store.daily.open_day(7, DAY, STANDARD, _deals(1, 3))
+    await store.daily.open_day(7, later, STANDARD, _deals(2, 1))
+    await store.daily.open_day(8, later, STANDARD, _deals(2, 4))
+    ann = await store.daily.start_attempt(7, DAY, 100, "Ann", [])
+    await store.daily.append_moves(ann.attempt_id, _moves(0, "-"), {0: -20})
+    await store.daily.start_attempt(7, later, 100, "Ann", [])
+    await store.daily.start_attempt(8, later, 101, "Bob", [])  # another server's
+    empty = date(2026, 12, 1)
+    found = await store.daily.days_scores(7, (DAY, later, empty))
+    assert [(s.name, s.scores) for s in found[DAY]] == [("Ann", (-20, None, None))]
+    assert [(s.name, s.scores) for s in found[later]] == [("Ann", (None,))]
+    assert found[empty] == []
+    assert found[DAY] == await store.daily.day_scores(7, DAY)
 
 
 async def test_closed_days_are_settled_once_into_the_season_tally(store: Store) -> None:

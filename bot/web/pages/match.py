@@ -202,6 +202,8 @@ def _finished(
     the viewer fetches a deal's points."""
     with i18n.using(language):
         names = [shown_name(name) for name in summary["players"]]
+        played = {deal["contract"] for deal in summary["deals"]}
+        contracts = {contract: contract_name(contract) for contract in played}
         running = [0, 0, 0, 0]
         deals = []
         for deal in summary["deals"]:
@@ -210,11 +212,13 @@ def _finished(
             deals.append(
                 {
                     "number": deal["number"],
-                    "contract": contract_name(deal["contract"]),
+                    "contract": contracts[deal["contract"]],
                     "chooser": names[deal["chooser"]],
                     "doubled": deal["doubled"],
-                    "scores": [signed(score) for score in scores],
-                    "totals": [signed(total) for total in running],
+                    "cells": [  # each seat's score and running total: a cell of the table
+                        (signed(score), signed(total))
+                        for score, total in zip(scores, running, strict=True)
+                    ],
                 }
             )
         totals, ranks = summary["totals"], summary["ranks"]
