@@ -56,6 +56,18 @@ class Pacing:
         return self.edit_interval * self.edit_refill_intervals
 
 
+async def wait_at_most(event: asyncio.Event, seconds: float) -> None:
+    """Wait until ``event`` is set or ``seconds`` have passed.
+
+    ``asyncio.timeout``, not ``asyncio.wait_for``: on Python 3.11, a task cancelled just
+    as the event is set (a bot stopping sets the event and cancels its editors together)
+    had ``wait_for`` return normally and drop the cancellation, so the editor went back
+    to waiting for an edit forever and the stop never ended."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()
+
+
 class EditPacer:
     """Keeps one message's edits ``interval`` apart, but not once ``stopping`` is set (the
     last edit goes out at once; discord.py keeps it within the rate limit)."""
@@ -69,8 +81,7 @@ class EditPacer:
         """Wait until the next edit may start."""
         wait = self._last_edit + self._interval - time.monotonic()
         if wait > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), wait)
+            await wait_at_most(self._stopping, wait)
 
     def edited(self) -> None:
         """An edit (or the message's post) has just ended: the interval counts from now."""
@@ -102,8 +113,7 @@ class EditBudget:
     async def ready(self) -> None:
         """Wait until an edit is in hand (or the bot stops)."""
         while (short := 1.0 - self._level()) > 0 and not self._stopping.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), short * self._refill)
+            await wait_at_most(self._stopping, short * self._refill)
 
     def spend(self) -> None:
         """An edit is being made: one fewer in hand (perhaps fewer than none)."""

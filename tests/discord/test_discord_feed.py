@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
@@ -118,6 +119,24 @@ async def test_a_stopping_bot_sends_its_last_edit_at_once():
     assert loop.time() - stopped < 1.0
 
 
+@pytest.mark.parametrize("wait", ["pacer", "budget"])
+async def test_an_editor_cancelled_as_the_bot_stops_ends(wait):
+    """A stop sets ``stopping`` and cancels the editors in the same moment: the wait
+    ends cancelled, not as if the stop had merely woken it (the editor would then wait
+    for the next edit forever, and so would the stop)."""
+    stopping = asyncio.Event()
+    pacer, budget = EditPacer(60.0, stopping), EditBudget(1, 60.0, stopping)
+    pacer.edited()
+    budget.spend()
+    waiting = asyncio.create_task(pacer.wait_turn() if wait == "pacer" else budget.ready())
+    for _ in range(3):  # the wait is under way
+        await asyncio.sleep(0)
+    stopping.set()
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+
+
 async def test_a_deals_last_edit_shows_it_as_it_ended_without_buttons():
     channel = FakeChannel(CHANNEL_ID)
     table = table_message(channel, EditPacer(0.0, asyncio.Event()))
@@ -143,20 +162,22 @@ async def test_past_its_burst_a_table_message_shows_the_newest_state_once_per_re
     table.view, table.message_id = table_view(started=False), 1
     loop = asyncio.get_running_loop()
     began = loop.time()
-    shown: list[int] = []
+    changed: list[tuple[float, int]] = []  # (when, the host from then on)
     try:
         for host in range(60):
             table.view = replace(table.view, host_id=host)
+            changed.append((time.monotonic(), host))
             table.stale.set()
             await asyncio.sleep(0.01)
-            shown.extend(host for _ in range(len(channel.edits) - len(shown)))
         took = loop.time() - began
         await asyncio.sleep(0.3)
     finally:
         table.stop()
     said = [edit.fields["embed"].description for edit in channel.edits]
     assert 3 + 2 <= len(said) <= 3 + took / 0.15 + 2, len(said)
-    assert all(f"<@{host}>" in words for host, words in zip(shown, said, strict=False))
+    for edit, words in zip(channel.edits, said, strict=True):  # the state as it was then
+        host = [host for when, host in changed if when <= edit.began][-1]
+        assert f"<@{host}>" in words, (host, words)
     assert "<@59>" in said[-1]  # the final state is shown
     late = [edit.began for edit in channel.edits[3:]]  # earned one by one
     assert (late[-1] - late[0]) / (len(late) - 1) >= 0.15 * 0.8, late

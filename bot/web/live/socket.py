@@ -114,8 +114,9 @@ class LiveSocket:
         )
         await socket.prepare(request)
         language = i18n.DEFAULT
-        try:
-            hello = await asyncio.wait_for(socket.receive(), HELLO_SECONDS)
+        try:  # (asyncio.timeout: on 3.11 wait_for may drop a cancellation, see pacing.py)
+            async with asyncio.timeout(HELLO_SECONDS):
+                hello = await socket.receive()
         except TimeoutError:
             return await _close(socket, NO_HELLO, language)
         frame = _frame(hello)
