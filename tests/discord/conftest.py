@@ -16,8 +16,12 @@ from PIL import Image
 import bot.ui.pictures as pictures
 from tests.discord.discord_harness import FAST_PACING, Harness
 
-ACK_LIMIT = 1.0
-"""Seconds: every interaction must be answered well within Discord's 3."""
+ACK_LIMIT = 1.5
+"""Seconds: every interaction must be answered well within Discord's 3. Half of them,
+not less: the suite runs four workers on two cores beside Chromium and PostgreSQL, where
+a worker at times waits a second for a core (a scoresheet's select was answered in
+1.02 s in CI so), while the fault this catches, slow work (thinking, drawing) before the
+answer, takes seconds."""
 
 
 def _one_pixel() -> bytes:
