@@ -32,6 +32,7 @@ from bot.web.live.tokens import seat_token, watch_token
 from bot.web.ratelimit import RateLimit
 from bot.web.site import Services
 from bot.web.tokens import load_signer
+from tests.discord.discord_harness import Harness, User, components, show_hand
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB = 101, 102
@@ -178,3 +179,11 @@ class Socket:
         await self.socket.close()
         await self._reader
         await self.session.close()
+
+
+async def table_link(h: Harness, user: User) -> str:
+    """The "Open the table" link of ``user``'s hand message (the real bot's)."""
+    message = h.hand_message(await show_hand(h, user))
+    links = [c for c in components(message) if c.get("style") == 5]
+    assert [c["label"] for c in links] == ["Open the table"]
+    return str(links[0]["url"])

@@ -43,7 +43,7 @@ from tests.discord.discord_harness import (
     show_hand,
 )
 from tests.web.conftest import ARGS, CHROMIUM, PHONE, WIDE
-from tests.web.live_helpers import STAND_IN, free_port
+from tests.web.live_helpers import STAND_IN, free_port, table_link
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.long]
 
@@ -105,14 +105,6 @@ class Watched:
 
 SCRIPTED = FrameLimit(burst=1000, per_second=1000.0)
 """A scripted person's frames: a person's limit (a few a second) would close the page."""
-
-
-async def table_link(h: Harness, user: User) -> str:
-    """The "Open the table" link of ``user``'s hand message."""
-    message = h.hand_message(await show_hand(h, user))
-    links = [c for c in components(message) if c.get("style") == 5]
-    assert [c["label"] for c in links] == ["Open the table"]
-    return str(links[0]["url"])
 
 
 def to_act(h: Harness) -> int | None:

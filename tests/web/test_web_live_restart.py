@@ -23,11 +23,9 @@ from tests.discord.discord_harness import (
     Harness,
     User,
     act_by_buttons,
-    components,
     seated_match,
-    show_hand,
 )
-from tests.web.live_helpers import STAND_IN, Socket, free_port
+from tests.web.live_helpers import STAND_IN, Socket, free_port, table_link
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -37,13 +35,6 @@ async def started(tmp_path: Path, port: int, earlier: Harness | None = None) -> 
     h = Harness(tmp_path, fake=None if earlier is None else earlier.fake)
     h.bot.settings = replace(h.bot.settings, web_port=port, web_host="127.0.0.1")
     return await h.start()
-
-
-async def table_link(h: Harness, user: User) -> str:
-    """The "Open the table" link of ``user``'s hand message."""
-    message = h.hand_message(await show_hand(h, user))
-    (link,) = [c["url"] for c in components(message) if c.get("style") == 5]
-    return str(link)
 
 
 async def token_of(session: aiohttp.ClientSession, link: str) -> str:
