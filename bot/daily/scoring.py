@@ -11,10 +11,15 @@ as a player tied with everyone does. A deal left unfinished when the day's resul
 ranks last on that deal: below every finished score, level with the other unfinished
 ones. The day's result is the mean of the deal percentages. Everything is an exact
 fraction, so equal results rank equal.
+
+Each player's matchpoints are counted from the field's scores in order (how many are
+below theirs, how many level), not by comparing every pair: a day's results are asked
+for each time someone finishes, and two hundred players are forty thousand pairs a deal.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
@@ -29,24 +34,27 @@ def deal_percentages(scores: Mapping[Player, int | None]) -> dict[Player, Fracti
     field = len(scores)
     if field == 1:
         return dict.fromkeys(scores, HALF)
-    result: dict[Player, Fraction] = {}
-    for player, mine in scores.items():
-        halves = 0  # half matchpoints, so a tie is exact
-        for other, theirs in scores.items():
-            if other == player:
-                continue
-            halves += _halves(mine, theirs)
-        result[player] = Fraction(100 * halves, 2 * (field - 1))
-    return result
+    return {
+        player: Fraction(100 * halves, 2 * (field - 1))
+        for player, halves in _halves(scores).items()
+    }
 
 
-def _halves(mine: int | None, theirs: int | None) -> int:
-    """Half matchpoints for one comparison: 2 for a win, 1 for a tie, 0 for a loss."""
-    if mine is None:
-        return 1 if theirs is None else 0
-    if theirs is None or mine > theirs:
-        return 2
-    return 1 if mine == theirs else 0
+UNFINISHED = float("-inf")
+"""Where a deal left unfinished stands among the scores: below every one of them."""
+
+
+def _halves(scores: Mapping[Player, int | None]) -> dict[Player, int]:
+    """Each player's half matchpoints on one deal: 2 for each other player of the field
+    whose score they beat, 1 for each they tie (so a tie is exact)."""
+    ranked = sorted(UNFINISHED if score is None else score for score in scores.values())
+    halves: dict[Player, int] = {}
+    for player, score in scores.items():
+        mine = UNFINISHED if score is None else score
+        beaten = bisect_left(ranked, mine)
+        tied = bisect_right(ranked, mine) - beaten - 1  # not themselves
+        halves[player] = 2 * beaten + tied
+    return halves
 
 
 def day_percentages(
@@ -55,17 +63,20 @@ def day_percentages(
     """Each player's result for the day: the mean over the ``deals`` deals of their
     percentage on each. ``attempts`` holds each player's score per deal, None where the
     deal was not finished; every player listed is in the field of every deal."""
-    if not attempts:
-        return {}
-    totals = dict.fromkeys(attempts, Fraction(0))
+    field = len(attempts)
+    if field <= 1:
+        return dict.fromkeys(attempts, HALF)
+    totals = dict.fromkeys(attempts, 0)
     for index in range(deals):
-        on_deal = deal_percentages({p: scores[index] for p, scores in attempts.items()})
-        for player, percent in on_deal.items():
-            totals[player] += percent
-    return {player: total / deals for player, total in totals.items()}
+        for player, halves in _halves({p: scores[index] for p, scores in attempts.items()}).items():
+            totals[player] += halves
+    # The mean of the deals' percentages, each 100 * halves / (2 * (field - 1)).
+    return {
+        player: Fraction(100 * total, 2 * (field - 1) * deals) for player, total in totals.items()
+    }
 
 
 def ranks(results: Mapping[Player, Fraction | float]) -> dict[Player, int]:
     """Each player's place, 1 the best; equal results share a place."""
-    values = list(results.values())
-    return {p: 1 + sum(1 for other in values if other > mine) for p, mine in results.items()}
+    ordered = sorted(results.values())
+    return {p: 1 + len(ordered) - bisect_right(ordered, mine) for p, mine in results.items()}

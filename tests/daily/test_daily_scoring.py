@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.daily.board import MIN_DAYS, daily_board
 from bot.daily.scoring import day_percentages, deal_percentages, ranks
 
@@ -55,6 +58,58 @@ def test_the_day_is_the_mean_of_its_deals() -> None:
 def test_equal_results_share_a_place() -> None:
     results = {"ann": Fraction(1, 3), "bob": Fraction(2, 6), "cas": Fraction(1, 4)}
     assert ranks(results) == {"ann": 1, "bob": 1, "cas": 3}
+
+
+def pairwise_day(attempts: dict[int, tuple[int | None, ...]], deals: int) -> dict[int, Fraction]:
+    """The module docstring's definition, pair by pair: each deal's percentage is the
+    matchpoints against every other player, the day their mean."""
+
+    def halves(mine: int | None, theirs: int | None) -> int:
+        if mine is None:
+            return 1 if theirs is None else 0
+        return 2 if theirs is None or mine > theirs else 1 if mine == theirs else 0
+
+    field = len(attempts)
+    totals = dict.fromkeys(attempts, Fraction(0))
+    for index in range(deals):
+        for player, scores in attempts.items():
+            if field == 1:
+                totals[player] += 50
+                continue
+            points = sum(
+                halves(scores[index], theirs[index])
+                for other, theirs in attempts.items()
+                if other != player
+            )
+            totals[player] += Fraction(100 * points, 2 * (field - 1))
+    return {player: total / deals for player, total in totals.items()}
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda deals: st.tuples(
+            st.just(deals),
+            st.lists(
+                st.tuples(*[st.sampled_from([None, -60, -20, 0, 10, 30])] * deals),
+                min_size=1,
+                max_size=12,
+            ),
+        )
+    )
+)
+def test_counted_in_order_the_results_are_the_pairwise_definition(
+    case: tuple[int, list[tuple[int | None, ...]]],
+) -> None:
+    deals, rows = case
+    attempts = dict(enumerate(rows))
+    expected = pairwise_day(attempts, deals)
+    assert day_percentages(attempts, deals) == expected
+    assert deal_percentages({p: s[0] for p, s in attempts.items()}) == pairwise_day(
+        {p: s[:1] for p, s in attempts.items()}, 1
+    )
+    assert ranks(expected) == {
+        p: 1 + sum(1 for other in expected.values() if other > mine) for p, mine in expected.items()
+    }
 
 
 def test_the_board_ranks_players_with_enough_days_best_first() -> None:
