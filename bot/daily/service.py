@@ -71,6 +71,10 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     valid: bool = True
     """False once dropped (its store write failed): a waiting request loads it again."""
+    shown: AttemptView | None = None
+    """The view last made of it: the attempt changes only by a move, so until the next
+    one this is its view (a click's check before its acknowledgement asks for the view
+    the previous click's answer made)."""
 
 
 class DailyService:
@@ -465,6 +469,9 @@ class DailyService:
 
     def _view(self, live: Live, standing: Standing | None = None) -> AttemptView:
         info, attempt = live.info, live.attempt
+        shown = live.shown
+        if standing is None and shown is not None and shown.step == attempt.moves:
+            return shown  # nothing moved since (a finished attempt is not kept)
         match = attempt.match
         deal = match.deal
         assert deal is not None
@@ -473,7 +480,7 @@ class DailyService:
             previous = _result(attempt, attempt.deal_index)
         elif attempt.deal_index > 0 and not deal.plays:
             previous = _result(attempt, attempt.deal_index - 1)
-        return AttemptView(
+        live.shown = AttemptView(
             attempt_id=info.attempt_id,
             guild_id=info.guild_id,
             user_id=info.user_id,
@@ -490,6 +497,7 @@ class DailyService:
             finished=attempt.finished,
             standing=standing,
         )
+        return live.shown
 
 
 def _not_saved() -> DailyRefusal:

@@ -3,9 +3,10 @@ attempts at them, every move of an attempt and the scores of its deals.
 
 A day is stored when its first attempt starts, with its rules and its deals, so the
 server changing its settings later in the day (or a change to how cards are dealt) never
-changes a day someone has begun. Each call that changes an attempt is one committed
-transaction before it returns: the moves of one click (the person's and the computers'
-answers), the scores of the deals they finished and, with the last, the attempt's end.
+changes a day someone has begun. Each call that changes an attempt is committed, all of
+it or nothing, before it returns: the moves of one click (the person's and the computers'
+answers), the scores of the deals they finished and, with the last, the attempt's end
+(the clicks of several people waiting at once share one transaction).
 Once a day's results close, the daily service settles it: each attempt's result is
 written beside it, and the season's daily board reads those.
 
@@ -17,10 +18,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from bot.engine import Card, Rules
 
+from .batch import Batched
 from .codec import (
     decode_action,
     decode_hands,
@@ -33,7 +36,7 @@ from .codec import (
     to_datetime,
 )
 from .database import Database, Session
-from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound
+from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound, StoreError
 from .facts import FactStore
 from .models import (
     AttemptInfo,
@@ -63,6 +66,7 @@ class DailyStore:
     def __init__(self, db: Database, facts: FactStore) -> None:
         self._db = db
         self._facts = facts
+        self._appends = Batched(db, _append_together)
 
     async def secret(self) -> str:
         """The bot's secret for dealing the days (made and kept the first time)."""
@@ -145,7 +149,7 @@ class DailyStore:
                 if error.kind == "unique":
                     raise AlreadyStored(f"user {user_id} has an attempt on {day}") from None
                 raise Conflict(f"no attempt on {day}: {error}") from None
-            await _insert_moves(session, int(attempt_id), moves)
+            await _insert_moves(session, [(int(attempt_id), move) for move in moves])
             return await _attempt(session, int(attempt_id))
 
     async def _season_ready(self, guild_id: int) -> None:
@@ -195,34 +199,19 @@ class DailyStore:
     ) -> None:
         """Store the next ``moves`` of the attempt, the person's final ``scores`` of the
         deals they ended (by deal index) and, when ``finished``, the attempt's end: one
-        transaction. A move number already stored raises :class:`AlreadyStored` (a stale
-        or repeated click); a finished attempt or a gap, :class:`Conflict`."""
-        async with self._db.writing() as session:
-            row = await session.fetchone(
-                "SELECT finished_at, "
-                "(SELECT coalesce(max(seq) + 1, 0) FROM daily_moves m "
-                " WHERE m.attempt_id = a.attempt_id) AS next "
-                "FROM daily_attempts a WHERE attempt_id = ?",
-                (attempt_id,),
-            )
-            if row is None:
-                raise NotFound(f"there is no attempt {attempt_id}")
-            if row["finished_at"] is not None:
-                raise Conflict(f"attempt {attempt_id} is finished")
-            if moves and moves[0].seq != row["next"]:
-                if moves[0].seq < row["next"]:
-                    raise AlreadyStored(f"move {moves[0].seq} of attempt {attempt_id} is stored")
-                raise Conflict(f"attempt {attempt_id} has no move {row['next']} yet")
-            await _insert_moves(session, attempt_id, moves)
-            await session.executemany(
-                "INSERT INTO daily_scores (attempt_id, deal_index, score) VALUES (?, ?, ?)",
-                [(attempt_id, deal, score) for deal, score in sorted(scores.items())],
-            )
-            if finished:
-                await session.execute(
-                    "UPDATE daily_attempts SET finished_at = ? WHERE attempt_id = ?",
-                    (now_ms(), attempt_id),
-                )
+        transaction, committed when this returns. A move number already stored raises
+        :class:`AlreadyStored` (a stale or repeated click); a finished attempt or a gap,
+        :class:`Conflict`; and nothing of the call is stored. Calls made while another
+        is being written are written together, in the next transaction
+        (:mod:`bot.store.batch`): with many people clicking at once, its begin, reads
+        and commit are paid once for all of them."""
+        await self._appends(_Append(attempt_id, moves, scores, finished))
+
+    @property
+    def append_transactions(self) -> int:
+        """Transactions :meth:`append_moves` has written so far (fewer than its calls
+        when calls waited together)."""
+        return self._appends.transactions
 
     # -- results ------------------------------------------------------------------------
 
@@ -323,6 +312,73 @@ class DailyStore:
         return [from_row(DailyTally, row, total=float(row["total"])) for row in rows]
 
 
+@dataclass(frozen=True)
+class _Append:
+    """One call of :meth:`DailyStore.append_moves`, waiting to be written."""
+
+    attempt_id: int
+    moves: Sequence[DailyMove]
+    scores: Mapping[int, int]
+    finished: bool
+
+
+async def _append_together(session: Session, appends: Sequence[_Append]) -> list[StoreError | None]:
+    """Write the appends that fit where their attempt stands, in the session's
+    transaction; each one's answer: None (written) or its refusal (nothing of it
+    written). Two of the same attempt are checked in order, the second after the first."""
+    ids = sorted({append.attempt_id for append in appends})
+    rows = await session.fetchall(
+        "SELECT a.attempt_id, a.finished_at IS NOT NULL AS finished, "
+        "(SELECT coalesce(max(seq) + 1, 0) FROM daily_moves m "
+        " WHERE m.attempt_id = a.attempt_id) AS next "
+        f"FROM daily_attempts a WHERE a.attempt_id IN ({', '.join('?' * len(ids))})",
+        ids,
+    )
+    state = {row["attempt_id"]: (bool(row["finished"]), int(row["next"])) for row in rows}
+    answers: list[StoreError | None] = []
+    written: list[_Append] = []
+    for append in appends:
+        refusal = _refusal(append, state.get(append.attempt_id))
+        answers.append(refusal)
+        if refusal is None:
+            written.append(append)
+            after = state[append.attempt_id][1] + len(append.moves)
+            state[append.attempt_id] = (append.finished, after)
+    await _insert_moves(
+        session, [(append.attempt_id, move) for append in written for move in append.moves]
+    )
+    ended = [
+        (append.attempt_id, deal, score)
+        for append in written
+        for deal, score in sorted(append.scores.items())
+    ]
+    if ended:
+        await session.executemany(
+            "INSERT INTO daily_scores (attempt_id, deal_index, score) VALUES (?, ?, ?)", ended
+        )
+    finishing = [(now_ms(), append.attempt_id) for append in written if append.finished]
+    if finishing:
+        await session.executemany(
+            "UPDATE daily_attempts SET finished_at = ? WHERE attempt_id = ?", finishing
+        )
+    return answers
+
+
+def _refusal(append: _Append, state: tuple[bool, int] | None) -> StoreError | None:
+    """Why ``append`` does not fit its attempt (finished or not, its next move number)."""
+    attempt_id, moves = append.attempt_id, append.moves
+    if state is None:
+        return NotFound(f"there is no attempt {attempt_id}")
+    finished, after = state
+    if finished:
+        return Conflict(f"attempt {attempt_id} is finished")
+    if moves and moves[0].seq != after:
+        if moves[0].seq < after:
+            return AlreadyStored(f"move {moves[0].seq} of attempt {attempt_id} is stored")
+        return Conflict(f"attempt {attempt_id} has no move {after} yet")
+    return None
+
+
 async def _day(session: Session, guild_id: int, day: date) -> DailyDayRecord | None:
     rules = await session.scalar(
         "SELECT rules FROM daily_days WHERE guild_id = ? AND day = ?",
@@ -369,7 +425,10 @@ def _move(row: Row) -> DailyMove:
     return from_row(DailyMove, row, action=decode_action(row["kind"], row["value"]))
 
 
-async def _insert_moves(session: Session, attempt_id: int, moves: Sequence[DailyMove]) -> None:
+async def _insert_moves(session: Session, moves: Sequence[tuple[int, DailyMove]]) -> None:
+    """Insert (attempt id, move) rows; a move number stored already is :class:`AlreadyStored`."""
+    if not moves:
+        return
     now = now_ms()
     try:
         await session.executemany(
@@ -377,10 +436,10 @@ async def _insert_moves(session: Session, attempt_id: int, moves: Sequence[Daily
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (attempt_id, m.seq, m.deal_index, m.seat, *encode_action(m.action), now)
-                for m in moves
+                for attempt_id, m in moves
             ],
         )
     except ConstraintFailed as error:
         if error.kind == "unique":
-            raise AlreadyStored(f"a move of attempt {attempt_id} is stored already") from None
+            raise AlreadyStored(f"a move of attempt {moves[0][0]} is stored already") from None
         raise
