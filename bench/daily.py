@@ -251,6 +251,7 @@ async def run(args: argparse.Namespace) -> None:
             rss_before = rss_kb()
             cpu_before = time.process_time()
             threads_before, children_before = thread_cpu(), children_cpu()
+            transactions_before = h.parts.store.daily.append_transactions
             began = time.perf_counter()
             shown: list[float] = []
             playing = (person(h, user, args.think, shown) for user in people)
@@ -260,6 +261,7 @@ async def run(args: argparse.Namespace) -> None:
             cpu = time.process_time() - cpu_before
             threads_after, drawing = thread_cpu(), children_cpu() - children_before
             pictures = h.parts.daily.drawing
+            transactions = h.parts.store.daily.append_transactions - transactions_before
             own = len(h.fake.own_calls()) - own_before
             interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
             latencies = [i.latency for i in interactions if i.latency is not None]
@@ -297,6 +299,10 @@ async def run(args: argparse.Namespace) -> None:
             f"pictures: {pictures.drawn}, {pictures.kept} of them kept by their scene, "
             f"not drawn again ({pictures.kept / pictures.drawn:.0%})"
         )
+    print(
+        f"store: the clicks' moves written in {transactions} transactions "
+        f"({clicks / max(transactions, 1):.1f} clicks each)"
+    )
     print(
         f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
         f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "

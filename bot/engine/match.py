@@ -42,7 +42,8 @@ class Match:
         self.rules = rules
         self.deals: list[Deal] = []
         self.chosen_by: dict[str, int] = {}
-        self._choices = rules.choices_per_seat(first_dealer)
+        self.choices_per_seat = rules.choices_per_seat(first_dealer)
+        """How many contracts each seat chooses over the match (every view shows it)."""
         self._done_totals = [0, 0, 0, 0]
         self._done_deals = 0
         """The totals of the first ``_done_deals`` deals, all finished: a finished deal's
@@ -166,7 +167,7 @@ class Match:
                 return Reason.TRUMP_ALREADY_PICKED, "you have already picked your trump option"
             return None
         negatives = len(picked) - trumps
-        if negatives >= self._choices[seat] - rules.trumps_per_seat:
+        if negatives >= self.choices_per_seat[seat] - rules.trumps_per_seat:
             return Reason.MUST_PICK_TRUMP, "you must pick a trump option with your last choice"
         return None
 

@@ -10,7 +10,7 @@ shows. Front ends build from it instead of reaching into the deal's attributes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .actions import Action, Double
 from .cards import CARDS, Card, Suit
@@ -67,28 +67,33 @@ class SeatView:
 
 
 def seat_view(match: Match, seat: int) -> SeatView:
-    """Snapshot of ``match`` as seen from ``seat``."""
+    """Snapshot of ``match`` as seen from ``seat``: made in one go (the computers and
+    every front end ask for one at each turn)."""
     deal = match.deal
     totals = tuple(match.totals())
-    choices = match.rules.choices_per_seat(match.first_dealer)
-    between_deals = SeatView(
+    if deal is None:
+        return SeatView(
+            seat=seat,
+            phase=match.phase,
+            totals=totals,
+            chosen_by=dict(match.chosen_by),
+            choices_per_seat=match.choices_per_seat,
+            rules=match.rules,
+        )
+    hands = [deal.hand(s) for s in range(4)]
+    return SeatView(
         seat=seat,
         phase=match.phase,
         totals=totals,
         chosen_by=dict(match.chosen_by),
-        choices_per_seat=choices,
+        choices_per_seat=match.choices_per_seat,
         rules=match.rules,
-    )
-    if deal is None:
-        return between_deals
-    return replace(
-        between_deals,
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
         first_leader=deal.first_leader,
         to_act=deal.to_act,
-        hand=tuple(deal.hand(seat)),
+        hand=tuple(hands[seat]),
         contract=deal.contract,
         legal=tuple(match.legal_actions()) if deal.to_act == seat else (),
         doubling=tuple(deal.doubling),
@@ -98,7 +103,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
         tricks=tuple(deal.tricks),
         trick=current_trick(deal),
         voids=tuple(frozenset(v) for v in deal.voids),
-        cards_left=tuple(len(deal.hand(s)) for s in range(4)),
+        cards_left=tuple(len(hand) for hand in hands),
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
         domino_passes=tuple(deal.domino_passes),
