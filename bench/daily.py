@@ -1,21 +1,29 @@
 """Daily deals load benchmark: ``python bench/daily.py [--people 200]``.
 
 Runs the real bot (its parts, cogs and buttons, a SQLite store in a temporary folder)
-against the in-process fake Discord of the tests (``tests/discord/discord_harness.py``:
-discord.py's own HTTP code down to a fake session), with ``--people`` members who all
-run ``/bonken daily`` at once and then click their moves as soon as the bot has answered
-(``--think``: after that many seconds on average, drawn at random), until every attempt
-is finished. Printed:
+against the fake Discord of the tests (``tests/discord/discord_harness.py``), with
+``--people`` members who all run ``/bonken daily`` at once and then click their moves as
+soon as the bot has answered (``--think``: after that many seconds on average, drawn at
+random), until every attempt is finished.
+
+The fake Discord and the people run in a process of their own, as they are other
+machines in reality, so the bot's process does the bot's work alone and its CPU is the
+bot's: the people's interactions reach it as gateway events (handed to discord.py's
+parser), and discord.py's requests (built by discord.py, their bodies read as Discord
+reads them, JSON or multipart with the picture) go to the fake Discord over a socket
+instead of to Discord over the network. The bot is started and its commands synced
+against the harness's own fake Discord in its process first. Printed:
 
 1. Acknowledgement: each interaction's time from its arrival to its first answer (the
    defer), p50 / p99 / max, and how many took 3 s or more (Discord's limit; target 0).
 2. The time until the person's message shows the answer (the handler done: the move
-   stored, the computers' answers, the picture drawn, the message edited). Printed with
-   it first: the clicks a second, and the CPU time of the process (every thread) per
-   click, and its split: the process's threads (the event loop's, which also runs the
-   fake Discord and the people; the store's; the picture thread's) and the drawing
-   processes (``--drawing-processes``, 1 as the bot runs by default; 0: the bot's
-   picture thread draws, as before they existed). With nobody thinking, each person
+   stored, the computers' answers, the picture drawn, the message edited), measured by
+   the people. Printed with it first: the clicks a second, and the CPU time of the bot's
+   process (every thread) per click, and its split: the process's threads (the event
+   loop's; the store's; the picture thread's) and the drawing processes
+   (``--drawing-processes``, 1 as the bot runs by default; 0: the bot's picture thread
+   draws, as before they existed), the people's process beside; and how many transactions stored the
+   clicks' moves (clicks waiting together share one). With nobody thinking, each person
    waits for the clicks of the others ahead of his, so the time until an answer shows is
    about ``--people`` divided by the clicks a second, and the clicks a second are the
    cores' free time divided by a click's CPU (or, if less, the event loop's thread's
@@ -44,9 +52,13 @@ import argparse
 import asyncio
 import copy
 import gc
+import itertools
+import multiprocessing
 import os
+import pickle
 import random
 import resource
+import socket
 import statistics
 import sys
 import tempfile
@@ -54,7 +66,13 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+from multidict import CIMultiDict
+from yarl import URL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/
 
@@ -64,14 +82,18 @@ from bot.engine import Action, SeatView
 from bot.players.hard import HardPlayer
 from bot.players.pool import decide_sync
 from bot.store import open_store
+from tests.discord import discord_harness
 from tests.discord.discord_harness import (
     ACK_DEADLINE,
     EPHEMERAL,
     FAST_PACING,
+    Call,
+    FakeDiscord,
     Harness,
     Interaction,
     User,
     custom_ids,
+    snowflake,
 )
 
 
@@ -95,12 +117,13 @@ def thread_cpu() -> dict[str, float]:
     return seconds
 
 
-def children_cpu() -> float:
-    """CPU seconds so far of this process's running children (the drawing processes)."""
+def children_cpu(besides: int) -> float:
+    """CPU seconds so far of this process's running children but ``besides`` (the people's
+    process): the drawing processes."""
     mine = str(os.getpid())
     total = 0.0
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
+        if entry.isdigit() and int(entry) != besides:
             try:
                 with open(f"/proc/{entry}/stat") as stat:
                     fields = stat.read().rsplit(")", 1)[1].split()
@@ -184,33 +207,224 @@ class NewTasks:
 NEW_TASKS = NewTasks()
 
 
-async def handled(h: Harness, payload: dict[str, Any], shown: list[float]) -> Interaction:
-    """Feed an interaction to the bot and wait for its handler (however long it takes:
-    the harness's own ``dispatch`` gives up after ten seconds); ``shown`` gets the time
-    until the person's message showed the answer."""
-    began = time.perf_counter()
-    started = NEW_TASKS.of(lambda: h.bot._connection.parse_interaction_create(payload))
-    await asyncio.gather(*started)
-    shown.append(time.perf_counter() - began)
-    return h.fake.interactions[int(payload["id"])]
+class WireResponse:
+    """Discord's answer to one request, as discord.py reads an aiohttp response."""
+
+    def __init__(self, status: int, text: str, headers: dict[str, str]) -> None:
+        self.status = status
+        self.reason = "OK" if status < 400 else "Error"
+        self.headers = CIMultiDict(headers)
+        self._text = text
+
+    async def text(self, encoding: str | None = None) -> str:
+        return self._text
 
 
-async def person(h: Harness, user: User, think: float, shown: list[float]) -> int:
+class WireSession:
+    """The session discord.py sends every request through, to the people's process's
+    fake Discord. The bot's side of a request is what it would be against Discord,
+    short of the socket: discord.py builds it, the body is read as Discord reads it
+    (JSON, or multipart with the picture) and written to the other process."""
+
+    def __init__(self, people: People, trace: aiohttp.TraceConfig | None) -> None:
+        self.people = people
+        self.trace = trace
+        self.closed = False
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _WireRequest:
+        return _WireRequest(self, method, url, kwargs)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class _WireRequest:
+    def __init__(self, session: WireSession, method: str, url: str, kwargs: dict[str, Any]):
+        self.session, self.method, self.url, self.kwargs = session, method, url, kwargs
+
+    async def __aenter__(self) -> WireResponse:
+        body, files = decode_body(self.kwargs.get("data"))
+        path = urlsplit(self.url).path.removeprefix("/api/v10")
+        authorization = (self.kwargs.get("headers") or {}).get("Authorization")
+        response = await self.session.people.ask(self.method, path, body, files, authorization)
+        trace = self.session.trace
+        if trace is not None:  # as aiohttp tells a trace the answer has come
+            ended = aiohttp.TraceRequestEndParams(
+                self.method,
+                URL(self.url),
+                CIMultiDict(),
+                response,  # type: ignore[arg-type]
+            )
+            await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+        return response
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class Wire:
+    """Pickled messages, each after its length, over a stream socket between the two
+    processes (asyncio's buffered transport: a send never blocks the loop)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader, self._writer = reader, writer
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        self._writer.write(len(data).to_bytes(4, "big") + data)
+
+    async def receive(self) -> tuple[Any, ...]:
+        size = int.from_bytes(await self._reader.readexactly(4), "big")
+        message: tuple[Any, ...] = pickle.loads(await self._reader.readexactly(size))
+        return message
+
+    async def close(self) -> None:
+        await self._writer.drain()
+        self._writer.close()
+
+
+class People:
+    """The people's process as the bot's process sees it: Discord's gateway (their
+    interactions come in) and its HTTP side (the bot's requests go out)."""
+
+    def __init__(self, wire: Wire) -> None:
+        self._wire = wire
+        self._asked: dict[int, asyncio.Future[WireResponse]] = {}
+        self._numbers = itertools.count()
+        self.ended: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    async def ask(
+        self, method: str, path: str, body: Any, files: Any, authorization: str | None
+    ) -> WireResponse:
+        number = next(self._numbers)
+        self._asked[number] = answer = asyncio.get_running_loop().create_future()
+        self._wire.send(("request", number, method, path, body, files, authorization))
+        return await answer
+
+    async def serve(self, h: Harness) -> None:
+        """Feed the people's interactions to the bot (telling them when its handlers are
+        done) and hand Discord's answers back, until the people are done."""
+        while not self.ended.done():
+            message = await self._wire.receive()
+            if message[0] == "interaction":
+                self._start(h, message[1])
+            elif message[0] == "answer":
+                _kind, number, status, text, headers = message
+                self._asked.pop(number).set_result(WireResponse(status, text, headers))
+            else:
+                self.ended.set_result(message[1])
+
+    def _start(self, h: Harness, payload: dict[str, Any]) -> None:
+        """The interaction's handlers started; the people told once they are done."""
+        started = NEW_TASKS.of(lambda: h.bot._connection.parse_interaction_create(payload))
+        handlers = asyncio.gather(*started, return_exceptions=True)
+        handlers.add_done_callback(lambda _: self._wire.send(("handled", payload["id"])))
+
+
+def decode_body(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
+    """A request's body as Discord reads it (the harness's own reading)."""
+    return discord_harness._decode(data)
+
+
+# -- the people's process ---------------------------------------------------------------
+
+
+def people_process(sock: socket.socket, args: argparse.Namespace, commands: Any, bot: User) -> None:
+    """The fake Discord and the people, in a process of their own: on another machine in
+    reality, so none of their work is counted as the bot's."""
+    discord_harness._ids = itertools.count(2_000_000_000_000_000_000)  # not the bot's ids
+    asyncio.run(_play(sock, args, commands, bot))
+
+
+class Bot:
+    """The bot's process as the people's process sees it."""
+
+    def __init__(self, wire: Wire, fake: FakeDiscord) -> None:
+        self._wire = wire
+        self._fake = fake
+        self._handled: dict[str, asyncio.Future[None]] = {}
+        self.started = asyncio.get_running_loop().create_future()
+
+    async def serve(self) -> None:
+        while True:
+            message = await self._wire.receive()
+            if message[0] == "request":
+                _kind, number, method, path, body, files, authorization = message
+                at = time.monotonic()
+                call = Call(at, method, path, body, files, authorization=authorization)
+                response = self._fake.answer(call)
+                headers = dict(response.headers)
+                self._wire.send(("answer", number, response.status, response._text, headers))
+            elif message[0] == "handled":
+                self._handled.pop(message[1]).set_result(None)
+            else:
+                self.started.set_result(None)
+
+    async def handled(self, payload: dict[str, Any], shown: list[float]) -> Interaction:
+        """Send an interaction to the bot and wait until its handlers are done; ``shown``
+        gets the time until the person's message showed the answer."""
+        began = time.perf_counter()
+        self._handled[payload["id"]] = done = asyncio.get_running_loop().create_future()
+        self._wire.send(("interaction", payload))
+        await done
+        shown.append(time.perf_counter() - began)
+        return self._fake.interactions[int(payload["id"])]
+
+
+async def person(bot: Bot, fake: FakeDiscord, user: User, think: float, shown: list[float]) -> int:
     """``user`` plays today's deals by clicking, ``think`` seconds (on average) after
     seeing each answer; the clicks made."""
-    command = h._command_data("daily", {})
-    started = await handled(h, h.fake.interaction_payload(2, user, command), shown)
+    bonken = next(c["id"] for c in fake.commands if c["name"] == "bonken")  # as synced
+    command = {"id": bonken, "name": "bonken", "type": 1, "options": [{"name": "daily", "type": 1}]}
+    started = await bot.handled(fake.interaction_payload(2, user, command), shown)
     assert started.original_id is not None, started.text
     message_id = started.original_id
     clicks = 0
-    while (move := next_move(message := h.fake.messages[message_id])) is not None:
+    while (move := next_move(message := fake.messages[message_id])) is not None:
         if think:
             await asyncio.sleep(random.expovariate(1 / think))
         data = {"custom_id": move, "component_type": 2}
-        payload = h.fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
-        await handled(h, payload, shown)
+        payload = fake.interaction_payload(3, user, data, message=copy.deepcopy(message))
+        await bot.handled(payload, shown)
         clicks += 1
     return clicks
+
+
+async def _play(
+    sock: socket.socket, args: argparse.Namespace, commands: Any, bot_user: User
+) -> None:
+    random.seed(args.seed)
+    fake = FakeDiscord(time_scale=1.0)
+    fake.commands, fake.bot_user = commands, bot_user
+    wire = Wire(*await asyncio.open_connection(sock=sock))
+    bot = Bot(wire, fake)
+    serving = asyncio.create_task(bot.serve())
+    await bot.started
+    began = time.perf_counter()
+    shown: list[float] = []
+    people = [User(snowflake(), f"Player {n}") for n in range(args.people)]
+    clicks = sum(await asyncio.gather(*(person(bot, fake, u, args.think, shown) for u in people)))
+    seconds = time.perf_counter() - began
+    interactions = [i for i in fake.interactions.values() if i.type in (2, 3)]
+    latencies = [i.latency for i in interactions if i.latency is not None]
+    public = [
+        m
+        for m in fake.messages.values()
+        if not m["flags"] & EPHEMERAL and "played today's deals" in (m["content"] or "")
+    ]
+    summary = {
+        "clicks": clicks,
+        "seconds": seconds,
+        "shown": shown,
+        "latencies": latencies,
+        "interactions": len(interactions),
+        "unanswered": len(interactions) - len(latencies),
+        "own": len(fake.own_calls()),
+        "public": len(public),
+    }
+    wire.send(("end", summary))
+    serving.cancel()
+    await wire.close()
 
 
 async def memory_per_attempt(people: int, folder: Path) -> float:
@@ -243,38 +457,43 @@ async def run(args: argparse.Namespace) -> None:
             pacing=FAST_PACING,
             time_scale=1.0,
             drawing_processes=args.drawing_processes,
-        ).start()
+        ).start()  # started, its commands synced, against the harness's own fake Discord
+        http = h.bot.http
+        local = http._HTTPClient__session  # type: ignore[attr-defined]
+        ours, theirs = socket.socketpair()
+        spawn = multiprocessing.get_context("spawn")
+        playing = spawn.Process(
+            target=people_process, args=(theirs, args, h.fake.commands, h.fake.bot_user)
+        )
+        playing.start()
+        theirs.close()
         try:
-            people = [h.user(f"Player {n}") for n in range(args.people)]
+            people = People(Wire(*await asyncio.open_connection(sock=ours)))
+            http._HTTPClient__session = WireSession(people, http.http_trace)  # type: ignore[attr-defined]
+            serving = asyncio.create_task(people.serve(h))
             await asyncio.sleep(2 if args.drawing_processes else 0)  # the processes start
-            own_before = len(h.fake.own_calls())
             rss_before = rss_kb()
             cpu_before = time.process_time()
-            threads_before, children_before = thread_cpu(), children_cpu()
+            threads_before, children_before = thread_cpu(), children_cpu(playing.pid or 0)
+            people_before = _cpu(f"/proc/{playing.pid}/stat")
             transactions_before = h.parts.store.daily.append_transactions
-            began = time.perf_counter()
-            shown: list[float] = []
-            playing = (person(h, user, args.think, shown) for user in people)
-            clicks = sum(await asyncio.gather(*playing))
-            seconds = time.perf_counter() - began
+            people._wire.send(("start",))
+            ended = await people.ended
             rss_growth = rss_kb() - rss_before
             cpu = time.process_time() - cpu_before
-            threads_after, drawing = thread_cpu(), children_cpu() - children_before
+            threads_after, drawing = thread_cpu(), children_cpu(playing.pid or 0) - children_before
+            people_cpu = _cpu(f"/proc/{playing.pid}/stat") - people_before
             pictures = h.parts.daily.drawing
             transactions = h.parts.store.daily.append_transactions - transactions_before
-            own = len(h.fake.own_calls()) - own_before
-            interactions = [i for i in h.fake.interactions.values() if i.type in (2, 3)]
-            latencies = [i.latency for i in interactions if i.latency is not None]
-            unanswered = len(interactions) - len(latencies)
-            public = [
-                m
-                for m in h.fake.messages.values()
-                if not m["flags"] & EPHEMERAL and "played today's deals" in (m["content"] or "")
-            ]
+            await serving
         finally:
+            http._HTTPClient__session = local  # type: ignore[attr-defined]
+            playing.join(10)
             await h.stop()
         decisions = list(times)  # the load run's (the memory count's are not timed work)
         held = await memory_per_attempt(args.people, Path(folder))
+    clicks, seconds, shown = ended["clicks"], ended["seconds"], ended["shown"]
+    latencies, interactions = ended["latencies"], ended["interactions"]
     load = os.getloadavg()
     print(
         f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
@@ -282,7 +501,8 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"{args.people} people, thinking {args.think} s on average, {clicks} clicks in "
         f"{seconds:.1f} s ({clicks / seconds:.0f}/s); CPU {cpu / clicks * 1000:.1f} ms a click "
-        f"(this process, all its threads: the bot, the fake Discord and the people)"
+        f"(the bot's process, all its threads; the fake Discord and the people's process "
+        f"{people_cpu / clicks * 1000:.1f} ms)"
     )
     split = {
         name: seconds - threads_before.get(name, 0.0)
@@ -306,8 +526,8 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"acknowledged: p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
         f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms; "
-        f"{sum(1 for x in latencies if x >= ACK_DEADLINE)} of {len(interactions)} at 3 s or more, "
-        f"{unanswered} unanswered (target 0)"
+        f"{sum(1 for x in latencies if x >= ACK_DEADLINE)} of {interactions} at 3 s or more, "
+        f"{ended['unanswered']} unanswered (target 0)"
     )
     print(
         f"answer shown (the message edited, picture drawn): p50 "
@@ -319,7 +539,10 @@ async def run(args: argparse.Namespace) -> None:
         f"p50 {statistics.median(decisions) * 1e3:.2f} ms, "
         f"p95 {percentile(decisions, 0.95) * 1e3:.2f} ms, max {max(decisions) * 1e3:.2f} ms"
     )
-    print(f"channel REST calls while playing: {own} (target 0); public lines: {len(public)}")
+    print(
+        f"channel REST calls while playing: {ended['own']} (target 0); "
+        f"public lines: {ended['public']}"
+    )
     print(
         f"memory per attempt in play: {held / 1024:.1f} KB traced ({args.people} halfway "
         f"through their deals), resident growth during the run {rss_growth / args.people:.1f} KB"
