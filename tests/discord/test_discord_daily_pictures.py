@@ -105,6 +105,26 @@ async def test_a_drawing_process_killed_while_drawing_fails_that_picture_only(tm
         drawing.close()
 
 
+async def test_a_picture_asked_for_again_is_kept_in_the_bots_process(tmp_path):
+    """The same scene again is answered from the bot's own recent pictures: no process
+    is asked (none runs any more), the same bytes, counted as kept."""
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        view = await new_daily(store, Clock()).service.play(1, ANN, "Ann")
+    try:
+        scene = daily_scene(view, i18n.DEFAULT)
+        first = await drawing.deal_png(scene)
+        drawing.close()
+        for process in multiprocessing.active_children():
+            process.join(5)
+        assert not multiprocessing.active_children()
+        assert await drawing.deal_png(scene) == first == deal_png(scene)
+        assert not multiprocessing.active_children()
+        assert (drawing.drawn, drawing.kept) == (2, 1)
+    finally:
+        drawing.close()
+
+
 def kill_the_drawing_processes() -> None:
     for process in multiprocessing.active_children():
         process.kill()
