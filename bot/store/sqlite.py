@@ -8,9 +8,11 @@ the WAL. Only an operating-system crash or power cut can lose the last few commi
 never corrupts the file. That is the right trade for a game bot; ``synchronous=FULL``
 would fsync every card.
 
-Concurrency. One aiosqlite connection (one thread) serves the whole bot. An ``asyncio``
-lock makes every read and every transaction run alone on it, so one coroutine can never
-see, join or roll back another's half-done transaction. A single-statement write runs in
+Concurrency. One aiosqlite connection (one thread) serves the whole bot. Every
+transaction runs alone on it, and reads run only beside other reads (:mod:`bot.store.
+turns`), so one coroutine can never see, join or roll back another's half-done
+transaction. The statements of the reads running at once go to the thread together, one
+trip for all of them (:mod:`bot.store.sqlite_batch`). A single-statement write runs in
 autocommit mode, which is one transaction and one trip to the database thread. One bot
 process per file: :mod:`bot.store.lock` refuses a second one before it writes anything.
 
@@ -42,6 +44,8 @@ from .dialect import SQLITE
 from .errors import ConstraintFailed, DatabaseRefused, StorageFailed, StoreError
 from .lock import ProcessLock
 from .migrations import LATEST, migrate, schema_version
+from .sqlite_batch import ReadBatch
+from .turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -184,10 +188,15 @@ def _translated(path: Path) -> Iterator[None]:
     """sqlite3's errors as the store's: a broken constraint, or a failure to read or write."""
     try:
         yield
-    except sqlite3.IntegrityError as error:
-        raise _constraint_failed(str(error)) from error
     except sqlite3.Error as error:
-        raise StorageFailed(f"the database {path} failed: {error}") from error
+        raise _store_error(path, error) from error
+
+
+def _store_error(path: Path, error: sqlite3.Error) -> StoreError:
+    """A sqlite3 error as the store's."""
+    if isinstance(error, sqlite3.IntegrityError):
+        return _constraint_failed(str(error))
+    return StorageFailed(f"the database {path} failed: {error}")
 
 
 def _constraint_failed(message: str) -> ConstraintFailed:
@@ -202,7 +211,8 @@ def _constraint_failed(message: str) -> ConstraintFailed:
 
 
 class SqliteSession(Session):
-    """Statements on the connection while the caller holds the database lock."""
+    """Statements on the connection while the caller holds its turn (a write's, or a
+    read's whose statements go one by one: the read-only file's, in one transaction)."""
 
     dialect = SQLITE
 
@@ -211,13 +221,14 @@ class SqliteSession(Session):
         self._path = path
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        with _translated(self._path):
-            return list(await self._conn.execute_fetchall(sql, params))
+        return list(await self._rows(sql, params))
 
     async def scalar(self, sql: str, params: Params = ()) -> Any:
+        return next((row[0] for row in await self._rows(sql, params)), None)
+
+    async def _rows(self, sql: str, params: Params) -> Iterable[sqlite3.Row]:
         with _translated(self._path):
-            rows = await self._conn.execute_fetchall(sql, params)
-        return next((row[0] for row in rows), None)
+            return await self._conn.execute_fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         with _translated(self._path):
@@ -245,6 +256,18 @@ class SqliteSession(Session):
         return found
 
 
+class BatchedSession(SqliteSession):
+    """A read's statements, sent with those of the other reads running
+    (:mod:`bot.store.sqlite_batch`)."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, batch: ReadBatch) -> None:
+        super().__init__(conn, path)
+        self._batch = batch
+
+    async def _rows(self, sql: str, params: Params) -> Iterable[sqlite3.Row]:
+        return await self._batch.fetchall(sql, params)
+
+
 class SqliteDatabase(Database):
     """The one connection, its lock, and the ways to use it: read, a transaction, one write."""
 
@@ -257,7 +280,8 @@ class SqliteDatabase(Database):
         self._path = path
         self.label = str(path)
         self._process_lock = process_lock
-        self._lock = asyncio.Lock()
+        self._turns = Turns()
+        self._batch = ReadBatch(conn, lambda error: _store_error(path, error))
 
     @classmethod
     async def open(cls, path: Path) -> SqliteDatabase:
@@ -302,7 +326,7 @@ class SqliteDatabase(Database):
         return False
 
     async def close(self) -> None:
-        async with self._lock:
+        async with self._turns.write():
             try:
                 with _translated(self._path):
                     await self._conn.close()
@@ -312,16 +336,20 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Session]:
-        """Hold the lock for a consistent set of reads.
+        """A consistent set of reads.
 
-        The bot's own connection is the file's only writer, so holding the lock is enough.
-        Read-only, a running bot may write between two statements, so the reads share one
-        read transaction: one snapshot (a match's deals and actions from the same moment).
+        The bot's own connection is the file's only writer, and no write runs beside a
+        read (:mod:`bot.store.turns`), so every statement of the reads running at once sees
+        the same moment, and they are sent together (:mod:`bot.store.sqlite_batch`).
+        Read-only, a running bot may write between two statements, so a read is alone on
+        the connection, in one read transaction: one snapshot (a match's deals and actions
+        from the same moment).
         """
-        async with self._lock:
-            if self._process_lock is not None:
-                yield SqliteSession(self._conn, self._path)
-                return
+        if self._process_lock is not None:
+            async with self._turns.read():
+                yield BatchedSession(self._conn, self._path, self._batch)
+            return
+        async with self._turns.write():
             with _translated(self._path):
                 await self._conn.execute_fetchall("BEGIN")
             try:
@@ -332,7 +360,7 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[Session]:
         """One transaction: committed when the block ends, rolled back if it raises."""
-        async with self._lock:
+        async with self._turns.write():
             await self._roll_back()  # a transaction an earlier failed rollback left open
             with _translated(self._path):
                 await self._conn.execute_fetchall("BEGIN IMMEDIATE")
@@ -346,7 +374,7 @@ class SqliteDatabase(Database):
 
     async def write_one(self, sql: str, params: Params = ()) -> list[Row]:
         """One statement as its own transaction, committed when this returns."""
-        async with self._lock:
+        async with self._turns.write():
             return await SqliteSession(self._conn, self._path).fetchall(sql, params)
 
     async def _roll_back(self) -> None:
