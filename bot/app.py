@@ -9,7 +9,6 @@ they changed since the last sync.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import logging
@@ -20,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.archive import FinishedMatchService
+from bot.heap import FrozenHeap
 from bot.parts import Parts, build_parts
 from bot.review import ReviewSettings
 from bot.settings import Settings
@@ -83,6 +83,7 @@ class BonkenBot(commands.Bot):
         self._pacing = pacing or Pacing()
         self._review = review or ReviewSettings(work=settings.review_work)
         self._parts: Parts | None = None
+        self._heap = FrozenHeap()
 
     @property
     def parts(self) -> Parts:
@@ -151,7 +152,7 @@ class BonkenBot(commands.Bot):
         # What is alive now lives as long as the bot (modules, discord.py, the catalogues,
         # its parts): kept out of the cyclic collector, whose full passes then walk only
         # what the tables made since and pause the event loop for a fraction of the time.
-        gc.freeze()
+        self._heap.freeze()
         restored = await parts.service.restore()
         log.info("%s: restored %d open table(s)", self.settings.shards.describe(), restored)
         for table_id, match_id in await parts.presenter.unshown_ends():
@@ -191,7 +192,7 @@ class BonkenBot(commands.Bot):
         parts, self._parts = self._parts, None
         if parts is not None:  # (a start that failed before the store opened built none)
             await parts.close()
-        gc.unfreeze()  # (a process that goes on, as the tests do, collects it all again)
+        self._heap.unfreeze()
         await super().close()
 
 

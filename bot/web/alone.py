@@ -9,10 +9,10 @@ bot; a bad one, a database it cannot open or a port it cannot listen on is one
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 
+from bot.heap import FrozenHeap
 from bot.settings import Settings
 from bot.store import open_store
 
@@ -45,10 +45,11 @@ async def serve_alone(settings: Settings) -> None:
         # What is alive now lives as long as the process (as BonkenBot.setup_hook does):
         # kept out of the cyclic collector, whose passes then walk only what the pages
         # being drawn made (else a few per cent of the work of a page drawn for one reader).
-        gc.freeze()
+        heap = FrozenHeap()
+        heap.freeze()
         try:
             await stop.wait()
         finally:
             log.info("closing the web pages")
             await server.close()
-            gc.unfreeze()
+            heap.unfreeze()

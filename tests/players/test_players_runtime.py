@@ -60,13 +60,15 @@ def test_arena_smoke() -> None:
 
 
 def test_arena_with_the_clock_off_replays_exactly() -> None:
-    # What pairing two --hard variants on the same deals relies on: with the clock off,
-    # the same switches give the same scores.
+    """What pairing two --hard variants on the same deals relies on: with the clock off,
+    the same switches give the same scores. One deal shows it as two did: each of its
+    dozens of decisions would change the edges if it came out otherwise."""
+
     def edges(hard: dict[str, object]) -> list[float]:
         args = argparse.Namespace(
             candidate="hard",
             baseline="normal",
-            deals=2,
+            deals=1,
             seed=4,
             budget=0.01,
             workers=1,
@@ -80,13 +82,14 @@ def test_arena_with_the_clock_off_replays_exactly() -> None:
 
 def test_arena_baselines_think_for_their_own_budget() -> None:
     """Hard baselines with no budget play as the normal player: the same edges as hard
-    against normal baselines, deal for deal, while the candidate keeps its budget."""
+    against normal baselines, deal for deal, while the candidate keeps its budget. One
+    deal is enough: a baseline that thought for itself would play another card in it."""
 
     def edges(baseline: str, baseline_budget: float | None) -> list[float]:
         args = argparse.Namespace(
             candidate="hard",
             baseline=baseline,
-            deals=2,
+            deals=1,
             seed=4,
             budget=0.01,
             baseline_budget=baseline_budget,
@@ -122,16 +125,18 @@ def test_arena_refuses_a_wrong_switch_before_playing(
 def test_arena_versus_pairs_two_switch_sets_on_the_same_deals(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    common = ["--candidate", "hard", "--baseline", "normal", "--deals", "2", "--seed", "4"]
+    """Two sets of switches are paired on the same deal: the same switches differ in
+    nothing, a hard player of one guess a decision differs (one deal shows both)."""
+    common = ["--candidate", "hard", "--baseline", "normal", "--deals", "1", "--seed", "4"]
     off = '{"wall_clock": false}'
     arena_main([*common, "--budget", "0.01", "--hard", off, "--versus", off])
     same = capsys.readouterr().out
     assert "paired by deal: +0.0 a match" in same
-    assert "0 of 2 deals differ" in same
+    assert "0 of 1 deals differ" in same
     one_guess_a_decision = '{"wall_clock": false, "work_per_second": 0.0}'
     arena_main([*common, "--budget", "0.05", "--hard", off, "--versus", one_guess_a_decision])
     differ = capsys.readouterr().out
-    assert "0 of 2 deals differ" not in differ
+    assert "1 of 1 deals differ" in differ
     assert 'versus {"wall_clock": false, "work_per_second": 0.0}' in differ
 
 
