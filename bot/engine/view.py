@@ -11,6 +11,7 @@ shows. Front ends build from it instead of reaching into the deal's attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from .actions import Action, Double
 from .cards import CARDS, Card, Suit
@@ -70,24 +71,19 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """Snapshot of ``match`` as seen from ``seat``: made in one go (the computers and
     every front end ask for one at each turn)."""
     deal = match.deal
-    totals = tuple(match.totals())
-    if deal is None:
-        return SeatView(
-            seat=seat,
-            phase=match.phase,
-            totals=totals,
-            chosen_by=dict(match.chosen_by),
-            choices_per_seat=match.choices_per_seat,
-            rules=match.rules,
-        )
-    hands = [deal.hand(s) for s in range(4)]
-    return SeatView(
+    view = partial(
+        SeatView,
         seat=seat,
         phase=match.phase,
-        totals=totals,
+        totals=tuple(match.totals()),
         chosen_by=dict(match.chosen_by),
         choices_per_seat=match.choices_per_seat,
         rules=match.rules,
+    )
+    if deal is None:
+        return view()
+    hands = [deal.hand(s) for s in range(4)]
+    return view(
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
