@@ -226,7 +226,11 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
     record = await h.parts.store.matches.load_record(match_id)
     match = from_record(record)  # the record verifies: every move legal, replayed
     assert match.is_over and len(match.deals) == match.rules.deals
-    assert await page.locator(".lt-message").inner_text()  # the page says the table closed
+    # The page says the table closed: the socket's last message may reach it a moment
+    # after the record is stored, so wait for the words rather than look once.
+    await page.wait_for_function(
+        "() => (document.querySelector('.lt-message')?.textContent || '').trim() !== ''"
+    )
     await context.close()
     assert not watched.errors, watched.errors
 
