@@ -66,13 +66,11 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
 from multidict import CIMultiDict
-from yarl import URL
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests/
 
@@ -93,6 +91,7 @@ from tests.discord.discord_harness import (
     Interaction,
     User,
     custom_ids,
+    request_ended,
     snowflake,
 )
 
@@ -247,15 +246,7 @@ class _WireRequest:
         path = urlsplit(self.url).path.removeprefix("/api/v10")
         authorization = (self.kwargs.get("headers") or {}).get("Authorization")
         response = await self.session.people.ask(self.method, path, body, files, authorization)
-        trace = self.session.trace
-        if trace is not None:  # as aiohttp tells a trace the answer has come
-            ended = aiohttp.TraceRequestEndParams(
-                self.method,
-                URL(self.url),
-                CIMultiDict(),
-                response,  # type: ignore[arg-type]
-            )
-            await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+        await request_ended(self.session, self.session.trace, self.method, self.url, response)
         return response
 
     async def __aexit__(self, *exc: object) -> None:

@@ -241,6 +241,21 @@ class _Response:
         return None
 
 
+async def request_ended(
+    session: object, trace: aiohttp.TraceConfig | None, method: str, url: str, response: object
+) -> None:
+    """Tell the bot's ``trace`` (if any) that the answer to a request has come, as aiohttp
+    tells it: how the bot counts its REST calls and their times."""
+    if trace is not None:
+        ended = aiohttp.TraceRequestEndParams(
+            method,
+            URL(url),
+            CIMultiDict(),
+            response,  # type: ignore[arg-type]
+        )
+        await trace.on_request_end.send(session, SimpleNamespace(), ended)  # type: ignore[arg-type]
+
+
 class _Pending:
     """What ``session.request(...)`` returns: used as ``async with``."""
 
@@ -257,15 +272,7 @@ class _Pending:
             if fake.request_delay is not None:
                 await asyncio.sleep(fake.request_delay(self.method, urlsplit(self.url).path))
             response = fake.handle(self.method, self.url, self.kwargs)
-            trace = self.session.trace
-            if trace is not None:  # as aiohttp tells a trace the answer has come
-                ended = aiohttp.TraceRequestEndParams(
-                    self.method,
-                    URL(self.url),
-                    CIMultiDict(),
-                    response,  # type: ignore[arg-type]
-                )
-                await trace.on_request_end.send(self.session, SimpleNamespace(), ended)
+            await request_ended(self.session, self.session.trace, self.method, self.url, response)
             return response
         finally:
             fake.in_flight -= 1
