@@ -5,8 +5,9 @@ from one migrated once: ``sqlite_template.py``) or a fresh PostgreSQL database (
 ``postgres``) in a server the session starts from the installed binaries (see
 ``postgres_server.py``): one server per pytest-xdist worker, each in its own temporary
 folder with its own socket. Tests marked ``sqlite_only`` (a full disk, pragmas, the file
-lock, damaged files) run on SQLite alone. Without server binaries the PostgreSQL cases
-fail, saying what to install: a test never skips what it cannot find.
+lock, damaged files) run on SQLite alone, and so do those marked ``service_logic`` (see
+``pytest_generate_tests``) but the ones marked ``both_backends``. Without server binaries
+the PostgreSQL cases fail, saying what to install: a test never skips what it cannot find.
 """
 
 from __future__ import annotations
@@ -67,26 +68,47 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "service_logic: checks a service's own logic, not the store's: on SQLite alone, since"
+        " the store's tests run every query it makes on both backends",
+    )
+    config.addinivalue_line(
+        "markers",
+        "both_backends: on both backends even in a service_logic module (writes at once,"
+        " which PostgreSQL's locks order and SQLite's one writer takes in turn)",
+    )
+    config.addinivalue_line(
+        "markers",
         "long: many seconds, mostly waiting (a whole match in a browser or at the default"
         " pace, a crash loop of processes); run first, spread over the workers",
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """No PostgreSQL case for a test about SQLite's own behaviour (``sqlite_only``), nor
+    for one about a service's own logic (``service_logic``: whether a lobby refuses a
+    second join, how a season ranks): every query such a test makes reaches PostgreSQL
+    in the store's own tests (``tests/store``, and the ``*_store`` tests of the daily and
+    tally), which is where the backends may differ. A test marked ``both_backends`` keeps
+    both: writes at once, which each backend orders its own way."""
+    if "database" not in metafunc.fixturenames:
+        return
+    definition = metafunc.definition
+    alone = definition.get_closest_marker("sqlite_only") is not None or (
+        definition.get_closest_marker("service_logic") is not None
+        and definition.get_closest_marker("both_backends") is None
+    )
+    if alone:  # as a mark, which pytest then applies instead of the fixture's own params
+        definition.add_marker(pytest.mark.parametrize("database", ["sqlite"], indirect=True))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave out the PostgreSQL case of tests about SQLite's own behaviour, and start
-    each worker with its share of the tests marked ``long``: most of a long test's time
-    is spent waiting (on a browser, on the bot's clocks, on processes), so the workers
-    (more of them than cores, see ``addopts``) run every other test beside them instead
-    of after them, and none is left running one alone at the end."""
-    kept, left_out = [], []
-    for item in items:
-        callspec = getattr(item, "callspec", None)
-        on_postgres = callspec is not None and callspec.params.get("database") == "postgres"
-        (left_out if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
-    if left_out:
-        config.hook.pytest_deselected(items=left_out)
-    long = [item for item in kept if item.get_closest_marker("long") is not None]
-    rest = [item for item in kept if item.get_closest_marker("long") is None]
+    """Start each worker with its share of the tests marked ``long``: most of a long
+    test's time is spent waiting (on a browser, on the bot's clocks, on processes), so the
+    workers (more of them than cores, see ``addopts``) run every other test beside them
+    instead of after them, and none is left running one alone at the end."""
+    long = [item for item in items if item.get_closest_marker("long") is not None]
+    rest = [item for item in items if item.get_closest_marker("long") is None]
     workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
     items[:] = [item for share in _shares(long, rest, workers) for item in share]
 

@@ -1,6 +1,7 @@
-"""The daily service on both backends: attempts started, resumed and played; the same
+"""The daily service: attempts started, resumed and played; the same
 moves give the same game; every bad request is refused politely and changes nothing;
-the date turning; results hidden until played; the daily board."""
+the date turning; results hidden until played; the daily board. On SQLite, but the
+clicks at once (``service_logic``: the daily store's tests run its queries on both)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from bot.engine import Choose, Double, Play, Reason, from_record, rules_for
 from bot.store import GuildSettings, StorageFailed, Store, TableSettings, open_store
 from bot.store.copy import copy_database
 from tests.daily.daily_helpers import GUILD, Clock, at_random, cards_in, first_legal, play_out
+
+pytestmark = pytest.mark.service_logic
 
 ANN, BOB, CAS = 100, 101, 102
 TODAY = date(2026, 12, 2)
@@ -179,6 +182,7 @@ async def test_a_move_the_rules_forbid_is_refused_by_the_engines_reason(
     assert await _moves(store, view.attempt_id) == before
 
 
+@pytest.mark.both_backends
 async def test_two_clicks_at_once_store_one_move(service: DailyService, store: Store) -> None:
     view = await service.play(GUILD, ANN, "Ann")
     action = view.seat.legal[0]
@@ -409,6 +413,7 @@ async def test_a_copy_to_postgresql_keeps_every_day_and_attempt(
         assert [c.mine for c in results.comparisons] == list(ann.scores)
 
 
+@pytest.mark.both_backends
 async def test_starting_twice_at_once_makes_one_attempt(
     service: DailyService, store: Store
 ) -> None:

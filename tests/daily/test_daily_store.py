@@ -134,6 +134,25 @@ async def test_days_scores_reads_several_days_each_with_its_own_deals(store: Sto
     assert found[DAY] == await store.daily.day_scores(7, DAY)
 
 
+async def test_a_days_moves_are_read_by_attempt_in_order_and_only_that_days(store: Store) -> None:
+    later = DAY + timedelta(days=1)
+    for guild, day in ((7, DAY), (7, later), (8, DAY)):
+        await store.daily.open_day(guild, day, STANDARD, _deals(1))
+    ann = await store.daily.start_attempt(7, DAY, 100, "Ann", _moves(0, "-"))
+    bob = await store.daily.start_attempt(7, DAY, 101, "Bob", [])
+    await store.daily.append_moves(bob.attempt_id, _moves(0, "-", "-"), {})
+    await store.daily.append_moves(ann.attempt_id, _moves(1, "-", "2C"), {})
+    await store.daily.start_attempt(7, later, 100, "Ann", _moves(0, "-"))  # another day's
+    await store.daily.start_attempt(8, DAY, 102, "Cas", _moves(0, "-"))  # another server's
+    moves = await store.daily.day_moves(7, DAY)
+    assert list(moves) == [ann.attempt_id, bob.attempt_id]
+    assert moves[ann.attempt_id] == await store.daily.moves(ann.attempt_id)
+    assert [m.seq for m in moves[ann.attempt_id]] == [0, 1, 2]
+    assert moves[ann.attempt_id][2].action == Play(Card.parse("2C"))
+    assert moves[bob.attempt_id] == _moves(0, "-", "-")
+    assert await store.daily.day_moves(7, date(2026, 12, 1)) == {}
+
+
 async def test_closed_days_are_settled_once_into_the_season_tally(store: Store) -> None:
     attempts = []
     for day in (date(2026, 11, 28), date(2026, 11, 29), DAY):

@@ -9,11 +9,11 @@ import asyncio
 import json
 import os
 import signal
-import time
 
 import pytest
 
 from tests.ops.fake_discord import TOKEN, FakeDiscord, bot_env, launch
+from tests.ops.stop_clock import time_stop
 from tests.ops.wire_discord import (
     BotProcess,
     Call,
@@ -32,7 +32,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")
 
 FAST = {"BONKEN_PACE": "0", "BONKEN_THINK_SECONDS": "0.01"}
 STOP_LIMIT = 1.0
-"""Seconds from the signal to the exit with nothing to send (the README: at once)."""
+"""Seconds from the signal to the exit with nothing to send (the README: at once), less
+the time the bot stood ready to run while a loaded machine ran other work: what the bot
+waits for counts, the machine's queue does not (``tests/ops/stop_clock.py``)."""
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT])
@@ -44,10 +46,11 @@ async def test_a_signal_closes_discord_and_the_store_and_exits_0(tmp_path, numbe
         try:
             await asyncio.wait_for(fake.identified.wait(), 30)
             assert database.exists() and process.returncode is None
-            sent = time.monotonic()
-            process.send_signal(number)
-            _, stderr = await asyncio.wait_for(process.communicate(), 10)
-            took = time.monotonic() - sent
+            took, (_, stderr) = await time_stop(
+                process.pid,
+                lambda: process.send_signal(number),
+                asyncio.wait_for(process.communicate(), 10),
+            )
         finally:
             if process.returncode is None:
                 process.kill()
@@ -70,10 +73,11 @@ async def test_a_signal_while_still_starting_closes_as_cleanly(tmp_path):
         process = await launch(fake.url, fake.ws_url(), env, tmp_path)
         try:
             await asyncio.wait_for(fake.syncing.wait(), 30)
-            sent = time.monotonic()
-            process.send_signal(signal.SIGTERM)
-            _, stderr = await asyncio.wait_for(process.communicate(), 5)
-            took = time.monotonic() - sent
+            took, (_, stderr) = await time_stop(
+                process.pid,
+                lambda: process.send_signal(signal.SIGTERM),
+                asyncio.wait_for(process.communicate(), 5),
+            )
         finally:
             if process.returncode is None:
                 process.kill()

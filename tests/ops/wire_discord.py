@@ -42,6 +42,7 @@ from tests.discord.discord_harness import (  # the harness lives with the Discor
     snowflake,
 )
 from tests.ops.fake_discord import BOOT, ROOT
+from tests.ops.stop_clock import time_stop
 
 HEARTBEAT_MS = 41250
 
@@ -286,15 +287,19 @@ class BotProcess:
 
     async def stop(self, number: signal.Signals = signal.SIGINT, *, group: bool = False) -> float:
         """Send ``number`` (to the whole process group, as Ctrl-C in a terminal does, if
-        ``group``); the seconds until the process ended."""
-        assert self.process is not None
-        sent = time.monotonic()
+        ``group``); the seconds until the process ended, less its wait for a core
+        (:func:`tests.ops.stop_clock.time_stop`)."""
+        process = self.process
+        assert process is not None
         if group:
-            os.killpg(self.process.pid, number)
+            took, _ = await time_stop(
+                process.pid, lambda: os.killpg(process.pid, number), self.ended()
+            )
         else:
-            self.process.send_signal(number)
-        await self.ended()
-        return time.monotonic() - sent
+            took, _ = await time_stop(
+                process.pid, lambda: process.send_signal(number), self.ended()
+            )
+        return took
 
     async def ended(self) -> int:
         assert self.process is not None and self._reader is not None

@@ -12,6 +12,8 @@ from bot.store import LeaderboardSort, RatedPlayer, Rating, Store
 from bot.ui.standings import leaderboard_embed, stats_embed
 from tests.standings.standings_helpers import ANN, BOB, CAS, DIRK, GUILD, Tables, make_tables
 
+pytestmark = pytest.mark.service_logic
+
 DEFAULT = Rating(mu=25.0, sigma=25.0 / 3)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.engine import Match
 from bot.ratings import OpenSkillRater
 from bot.store import Computer, Human, LeaderboardSort, MatchStatus, Store
@@ -18,6 +20,8 @@ from tests.standings.standings_helpers import (
     Tables,
     actions_taken,
 )
+
+pytestmark = pytest.mark.service_logic
 
 
 async def test_a_finished_match_adds_each_humans_points_and_rank_to_the_active_season(

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.boards import resolve_season
 from bot.store import LeaderboardSort, Store
 from tests.standings.standings_helpers import ANN, BOB, CAS, GUILD, Tables
+
+pytestmark = pytest.mark.service_logic
 
 
 async def test_ending_a_season_archives_its_standings_and_they_stay_queryable_by_name(

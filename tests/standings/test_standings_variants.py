@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from bot.engine import STANDARD, TWELVE, rules_for
 from bot.store import LeaderboardSort, Store
 from bot.store.results import standard_scale
 from tests.standings.standings_helpers import ANN, BOB, GUILD, Tables
+
+pytestmark = pytest.mark.service_logic
 
 
 def test_a_twelve_point_is_half_a_standard_point() -> None:

@@ -14,6 +14,8 @@ from bot.tables import events as ev
 from bot.tables.lobby import Left
 from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, GUILD, HOST, Harness, name, wait_for
 
+pytestmark = pytest.mark.service_logic
+
 
 async def stored_status(h: Harness, table_id: int) -> TableStatus:
     return (await h.store.tables.get_table(table_id)).status
@@ -40,6 +42,7 @@ async def test_one_open_table_per_channel(h: Harness) -> None:
     assert len(h.service.tables()) == 1
 
 
+@pytest.mark.both_backends
 async def test_two_opens_at_once_in_one_channel_make_one_table(h: Harness) -> None:
     results = await asyncio.gather(
         h.service.open_table(GUILD, CHANNEL, HOST, "Host"),
@@ -58,6 +61,7 @@ async def test_a_channel_can_open_a_new_table_after_the_last_one_closed(h: Harne
     assert view.host_id == ANN
 
 
+@pytest.mark.both_backends
 async def test_many_channels_and_guilds_play_at_once(h: Harness) -> None:
     """Six all-computer matches at once, three channels in each of two guilds, each plays
     to its own end: tables of one guild side by side and of two guilds, all sharing the

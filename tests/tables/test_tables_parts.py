@@ -25,6 +25,8 @@ from bot.tables.play import Next, Play
 from bot.tables.table import Seat, Table, table_from_record
 from tests.tables.tables_helpers import ANN, CHANNEL, GUILD, HOST, Harness, Recorder, name
 
+pytestmark = pytest.mark.service_logic
+
 TABLES = Path(__file__).resolve().parents[2] / "bot" / "tables"
 
 

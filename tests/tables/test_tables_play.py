@@ -41,6 +41,8 @@ from tests.tables.tables_helpers import (
     wait_for,
 )
 
+pytestmark = pytest.mark.service_logic
+
 FOUR = (HOST, ANN, BOB, CAS)
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
 
@@ -267,6 +269,7 @@ async def test_an_illegal_action_is_refused_with_the_rules_message(h: Harness) -
         await h.service.act(view.table_id, user, turn, rng.choice(legal))
 
 
+@pytest.mark.both_backends
 async def test_a_double_click_is_stored_once(h: Harness) -> None:
     view = await h.open_with_humans(FOUR)
     for _ in range(8):
@@ -428,6 +431,7 @@ async def test_a_failed_store_write_leaves_the_table_unchanged(store: Any) -> No
         await service.close()
 
 
+@pytest.mark.both_backends
 async def test_a_locked_table_does_not_block_another(h: Harness) -> None:
     one = await h.open_with_humans(FOUR, channel=1)
     two = await h.open_with_humans(FOUR, channel=2)

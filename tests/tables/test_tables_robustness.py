@@ -10,7 +10,7 @@ from bot.engine import Action, RecordError, SeatView
 from bot.store import Store, StoreError, TableSettings
 from bot.tables import Refusal
 from bot.tables import events as ev
-from tests.tables.tables_helpers import ANN, CHANNEL, HOST, make_harness, name
+from tests.tables.tables_helpers import ANN, CHANNEL, HOST, make_harness, name, wait_for
 
 
 async def test_one_table_that_cannot_be_restored_does_not_stop_the_others(
@@ -58,12 +58,17 @@ async def test_a_failed_deal_write_after_the_last_card_is_retried(
 
     monkeypatch.setattr(store.matches, "append_deal", flaky_append_deal)
     try:
-        view = await h.open_with_humans((HOST,), start=False)
+        # An hour to play (3.6 s at this scale): on a loaded machine the turn's timer must
+        # not hand the human's seat to a computer between reading the turn and playing it.
+        view = await h.open_with_humans(
+            (HOST,), start=False, settings=TableSettings(turn_seconds=3600)
+        )
         match_id = (await h.service.start(CHANNEL, HOST)).match_id
         # Play deal 1 out; its last card is accepted although deal 2 cannot be stored yet.
         while len(h.events.of(ev.DealScored)) < 1:
             await h.play_random(view.table_id, actions=1)
-        await asyncio.sleep(0.05)  # the retry comes after RETRY_SECONDS, scaled
+        # The retry comes after RETRY_SECONDS, scaled (2 ms), or later on a busy machine.
+        await wait_for(lambda: len(h.events.of(ev.DealStarted)) == 2)
         await h.service.settle()
         assert failures["left"] == 0
         assert [e.deal_number for e in h.events.of(ev.DealStarted)] == [1, 2]

@@ -16,6 +16,8 @@ from bot.tables import events as ev
 from bot.tables.computers import random_decider
 from tests.tables.tables_helpers import ANN, BOB, CAS, CHANNEL, HOST, Harness, Recorder, wait_for
 
+pytestmark = pytest.mark.service_logic
+
 ACTS = (ev.ContractChosen, ev.Doubled, ev.CardPlayed)
 SCALE = 1e-3  # a 60 s turn takes 60 ms
 

@@ -1,5 +1,6 @@
 """The tally service: who may enter, stale buttons, closed tallies, who entered what, and a
-restart that loses nothing. Runs on both backends (the ``database`` fixture)."""
+restart that loses nothing. On SQLite (``service_logic``: the tally store's tests run its
+queries on both backends)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from bot.ratings import OpenSkillRater
 from bot.store import Store, TallySeat, TallyStatus, open_store
 from bot.tally import Made, TallyReason, TallyRefusal, TallyService, TallyView
 from tests.tally.tally_helpers import doubling_match, entries_of
+
+pytestmark = pytest.mark.service_logic
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAS, HOST, STRANGER = 101, 102, 103, 104, 999

@@ -160,7 +160,10 @@ async def test_two_people_play_a_whole_match_one_on_the_page_one_by_discord(
 ) -> None:
     h = harness
     ann, bob, table_id = await seated_match(h)
-    context = await browser.new_context(viewport=WIDE)
+    # Without the cards' slide-in (the page honours prefers-reduced-motion): a whole
+    # match of it is some 4 s of Chromium's CPU, and no script waits for it; the other
+    # tests here show the page in motion.
+    context = await browser.new_context(viewport=WIDE, reduced_motion="reduce")
     watched = Watched(await context.new_page())
     page = watched.page
     await page.goto(await table_link(h, ann))
