@@ -16,7 +16,11 @@ the person's own plate says "You" (:func:`bot.render.daily.daily_scene`), so peo
 reach the same point of a deal see the same picture, drawn once: with 200 people
 clicking at random, most pictures (``bench/daily.py`` prints how many) are kept ones.
 The bot's process keeps the last :data:`RECENT_PICTURES` too, so that the pictures most
-asked for do not even cross the pipe.
+asked for do not even cross the pipe; and a picture asked for again while it is being
+drawn is not sent again: the askers share the one on its way. People who start
+together (the day's deals open at midnight, the bench's 200 people at once) reach the
+same points of a deal at the same time, so most of the pictures they share are asked
+for while the first is still being drawn (in ``bench/daily.py``, half the pictures).
 
 Each process has a pipe of its own, read by the event loop itself when an answer
 arrives: no thread of the bot's process sits between them (a
@@ -42,7 +46,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
@@ -75,6 +79,8 @@ class DrawingProcesses:
         self._workers: list[_Worker | None] = [None] * processes
         self._recent: OrderedDict[TableScene, bytes] = OrderedDict()
         """The last :data:`RECENT_PICTURES` pictures, by their scene."""
+        self._drawing: dict[TableScene, asyncio.Future[tuple[bytes, bool]]] = {}
+        """The pictures on their way from a process, by their scene."""
         self.drawn = 0
         """Pictures answered so far."""
         self.kept = 0
@@ -86,21 +92,36 @@ class DrawingProcesses:
         return self.processes > 0
 
     async def deal_png(self, scene: TableScene) -> bytes:
-        """``deal_png(scene)``: one of the last pictures asked for, or drawn by the least
-        busy process. Raises :class:`DrawingFailed` if the process raised or died."""
+        """``deal_png(scene)``: one of the last pictures asked for, the one on its way,
+        or drawn by the least busy process. Raises :class:`DrawingFailed` if the process
+        raised or died."""
         self.drawn += 1
         data = self._recent.get(scene)
         if data is not None:
             self._recent.move_to_end(scene)
             self.kept += 1
             return data
-        index = min(range(self.processes), key=self._load)
-        data, kept = await self._worker(index).draw(scene)
+        drawing = self._drawing.get(scene)
+        if drawing is None:
+            index = min(range(self.processes), key=self._load)
+            drawing = self._drawing[scene] = self._worker(index).draw(scene)
+            drawing.add_done_callback(partial(self._drawn, scene))
+        else:
+            self.kept += 1
+        # Shielded: an asker cancelled (its click's task) cancels no one else's picture.
+        picture, _kept = await asyncio.shield(drawing)
+        return picture
+
+    def _drawn(self, scene: TableScene, drawing: asyncio.Future[tuple[bytes, bool]]) -> None:
+        """A picture's answer came: kept here if it was drawn."""
+        del self._drawing[scene]
+        if drawing.cancelled() or drawing.exception() is not None:
+            return  # (its askers raise it)
+        data, kept = drawing.result()
         self.kept += kept
         self._recent[scene] = data
         if len(self._recent) > RECENT_PICTURES:
             self._recent.popitem(last=False)
-        return data
 
     def close(self) -> None:
         """Stop the processes (pictures under way fail: the bot is stopping)."""
@@ -144,8 +165,9 @@ class _Worker:
         """Pictures asked of this process and not answered yet."""
         return len(self._sent)
 
-    async def draw(self, scene: TableScene) -> tuple[bytes, bool]:
-        """The PNG, and whether the process had it kept."""
+    def draw(self, scene: TableScene) -> asyncio.Future[tuple[bytes, bool]]:
+        """The PNG to come, and whether the process had it kept (sent now, or as soon as
+        fewer than :data:`IN_FLIGHT` are on their way)."""
         if self.dead:
             raise DrawingFailed("the drawing process has ended")
         loop = asyncio.get_running_loop()
@@ -157,7 +179,7 @@ class _Worker:
         self._sent[number] = answer
         self._waiting.append((number, scene))
         self._send()
-        return await answer
+        return answer
 
     def stop(self) -> None:
         """End the process (its pictures under way fail)."""

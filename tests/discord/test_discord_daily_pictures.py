@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot import i18n
+from bot.daily import AttemptView
 from bot.render.daily import daily_scene
 from bot.render.deal_image import deal_png
 from bot.render.draw import png
@@ -123,6 +124,39 @@ async def test_a_picture_asked_for_again_is_kept_in_the_bots_process(tmp_path):
         assert (drawing.drawn, drawing.kept) == (2, 1)
     finally:
         drawing.close()
+
+
+async def test_a_picture_asked_for_while_it_is_drawn_is_drawn_once_for_both(tmp_path):
+    """Two clicks reaching the same point at once: one scene sent to the process, both
+    given its bytes, the second counted as kept; a picture that fails fails for both."""
+    drawing = DrawingProcesses(1)
+    async with await open_store(fresh_sqlite(tmp_path / "bonken.sqlite3")) as store:
+        view = await new_daily(store, Clock()).service.play(1, ANN, "Ann")
+    try:
+        scene = daily_scene(view, i18n.DEFAULT)
+        asked = [asyncio.create_task(drawing.deal_png(scene)) for _ in range(2)]
+        await asyncio.sleep(0.01)
+        (worker,) = drawing._workers
+        assert worker is not None and worker.load == 1  # one scene on its way
+        assert await asyncio.gather(*asked) == [deal_png(scene)] * 2
+        assert (drawing.drawn, drawing.kept) == (2, 1)
+
+        other = daily_scene(await new_daily_view(tmp_path), "nl")
+        kill_the_drawing_processes()
+        await asyncio.sleep(0.1)  # its end read: the next picture starts a new process
+        failing = [asyncio.create_task(daily_picture(other, drawing)) for _ in range(2)]
+        await asyncio.sleep(0)  # sent: a new process draws its first picture for a while
+        kill_the_drawing_processes()
+        assert await asyncio.gather(*failing) == [None, None]  # the words alone, both
+        assert await drawing.deal_png(other) == deal_png(other)  # drawn anew
+    finally:
+        drawing.close()
+
+
+async def new_daily_view(tmp_path) -> AttemptView:
+    """Bob's attempt begun in a store of its own."""
+    async with await open_store(fresh_sqlite(tmp_path / "other.sqlite3")) as store:
+        return await new_daily(store, Clock()).service.play(1, BOB, "Bob")
 
 
 def kill_the_drawing_processes() -> None:
