@@ -38,7 +38,7 @@ from bot.review.result import PlayerReview
 
 from ..charts import score_chart
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import FORMAT, deal_facts, deal_moves, deal_words, match_viewer, script_json
+from ..viewer import FORMAT, deal_facts, deal_moves, deal_words, match_viewer, viewer_json
 from .common import only, shown_name, signed, when
 
 SUMMARY = "page/1"
@@ -237,5 +237,5 @@ def _finished(
                 f"{ranks[seat]}. {names[seat]} {signed(totals[seat])}" for seat in order
             ),
             "chart": score_chart(data, _("Scores after each deal")),
-            "viewer": Markup(script_json(match_viewer(summary, language, deal_href, reviews))),
+            "viewer": Markup(viewer_json(match_viewer(summary, language, deal_href, reviews))),
         }
