@@ -33,6 +33,12 @@ a reader looks for their language under its own name)."""
 
 _current: ContextVar[str] = ContextVar("bonken_language", default=DEFAULT)
 _installed: dict[str, gettext.NullTranslations] = {}
+_looked_up: dict[tuple[str, str | None, str], str] = {}
+"""Each message's words by language and context, once looked up in the catalogue (a
+page says some fifty: a dict's lookup, not gettext's each time). A catalogue never
+changes in a process but through :func:`install`, which forgets them."""
+LOOKED_UP_MOST = 20_000
+"""Messages kept looked up at most (the catalogues hold about a thousand)."""
 
 
 def language_of(locale: object) -> str:
@@ -74,6 +80,7 @@ def install(lang: str, translations: gettext.NullTranslations | None) -> None:
         _installed.pop(lang, None)
     else:
         _installed[lang] = translations
+    _looked_up.clear()
 
 
 def current() -> str:
@@ -94,14 +101,29 @@ def _fill(text: str, values: dict[str, Any]) -> str:
     return text.format(**values) if values else text
 
 
+def _words(context: str | None, message: str) -> str:
+    """``message`` (in ``context``) in the current language, looked up once."""
+    key = (_current.get(), context, message)
+    words = _looked_up.get(key)
+    if words is None:
+        catalogue = translations(key[0])
+        if context is None:
+            words = catalogue.gettext(message)
+        else:
+            words = catalogue.pgettext(context, message)
+        if len(_looked_up) < LOOKED_UP_MOST:
+            _looked_up[key] = words
+    return words
+
+
 def _(message: str, **values: Any) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled from ``values``."""
-    return _fill(translations(current()).gettext(message), values)
+    return _fill(_words(None, message), values)
 
 
 def pgettext(context: str, message: str, **values: Any) -> str:
     """:func:`_` for a message whose words depend on where it is used (``context``)."""
-    return _fill(translations(current()).pgettext(context, message), values)
+    return _fill(_words(context, message), values)
 
 
 def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:

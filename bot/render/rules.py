@@ -9,6 +9,8 @@ A house rule's words are its declaration's (:mod:`bot.engine.house_rules`).
 
 from __future__ import annotations
 
+from functools import cache
+
 from bot.engine import HOUSE_RULES, STANDARD, Contract, Rules
 from bot.engine.cards import JACK, KING
 from bot.engine.house_rules import Value
@@ -159,14 +161,19 @@ def house_rule_lines(rules: Rules) -> list[str]:
     return [_(value.sentence) for value in _changed(rules) if value.sentence]
 
 
-def _changed(rules: Rules) -> list[Value]:
+def _changed(rules: Rules) -> tuple[Value, ...]:
     """The declared value of each house rule ``rules`` play at other than its default, in
     the declarations' order."""
-    return [
-        rule.value(rules.house_rule(rule.name))
-        for rule in HOUSE_RULES.values()
-        if rules.house_rule(rule.name) != rule.default
-    ]
+    return _changed_of(rules.house_rules)
+
+
+@cache
+def _changed_of(house_rules: tuple[tuple[str, str], ...]) -> tuple[Value, ...]:
+    """:func:`_changed` of the rules whose house rules are these (found once for each
+    set: a match's page says its rules for each reader)."""
+    played = dict(house_rules)
+    values = ((rule, played.get(rule.name, rule.default)) for rule in HOUSE_RULES.values())
+    return tuple(rule.value(value) for rule, value in values if value != rule.default)
 
 
 def shaping_sentences(contract: Contract, rules: Rules) -> list[str]:

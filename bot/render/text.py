@@ -34,13 +34,15 @@ def compass(seat: int) -> str:
     return pgettext(SEAT, SEAT_NAMES[seat])
 
 
+_COMPUTER_SEATS = {computer_name(seat): seat for seat in range(len(SEAT_NAMES))}
+"""Each computer's name (as stored) and its seat."""
+
+
 def player_name(name: str) -> str:
     """A seat's name as written, a computer's named after its seat in the current
     language ("South bot", "Zuid-bot")."""
-    for index in range(4):
-        if name == computer_name(index):
-            return _("{seat} bot", seat=compass(index))
-    return name
+    seat = _COMPUTER_SEATS.get(name)
+    return name if seat is None else _("{seat} bot", seat=compass(seat))
 
 
 def contract_name(contract_id: str | Contract) -> str:

@@ -269,20 +269,17 @@ class MatchStore:
         """The guild's ``limit`` newest finished matches, newest first."""
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT m.match_id, m.ended_at FROM matches m "
-                "JOIN tables t ON t.table_id = m.table_id "
+                f"SELECT m.match_id, m.ended_at, {seat_names('match_seats', 'match_id', 'm')} "
+                "FROM matches m JOIN tables t ON t.table_id = m.table_id "
                 "WHERE t.guild_id = ? AND m.status = 'finished' "
                 "ORDER BY m.match_id DESC LIMIT ?",
                 (guild_id, limit),
-            )
-            names = await seat_names(
-                session, "match_seats", "match_id", [row["match_id"] for row in rows]
             )
         return [
             FinishedMatch(
                 match_id=row["match_id"],
                 ended_at=to_datetime(row["ended_at"]),
-                names=names[row["match_id"]],
+                names=names_of(row),
             )
             for row in rows
         ]
@@ -294,7 +291,8 @@ class MatchStore:
         with their seat, points and place (``match_seats_by_user`` walked backwards)."""
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT m.match_id AS id, m.ended_at, s.seat, r.points, r.rank "
+                "SELECT m.match_id AS id, m.ended_at, s.seat, r.points, r.rank, "
+                f"{seat_names('match_seats', 'match_id', 's')} "
                 "FROM match_seats s JOIN matches m ON m.match_id = s.match_id "
                 "JOIN tables t ON t.table_id = m.table_id "
                 "JOIN match_results r ON r.match_id = s.match_id AND r.seat = s.seat "
@@ -302,7 +300,7 @@ class MatchStore:
                 "ORDER BY s.match_id DESC LIMIT ?",
                 (user_id, guild_id, limit),
             )
-            return await played(session, rows, "match_seats", "match_id")
+        return played(rows)
 
     async def cancel_match(self, match_id: int) -> None:
         """Stop a match in play; it keeps its record but counts in no standings."""
@@ -355,35 +353,33 @@ class MatchStore:
             return MatchResult(match_id=match_id, season_id=season_id, seats=results)
 
 
-async def seat_names(
-    session: Session, table: str, key: str, ids: Sequence[int]
-) -> dict[int, tuple[str, ...]]:
-    """The four names of each match (``match_seats``) or tally (``tally_seats``), seat 0
-    first; ``table`` and ``key`` are this package's constants."""
-    if not ids:
-        return {}
-    marks = ", ".join("?" * len(ids))
-    rows = await session.fetchall(
-        f"SELECT {key} AS owner, seat, name FROM {table} WHERE {key} IN ({marks}) "
-        f"ORDER BY {key}, seat",
-        tuple(ids),
+def seat_names(table: str, key: str, alias: str) -> str:
+    """Columns ``name0`` to ``name3`` of a query: the names of the four seats of the
+    match (``table`` ``match_seats``, ``key`` ``match_id``) or tally (``tally_seats``,
+    ``tally_id``) in the row of ``alias`` (this package's constants), each found by its
+    primary key as the row is read (:func:`names_of`), rather than a second statement
+    reading four rows a match."""
+    return ", ".join(
+        f"(SELECT n.name FROM {table} n WHERE n.{key} = {alias}.{key} AND n.seat = {seat}) "
+        f"AS name{seat}"
+        for seat in range(4)
     )
-    names: dict[int, list[str]] = {}
-    for row in rows:
-        names.setdefault(row["owner"], []).append(row["name"])
-    return {owner: tuple(seats) for owner, seats in names.items()}
 
 
-async def played(session: Session, rows: Sequence[Row], table: str, key: str) -> list[PlayedMatch]:
-    """``rows`` (``id, ended_at, seat, points, rank``: one person's finished matches or
-    tallies) as :class:`PlayedMatch` with their seats' names (``table``, ``key``: as for
-    :func:`seat_names`)."""
-    names = await seat_names(session, table, key, [row["id"] for row in rows])
+def names_of(row: Row) -> tuple[str, ...]:
+    """The seats' names a row read with :func:`seat_names`, seat 0 first."""
+    names = (row["name0"], row["name1"], row["name2"], row["name3"])
+    return tuple(name for name in names if name is not None)
+
+
+def played(rows: Sequence[Row]) -> list[PlayedMatch]:
+    """``rows`` (``id, ended_at, seat, points, rank`` and :func:`seat_names`: one
+    person's finished matches or tallies) as :class:`PlayedMatch`."""
     return [
         PlayedMatch(
             match_id=row["id"],
             ended_at=to_datetime(row["ended_at"]),
-            names=names[row["id"]],
+            names=names_of(row),
             seat=row["seat"],
             points=row["points"],
             rank=row["rank"],

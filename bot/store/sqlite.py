@@ -33,7 +33,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -334,8 +334,7 @@ class SqliteDatabase(Database):
                 if self._process_lock is not None:
                     self._process_lock.release()
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[Session]:
+    def reading(self) -> AbstractAsyncContextManager[Session]:
         """A consistent set of reads.
 
         The bot's own connection is the file's only writer, and no write runs beside a
@@ -346,9 +345,12 @@ class SqliteDatabase(Database):
         from the same moment).
         """
         if self._process_lock is not None:
-            async with self._turns.read():
-                yield BatchedSession(self._conn, self._path, self._batch)
-            return
+            return _BatchedRead(self._turns, BatchedSession(self._conn, self._path, self._batch))
+        return self._reading_alone()
+
+    @asynccontextmanager
+    async def _reading_alone(self) -> AsyncIterator[Session]:
+        """:meth:`reading` of a read-only file: alone, in one read transaction."""
         async with self._turns.write():
             with _translated(self._path):
                 await self._conn.execute_fetchall("BEGIN")
@@ -410,3 +412,22 @@ async def _connect(path: Path, target: str, *, uri: bool) -> aiosqlite.Connectio
         await conn.close()
         raise
     return conn
+
+
+class _BatchedRead:
+    """:meth:`SqliteDatabase.reading` of the file this process holds: the session, in a
+    read's turn (a plain context manager, not a generator's: a page's reads take some
+    ten)."""
+
+    __slots__ = ("_session", "_turns")
+
+    def __init__(self, turns: Turns, session: Session) -> None:
+        self._turns = turns
+        self._session = session
+
+    async def __aenter__(self) -> Session:
+        await self._turns.take_read()
+        return self._session
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._turns.end_read()

@@ -22,7 +22,7 @@ from bot.engine.tally_record import entry_code, parse_entry
 from .codec import encode_rules, now_ms, optional_datetime, rules_from_column, to_datetime
 from .database import Database, Session
 from .errors import AlreadyStored, Conflict, ConstraintFailed, NotFound
-from .matches import played
+from .matches import played, seat_names
 from .models import (
     SEATS,
     Human,
@@ -167,14 +167,15 @@ class TallyStore:
         (``tally_seats_by_user`` walked backwards)."""
         async with self._db.reading() as session:
             rows = await session.fetchall(
-                "SELECT t.tally_id AS id, t.ended_at, s.seat, r.points, r.rank "
+                "SELECT t.tally_id AS id, t.ended_at, s.seat, r.points, r.rank, "
+                f"{seat_names('tally_seats', 'tally_id', 's')} "
                 "FROM tally_seats s JOIN tallies t ON t.tally_id = s.tally_id "
                 "JOIN tally_results r ON r.tally_id = s.tally_id AND r.seat = s.seat "
                 "WHERE s.user_id = ? AND t.guild_id = ? AND t.status = 'finished' "
                 "ORDER BY s.tally_id DESC LIMIT ?",
                 (user_id, guild_id, limit),
             )
-            return await played(session, rows, "tally_seats", "tally_id")
+        return played(rows)
 
     async def marked_since(self, role: str, since_ms: int) -> list[tuple[int, int]]:
         """``(tally, guild)`` of the tallies open or ended after ``since_ms`` (ms since

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 
 class Turns:
@@ -28,18 +28,21 @@ class Turns:
         self._readers: list[asyncio.Future[None]] = []
         self._writers: deque[asyncio.Future[None]] = deque()
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[None]:
+    def read(self) -> AbstractAsyncContextManager[None]:
         """A read's turn: beside other reads, never beside a write."""
+        return _ReadTurn(self)
+
+    async def take_read(self) -> None:
+        """Wait for a read's turn and take it (:meth:`read`'s start)."""
         if self._writing or self._writers or self._readers:
             await self._wait(self._readers)
         else:
             self._reading += 1
-        try:
-            yield
-        finally:
-            self._reading -= 1
-            self._next(after_write=False)
+
+    def end_read(self) -> None:
+        """Give back a read's turn taken by :meth:`take_read`."""
+        self._reading -= 1
+        self._next(after_write=False)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[None]:
@@ -94,3 +97,19 @@ class Turns:
                 return
         if self._readers:
             self._next(after_write=True)
+
+
+class _ReadTurn:
+    """:meth:`Turns.read` as a plain context manager: a page's reads take some ten turns,
+    and a generator's context manager costs several times as much to enter and leave."""
+
+    __slots__ = ("_turns",)
+
+    def __init__(self, turns: Turns) -> None:
+        self._turns = turns
+
+    async def __aenter__(self) -> None:
+        await self._turns.take_read()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._turns.end_read()

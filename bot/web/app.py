@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +93,32 @@ class PageEnvironment(jinja2.Environment):
     about a microsecond each, some 0.1 ms of a server page drawn for its reader. (So a
     key shadows a dict's method of the same name; the templates call none.)"""
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._kept: dict[str, jinja2.Template] = {}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
+
+    def get_template(
+        self,
+        name: str | jinja2.Template,
+        parent: str | None = None,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> jinja2.Template:
+        """A template kept by its name once loaded, when templates are not reloaded (a
+        page asks for two or three, its own and those it extends and includes; Jinja's
+        own cache takes a lock, a weak reference and a reordering for each)."""
+        if globals is not None or type(name) is not str or self.auto_reload:
+            return super().get_template(name, parent, globals)
+        if parent is not None:
+            name = self.join_path(name, parent)
+        kept = self._kept.get(name)
+        if kept is None:
+            kept = self._kept[name] = super().get_template(name)
+        return kept
 
 
 async def _healthz(request: web.Request) -> web.Response:

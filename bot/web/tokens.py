@@ -33,7 +33,9 @@ class Signer:
     def token(self, kind: str, *ids: object) -> str:
         """The token of the page ``kind`` of these ids (a server, a match...)."""
         message = "/".join((kind, *map(str, ids))).encode()
-        digest = hmac.new(self._secret, message, hashlib.sha256).digest()[:TOKEN_BYTES]
+        # The one-shot digest: OpenSSL's HMAC in one call, several times as fast as an
+        # HMAC object's (a page checks one token and makes one for each link it shows).
+        digest = hmac.digest(self._secret, message, hashlib.sha256)[:TOKEN_BYTES]
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
     def valid(self, token: str, kind: str, *ids: object) -> bool:

@@ -360,6 +360,21 @@ def _card_of(code: str) -> str | None:
     return action.card.code if isinstance(action, Play) else None
 
 
+def viewer_json(data: Mapping[str, Any]) -> str:
+    """:func:`script_json` of a viewer's data (:func:`match_viewer`, :func:`attempt_viewer`),
+    its words, ranks and counted words (the same for every page in a language) written
+    once a language, not once a page."""
+    head = script_json({key: data[key] for key in ("format", "language", "names")})
+    tail = script_json({key: data[key] for key in ("deals", "reviews")})
+    return f"{head[:-1]},{_vocabulary_json(data['language'])},{tail[1:]}"
+
+
+@functools.cache
+def _vocabulary_json(language: str) -> str:
+    """:func:`_vocabulary` as :func:`script_json` writes it inside the viewer's data."""
+    return script_json(_vocabulary(language))[1:-1]
+
+
 def script_json(data: Mapping[str, Any]) -> str:
     """``data`` as the text of a ``<script type="application/json">`` element: ``<``,
     ``>`` and ``&`` escaped, so no name can close the element or open a comment

@@ -68,6 +68,23 @@ async def test_names_are_the_newest_a_player_played_under(store: Store) -> None:
     assert await store.standings.names([]) == {}
 
 
+async def test_a_name_from_a_scoresheet_counts_where_no_match_has_one(store: Store) -> None:
+    await rated_match(store, 1)  # users 1 to 4 as Ann, Bob, Cas and Dirk
+    tallies = TallyService(store, rater=OpenSkillRater())
+    match = doubling_match(3)
+    for channel, (first, fifth) in enumerate([("Annie", "Eve"), ("Annabel", "Evie")], 40):
+        names = (first, "Bob", "Cas", fifth)
+        seats = [
+            TallySeat(seat=i, name=n, user_id=u)
+            for i, (n, u) in enumerate(zip(names, (1, 2, 3, 5), strict=True))
+        ]
+        sheet = await tallies.open(1, channel, 1, seats, rules=match.rules)
+        for entry in entries_of(match):
+            await tallies.enter(sheet.tally_id, 1, None, entry)
+    # The newest match's name wins over any scoresheet's; else the newest scoresheet's.
+    assert await store.standings.names([5, 1, 6]) == {1: "Ann", 5: "Evie"}
+
+
 async def test_a_players_finished_matches_newest_first_in_their_server_only(store: Store):
     ids = [(await rated_match(store, seed))[0] for seed in range(3)]
     elsewhere, _ = await rated_match(store, 9, guild=2)

@@ -18,6 +18,7 @@ from bot.web.viewer import (
     match_deal,
     match_viewer,
     script_json,
+    viewer_json,
 )
 from tests.web.viewer_helpers import attempt, record, replay, review
 
@@ -185,3 +186,17 @@ def test_the_json_cannot_close_its_script_element() -> None:
     text = script_json(data)
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text)["names"][:3] == tricky["players"][:3]
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_viewers_json_with_its_words_written_once_is_the_whole_datas(language: str) -> None:
+    tricky = dict(record(12))
+    tricky["players"] = ["</script>", "Zoë & <b>", "Cas", "Dirk"]
+    replayed = Replay.from_record(tricky)
+    starts = [
+        match_viewer(match_summary(replayed), language, _href, ()),
+        match_viewer(match_summary(replay(11)), language, _href, (review(11, 0),)),
+        attempt_viewer(attempt(5, 3, unfinished=1), language),
+    ]
+    for data in starts:
+        assert viewer_json(data) == script_json(data)

@@ -30,8 +30,12 @@ def only(query: Mapping[str, str], allowed: set[str]) -> None:
 
 
 def when(moment: datetime | None) -> str:
-    """A moment as pages show it (UTC, to the minute)."""
-    return "" if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+    """A moment as pages show it (UTC, to the minute): ``%Y-%m-%d %H:%M UTC``, written
+    field by field (``strftime`` takes some 5 us, and a player's page shows ten)."""
+    if moment is None:
+        return ""
+    m = moment
+    return f"{m.year:04d}-{m.month:02d}-{m.day:02d} {m.hour:02d}:{m.minute:02d} UTC"
 
 
 def signed(value: int) -> str:

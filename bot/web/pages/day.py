@@ -21,7 +21,7 @@ from bot.render.daily import percent
 from bot.render.text import contract_name
 
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import attempt_viewer, script_json
+from ..viewer import attempt_viewer, viewer_json
 from .common import only, shown_name, signed, when
 
 NOBODY = 0
@@ -100,7 +100,7 @@ async def attempt_page(
     if replay is None:
         raise NotThere("no such attempt of a closed day")
     viewer = await asyncio.to_thread(
-        lambda: Markup(script_json(attempt_viewer(replay.records, reader.language)))
+        lambda: Markup(viewer_json(attempt_viewer(replay.records, reader.language)))
     )
     name = shown_name(replay.name)
     return Page(

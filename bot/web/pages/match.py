@@ -38,7 +38,7 @@ from bot.review.result import PlayerReview
 
 from ..charts import score_chart
 from ..site import NotThere, Page, Reader, Services
-from ..viewer import FORMAT, deal_facts, deal_moves, deal_words, match_viewer, script_json
+from ..viewer import FORMAT, deal_facts, deal_moves, deal_words, match_viewer, viewer_json
 from .common import only, shown_name, signed, when
 
 SUMMARY = "page/1"
@@ -192,6 +192,20 @@ def _chart_data(summary: Mapping[str, Any], language: str) -> ChartData:
     )
 
 
+def _score_cells(scores: Sequence[int], running: Sequence[int]) -> Markup:
+    """A deal's cells of the score table: each seat's score over its running total.
+    Written here rather than by a loop of the template: the table's some ninety numbers
+    are most of what a match's page writes, and Jinja would escape each of them (a sign
+    and digits, as :func:`~.common.signed` writes them: nothing to escape)."""
+    cell = '<td class="num">{}<br><span class="muted small">{}</span></td>'
+    return Markup(
+        "".join(
+            cell.format(signed(score), signed(total))
+            for score, total in zip(scores, running, strict=True)
+        )
+    )
+
+
 def _finished(
     summary: Mapping[str, Any],
     reviews: Sequence[PlayerReview],
@@ -215,10 +229,7 @@ def _finished(
                     "contract": contracts[deal["contract"]],
                     "chooser": names[deal["chooser"]],
                     "doubled": deal["doubled"],
-                    "cells": [  # each seat's score and running total: a cell of the table
-                        (signed(score), signed(total))
-                        for score, total in zip(scores, running, strict=True)
-                    ],
+                    "cells": _score_cells(scores, running),
                 }
             )
         totals, ranks = summary["totals"], summary["ranks"]
@@ -237,5 +248,5 @@ def _finished(
                 f"{ranks[seat]}. {names[seat]} {signed(totals[seat])}" for seat in order
             ),
             "chart": score_chart(data, _("Scores after each deal")),
-            "viewer": Markup(script_json(match_viewer(summary, language, deal_href, reviews))),
+            "viewer": Markup(viewer_json(match_viewer(summary, language, deal_href, reviews))),
         }
