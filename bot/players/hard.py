@@ -44,6 +44,7 @@ on any machine, in any process.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -166,22 +167,46 @@ class _Guesser:
         hands = self.sampler.sample(rng)
         if self.inference is None:
             return hands, 1.0
-        weight, work = self.inference.weight(hands)
+        work = self.inference.work
         search.work_left -= work
         if self.mode == "weight":
-            return hands, weight
-        kept, kept_weight = hands, weight
-        for _ in range(self.tries):
-            self.best = max(self.best, weight)
-            if weight > 0 and rng.random() * self.best <= weight:
+            return hands, self.inference.weight(hands)[0]
+        return self._reject(hands, rng, search)
+
+    def _reject(
+        self, hands: list[int], rng: random.Random, search: _Search
+    ) -> tuple[list[int], float]:
+        """Rejection from the first guess ``hands`` on: a guess is kept with probability
+        its likelihood over the best seen so far, after at most :attr:`tries` more; when
+        none is, the likeliest drawn. The chance is drawn before the guess is weighed
+        (weighing takes nothing from ``rng``, so the draws are those of weighing first),
+        and a guess is weighed only as far as it could still be kept or be the likeliest
+        (:meth:`~.inference.Inference.likely`): most are given up at their first unlikely
+        card."""
+        assert self.inference is not None
+        kept, kept_weight = hands, self.inference.weight(hands)[0]
+        weight: float | None = kept_weight
+        for tries in range(self.tries + 1):
+            if tries:
+                if not search.spend(0):  # out of work or time: the likeliest guess drawn
+                    break
+                hands = self.sampler.sample(rng)
+                search.work_left -= self.inference.work + GUESS_WORK
+                chance = rng.random() if tries < self.tries else None
+                # Needed: whether it is kept (at least the chance of the best so far) or
+                # is the likeliest drawn (above the likeliest weight so far).
+                likeliest = math.nextafter(kept_weight, math.inf)
+                below = likeliest if chance is None else min(chance * self.best, likeliest)
+                weight = self.inference.likely(hands, below)
+                if weight is not None and weight > kept_weight:
+                    kept, kept_weight = hands, weight
+                if chance is None:
+                    break
+            else:
+                chance = rng.random()
+            if weight is not None and weight >= chance * self.best:
+                self.best = max(self.best, weight)
                 return hands, 1.0
-            if not search.spend(0):  # out of work or time: the likeliest guess drawn
-                break
-            hands = self.sampler.sample(rng)
-            weight, work = self.inference.weight(hands)
-            search.work_left -= work + GUESS_WORK
-            if weight > kept_weight:
-                kept, kept_weight = hands, weight
         return kept, 1.0
 
 
