@@ -114,7 +114,8 @@ class Inference:
         #: card depends on its own hand and what was public only, so each seat's slips
         #: are counted once per guessed hand of it (``slips``) however the others vary.
         self.moments = {} if self.contract.domino else _moments(view)
-        self.slips: dict[tuple[int, ...], int] = memo.slips if memo is not None else {}
+        self.slips: dict[tuple[int, ...], tuple[int, int]] = memo.slips if memo is not None else {}
+        self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
         #: The work of weighing one guess, in simulated playout cards: the same for
         #: every guess of the decision, however far its weighing goes.
         self.work = 0.0
@@ -216,21 +217,27 @@ class Inference:
         slips = 0
         for seat, moments in self.moments.items():
             base = seat * 4
-            key = (seat, *(dealt[base : base + 4]))
-            found = self.slips.get(key)
-            if found is None:
-                found = self.slips[key] = _slips(seat, dealt[base : base + 4], moments)
+            hand = dealt[base : base + 4]
+            key = (seat, *hand)
+            found, judged = self.slips.get(key, (0, 0))
+            while judged < len(moments):
+                slipped = _slipped(seat, hand, moments[judged])
+                judged += 1
+                found += slipped
+                if slipped and max(self._slip_factor(slips + found), FLOOR) < below:
+                    break
+            self.slips[key] = (found, judged)
             slips += found
-            weight = self._slipped(slips)
+            weight = self._slip_factor(slips)
             if max(weight, FLOOR) < below:
                 return weight, False
-        return self._slipped(slips), True
+        return self._slip_factor(slips), True
 
-    def _slipped(self, slips: int) -> float:
-        weight = 1.0
-        for _ in range(slips):
-            weight *= self.model.card_slip
-        return weight
+    def _slip_factor(self, slips: int) -> float:
+        """:attr:`Model.card_slip` multiplied in ``slips`` times, one at a time."""
+        while len(self.powers) <= slips:
+            self.powers.append(self.powers[-1] * self.model.card_slip)
+        return self.powers[slips]
 
     def _replayed_cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
         """:meth:`_cards` in Domino, where who is to play depends on the hands: the deal
@@ -265,8 +272,9 @@ class Likelihoods:
         self.weights: dict[tuple[int, ...], tuple[float, float]] = {}
         #: Guesses whose weighing stopped early, with the upper bound it reached.
         self.bounds: dict[tuple[int, ...], float] = {}
-        #: Each other seat's slips by its guessed hand (:class:`Inference`).
-        self.slips: dict[tuple[int, ...], int] = {}
+        #: Each other seat's slips by its guessed hand (:class:`Inference`): how many
+        #: of its first how many cards.
+        self.slips: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def of(self, view: SeatView) -> dict[tuple[int, ...], tuple[float, float]]:
         """The remembered weights of ``view``'s decision (emptied on a new decision)."""
@@ -363,22 +371,20 @@ def _moments(view: SeatView) -> dict[int, list[_Moment]]:
     return moments
 
 
-def _slips(seat: int, dealt: list[int], moments: list[_Moment]) -> int:
-    """How many of ``seat``'s ``moments`` were not the normal player's card, for its
-    guessed hand as ``dealt`` (four masks). Its hand then is put in the moment's
+def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:
+    """1 if ``seat``'s card at ``moment`` was not the normal player's, for its guessed
+    hand as ``dealt`` (four masks), else 0. Its hand then is put in the moment's
     position, the cards no one had played yet but it held with the next seat (the
     legal cards read the others' hands only for whether hearts are broken)."""
-    slips = 0
     base = seat * 4
     other = ((seat + 1) & 3) * 4
-    for moment in moments:
-        pos = moment.pos
-        hands = pos.hands
-        for suit in range(4):
-            mine = dealt[suit] & ~moment.earlier[suit]
-            hands[base + suit] = mine
-            hands[other + suit] = moment.unplayed[suit] & ~mine
-        legal = legal_masks(pos)
-        if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != moment.card:
-            slips += 1
-    return slips
+    pos = moment.pos
+    hands = pos.hands
+    for suit in range(4):
+        mine = dealt[suit] & ~moment.earlier[suit]
+        hands[base + suit] = mine
+        hands[other + suit] = moment.unplayed[suit] & ~mine
+    legal = legal_masks(pos)
+    if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != moment.card:
+        return 1
+    return 0
