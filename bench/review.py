@@ -1,11 +1,12 @@
 """The match review's noise, its stability and its time: what its grade lines rest on.
 
 Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--workers K]
-[--skip-time] [--records FILE] [--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
-standard game, ``twelve`` with ``heart_lead: broken`` and ``first_lead: dealer``, and
-the standard game with ``domino_doubling: ace_or_two``. In each, seat 0 is the hard
-player on the review's own work a batch (its seed differs from the review's), seats 1-3
-the normal player. It prints:
+[--skip-time] [--records FILE] [--save FILE] [--load FILE]``. Matches are dealt from the
+seed, cycling through the standard game, ``twelve`` with ``heart_lead: broken`` and
+``first_lead: dealer``, and the standard game with ``domino_doubling: ace_or_two``. In
+each, seat 0 is the hard player on the review's own work a batch (its seed differs from
+the review's), seats 1-3 the normal player. It prints the CPU of the reviews' deals (a
+player's match on average beside its target, and the costliest of them), then:
 
 (a) noise: seat 0's decisions are the search's own choices, so whatever the review
     (another seed) says they lost is its noise; the share of them it does not flag (under
@@ -53,6 +54,8 @@ RULES = [
 ]
 NOISE_TARGET = 0.95
 AGREEMENT_TARGET = 0.90
+#: CPU seconds for one player's review of an 11-deal match (issue 35).
+CPU_TARGET = 30
 
 
 def play_match(index: int, seed: int, work: int) -> dict[str, Any]:
@@ -251,11 +254,15 @@ def main() -> None:
         results = [f.result() for f in futures]
     cpu = sum(t for _, t in results)
     decisions = sum(len(r.decisions) for r, _ in results)
+    per_player: dict[tuple[int, int, int], float] = {}
+    for (m, seat, seed, _, _), (_, seconds) in zip(jobs, results, strict=True):
+        per_player[m, seat, seed] = per_player.get((m, seat, seed), 0.0) + seconds
     print(
         f"reviewed {len(jobs)} deals ({decisions} decisions) in "
         f"{time.perf_counter() - start:.0f} s wall, "
         f"{cpu:.0f} s CPU: {cpu / decisions:.2f} s CPU a decision, "
-        f"{cpu / (args.matches * 7):.0f} s CPU a player's match"
+        f"{cpu / (args.matches * 7):.0f} s CPU a player's match (target {CPU_TARGET} s), "
+        f"the costliest {max(per_player.values()):.0f} s; load average {os.getloadavg()[0]:.2f}"
     )
     data = rows(
         [(m, seat, seed, r) for (m, seat, seed, _, _), (r, _) in zip(jobs, results, strict=True)]
