@@ -146,7 +146,8 @@ class Inference:
         charged is :attr:`work`, so the search is the same as when every guess is
         weighed whole."""
         if self.memo is None:
-            return self._weigh(hands, below)[0]
+            weight, whole = self._weigh(hands, below)
+            return weight if whole else None
         key = tuple(hands)
         known = self.memo.get(key)
         if known is not None:
@@ -163,11 +164,11 @@ class Inference:
 
     def _weigh(self, hands: list[int], below: float) -> tuple[float, bool]:
         """The likelihood and True, or an upper bound under ``below`` and False. The
-        cards are weighed first, one at a time (a slip is a factor of ten), then the
-        doubles, then the choice, but multiplied in one fixed order (choice, doubles,
-        cards), so the likelihood is the same to the last bit whatever was weighed
-        first: with every factor at most 1, counting those not weighed yet as 1 never
-        gives less than the whole product."""
+        cards are weighed first, one at a time (each slip a factor of the model's
+        ``card_slip``), then the doubles, then the choice, but multiplied in one fixed
+        order (choice, doubles, cards), so the likelihood is the same to the last bit
+        whatever was weighed first: with every factor at most 1, counting those not
+        weighed yet as 1 never gives less than the whole product."""
         dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
         choice = doubles = cards = 1.0
         if self.replay:

@@ -223,6 +223,31 @@ def test_each_seats_cards_weigh_as_the_replayed_deal(
     assert compared > 400
 
 
+@pytest.mark.parametrize("memo", [None, Likelihoods()])
+def test_a_guess_given_up_is_certainly_under_the_bar(memo: Likelihoods | None) -> None:
+    """``likely`` answers the whole likelihood, or None only when that is under the bar
+    asked (a guess weighed again, from the memory, too)."""
+    given_up = 0
+    for seed in range(12):
+        match = _normal_match(seed)
+        if match.to_act is None or not match.deal or len(match.deal.plays) < 8:
+            continue
+        view = seat_view(match, match.to_act)
+        inference, sampler = Inference(view, memo=memo), Sampler(view)
+        rng = random.Random(seed)
+        for _ in range(40):
+            guess, bar = sampler.sample(rng), rng.random() ** 4
+            for _ in range(2):
+                found = inference.likely(guess, bar)
+                whole = Inference(view).weight(guess)[0]
+                if found is None:
+                    assert whole < bar
+                    given_up += 1
+                else:
+                    assert found == whole
+    assert given_up > 20
+
+
 def test_weighing_a_guess_only_as_far_as_needed_changes_no_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
