@@ -54,7 +54,7 @@ RULES = [
 ]
 NOISE_TARGET = 0.95
 AGREEMENT_TARGET = 0.90
-#: CPU seconds for one player's review of an 11-deal match (issue 35).
+#: CPU seconds for one player's review of an 11-deal match, whatever its decisions.
 CPU_TARGET = 30
 
 
