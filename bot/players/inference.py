@@ -36,7 +36,7 @@ from bot.engine.match import Match
 from bot.engine.view import SeatView
 
 from .bidding import choice_value, margin
-from .hand import expected_base
+from .hand import expected_base, expected_bases
 from .policy import normal_card
 
 #: The work of estimating one contract for one guessed hand, in simulated playout cards.
@@ -188,7 +188,8 @@ class Inference:
         assert chooser is not None
         hand = hand_cards(dealt, chooser)
         t = self.model.choice_temperature
-        values = [choice_value(c, expected_base(hand, c)) for c in self.choices]
+        estimates = expected_bases(hand, self.choices)
+        values = [choice_value(c, e) for c, e in zip(self.choices, estimates, strict=True)]
         top = max(values)
         chosen = values[self.choices.index(self.contract)]
         total = sum(math.exp((v - top) / t) for v in values)
