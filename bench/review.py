@@ -1,11 +1,12 @@
 """The match review's noise, its stability and its time: what its grade lines rest on.
 
 Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--workers K]
-[--skip-time] [--save FILE] [--load FILE]``. Matches are dealt from the seed, cycling through the
-standard game, ``twelve`` with ``heart_lead: broken`` and ``first_lead: dealer``, and
-the standard game with ``domino_doubling: ace_or_two``. In each, seat 0 is the hard
-player on the review's own work a batch (its seed differs from the review's), seats 1-3
-the normal player. It prints:
+[--skip-time] [--records FILE] [--save FILE] [--load FILE]``. Matches are dealt from the
+seed, cycling through the standard game, ``twelve`` with ``heart_lead: broken`` and
+``first_lead: dealer``, and the standard game with ``domino_doubling: ace_or_two``. In
+each, seat 0 is the hard player on the review's own work a batch (its seed differs from
+the review's), seats 1-3 the normal player. It prints the CPU of the reviews' deals (a
+player's match on average beside its target, and the costliest of them), then:
 
 (a) noise: seat 0's decisions are the search's own choices, so whatever the review
     (another seed) says they lost is its noise; the share of them it does not flag (under
@@ -19,8 +20,10 @@ the normal player. It prints:
     its deals), with the machine's load average; ``--skip-time`` leaves it out, for a
     run that measures the grades alone.
 
-``--save`` keeps every reviewed decision's loss, stake and certainty; ``--load`` prints (a) and (b)
-again from such a file with the grade lines as the code has them now, without searching.
+``--records`` keeps the matches played in a file and reads them from it when it holds the
+same ones (a seed's matches take minutes to play). ``--save`` keeps every reviewed
+decision's loss, stake and certainty; ``--load`` prints (a) and (b) again from such a file
+with the grade lines as the code has them now, without searching.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ RULES = [
 ]
 NOISE_TARGET = 0.95
 AGREEMENT_TARGET = 0.90
+#: CPU seconds for one player's review of an 11-deal match, whatever its decisions.
+CPU_TARGET = 30
 
 
 def play_match(index: int, seed: int, work: int) -> dict[str, Any]:
@@ -187,21 +192,15 @@ async def time_one(record: dict[str, Any], settings: ReviewSettings, workers: in
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--work", type=int, default=ReviewSettings().work)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--skip-time", action="store_true", help="leave out (c)")
-    parser.add_argument("--save")
-    parser.add_argument("--load")
-    args = parser.parse_args()
-    seeds = (args.seed + 100, args.seed + 200)
-    if args.load:
-        with open(args.load) as file:
-            print(figures(json.load(file), seeds))
-        return
+def played_matches(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The matches of the seed, played, or read from ``--records`` when it holds them."""
+    key = {"seed": args.seed, "work": args.work, "matches": args.matches}
+    if args.records and os.path.exists(args.records):
+        with open(args.records) as file:
+            kept = json.load(file)
+        if kept["key"] == key:
+            print(f"read {args.matches} matches from {args.records}")
+            return list(kept["records"])
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         records = list(
@@ -214,6 +213,29 @@ def main() -> None:
         )
     played = time.perf_counter() - start
     print(f"played {args.matches} matches in {played:.0f} s (work {args.work} a decision)")
+    if args.records:
+        with open(args.records, "w") as file:
+            json.dump({"key": key, "records": records}, file)
+    return records
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", type=int, default=ReviewSettings().work)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip-time", action="store_true", help="leave out (c)")
+    parser.add_argument("--records", help="a file keeping the matches played")
+    parser.add_argument("--save")
+    parser.add_argument("--load")
+    args = parser.parse_args()
+    seeds = (args.seed + 100, args.seed + 200)
+    if args.load:
+        with open(args.load) as file:
+            print(figures(json.load(file), seeds))
+        return
+    records = played_matches(args)
     if not args.skip_time:
         settings = ReviewSettings(seeds[0], args.work)
         print(asyncio.run(time_one(records[0], settings, args.workers)))
@@ -232,11 +254,15 @@ def main() -> None:
         results = [f.result() for f in futures]
     cpu = sum(t for _, t in results)
     decisions = sum(len(r.decisions) for r, _ in results)
+    per_player: dict[tuple[int, int, int], float] = {}
+    for (m, seat, seed, _, _), (_, seconds) in zip(jobs, results, strict=True):
+        per_player[m, seat, seed] = per_player.get((m, seat, seed), 0.0) + seconds
     print(
         f"reviewed {len(jobs)} deals ({decisions} decisions) in "
         f"{time.perf_counter() - start:.0f} s wall, "
         f"{cpu:.0f} s CPU: {cpu / decisions:.2f} s CPU a decision, "
-        f"{cpu / (args.matches * 7):.0f} s CPU a player's match"
+        f"{cpu / (args.matches * 7):.0f} s CPU a player's match (target {CPU_TARGET} s), "
+        f"the costliest {max(per_player.values()):.0f} s; load average {os.getloadavg()[0]:.2f}"
     )
     data = rows(
         [(m, seat, seed, r) for (m, seat, seed, _, _), (r, _) in zip(jobs, results, strict=True)]

@@ -54,7 +54,10 @@ def _sure_tricks(ranks: list[int]) -> float:
 
 def trump_tricks(hand: Sequence[Card], trump: Suit | None) -> float:
     """Expected tricks with ``trump`` as trumps (``None``: no trump)."""
-    suits = _suits(hand)
+    return _trump_tricks(_suits(hand), trump)
+
+
+def _trump_tricks(suits: list[list[int]], trump: Suit | None) -> float:
     tricks = sum(_sure_tricks(ranks) for ranks in suits)
     if trump is None:
         for ranks in suits:
@@ -120,12 +123,32 @@ _KING_OF_HEARTS = frozenset({Card.parse("KH")})
 
 def expected_base(hand: Sequence[Card], contract: Contract) -> float:
     """This hand's expected base score in ``contract`` (the deal's total / 4 is average)."""
-    if contract.is_trump_option:
-        return contract.per_trick * trump_tricks(hand, contract.trump)
-    if contract.domino:
-        return contract.last_holder * _domino(hand)
+    return expected_bases(hand, [contract])[0]
+
+
+def expected_bases(hand: Sequence[Card], contracts: Sequence[Contract]) -> list[float]:
+    """:func:`expected_base` of each of ``contracts``, the hand's counts made once (the
+    hard player's inference weighs a contract choice with every contract's, for every
+    guessed hand)."""
     suits = _suits(hand)
-    strength = 0.25 * (_honours(hand) - 10) - 0.15 * (_exits(hand) - 5)
+    strength: float | None = None
+    estimates = []
+    for contract in contracts:
+        if contract.is_trump_option:
+            estimates.append(contract.per_trick * _trump_tricks(suits, contract.trump))
+        elif contract.domino:
+            estimates.append(contract.last_holder * _domino(hand))
+        else:
+            if strength is None:
+                strength = 0.25 * (_honours(hand) - 10) - 0.15 * (_exits(hand) - 5)
+            estimates.append(_by_points(contract, suits, strength))
+    return estimates
+
+
+def _by_points(contract: Contract, suits: list[list[int]], strength: float) -> float:
+    """:func:`expected_base` of a contract scored by tricks or cards, for a hand whose
+    ranks by suit are ``suits`` and whose strength (honours against low cards) is
+    ``strength``."""
     points = contract.card_points
     tricks = sum(contract.trick_points.values())
     if not points:

@@ -44,6 +44,7 @@ on any machine, in any process.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -166,22 +167,46 @@ class _Guesser:
         hands = self.sampler.sample(rng)
         if self.inference is None:
             return hands, 1.0
-        weight, work = self.inference.weight(hands)
+        work = self.inference.work
         search.work_left -= work
         if self.mode == "weight":
-            return hands, weight
-        kept, kept_weight = hands, weight
-        for _ in range(self.tries):
-            self.best = max(self.best, weight)
-            if weight > 0 and rng.random() * self.best <= weight:
+            return hands, self.inference.weight(hands)[0]
+        return self._reject(hands, rng, search)
+
+    def _reject(
+        self, hands: list[int], rng: random.Random, search: _Search
+    ) -> tuple[list[int], float]:
+        """Rejection from the first guess ``hands`` on: a guess is kept with probability
+        its likelihood over the best seen so far, after at most :attr:`tries` more; when
+        none is, the likeliest drawn. The chance is drawn before the guess is weighed
+        (weighing takes nothing from ``rng``, so the draws are those of weighing first),
+        and a guess is weighed only as far as it could still be kept or be the likeliest
+        (:meth:`~.inference.Inference.likely`): most are given up at their first unlikely
+        card."""
+        assert self.inference is not None
+        kept, kept_weight = hands, self.inference.weight(hands)[0]
+        weight: float | None = kept_weight
+        for tries in range(self.tries + 1):
+            if tries:
+                if not search.spend(0):  # out of work or time: the likeliest guess drawn
+                    break
+                hands = self.sampler.sample(rng)
+                search.work_left -= self.inference.work + GUESS_WORK
+                chance = rng.random() if tries < self.tries else None
+                # Needed: whether it is kept (at least the chance of the best so far) or
+                # is the likeliest drawn (above the likeliest weight so far).
+                likeliest = math.nextafter(kept_weight, math.inf)
+                below = likeliest if chance is None else min(chance * self.best, likeliest)
+                weight = self.inference.likely(hands, below)
+                if weight is not None and weight > kept_weight:
+                    kept, kept_weight = hands, weight
+                if chance is None:
+                    break
+            else:
+                chance = rng.random()
+            if weight is not None and weight >= chance * self.best:
+                self.best = max(self.best, weight)
                 return hands, 1.0
-            if not search.spend(0):  # out of work or time: the likeliest guess drawn
-                break
-            hands = self.sampler.sample(rng)
-            weight, work = self.inference.weight(hands)
-            search.work_left -= work + GUESS_WORK
-            if weight > kept_weight:
-                kept, kept_weight = hands, weight
         return kept, 1.0
 
 
@@ -207,10 +232,12 @@ class Evaluation:
     always the highest value: a card must beat the normal player's by :data:`NOISE`, a
     double must clear a margin, as the module docstring says.
 
-    ``deals`` (a card only; empty for a contract or a doubling turn) is every guessed
-    deal that counted (a weight above 0) with each option's value in it, in the order of
-    ``options``: whether one card beat another in every deal the search considered, not
-    only on average, is read from it (the match review's certain losses).
+    ``deals`` is every guessed deal that counted (a weight above 0) with each option's
+    value in it, in the order of ``options`` (each option valued on the same deals): the
+    match review reads from it how far the means can be trusted (the spread of the
+    deals' differences, with ``reject`` inference every deal counting alike) and, for a
+    card, whether one beat another in every deal the search considered, not only on
+    average (its certain losses).
     """
 
     options: tuple[Action, ...]
@@ -354,11 +381,12 @@ class HardPlayer:
         search: _Search,
         contracts: list[Contract],
         guesser: _Guesser,
-        observe: Callable[[list[int], float, list[int]], None] | None = None,
+        observe: Callable[[list[int], float, list[list[int]]], None] | None = None,
     ) -> tuple[list[list[float]], int]:
         """Mean base score of each seat over whole simulated deals, per contract, and
-        how many deals were simulated; ``observe(hands, weight, base)`` sees each deal
-        of the first contract (for values beyond the means, at no extra work)."""
+        how many deals were simulated; ``observe(hands, weight, bases)`` sees each deal,
+        every seat's base score in each contract (for values beyond the means, at no
+        extra work)."""
         assert view.first_leader is not None
         totals = [[0.0] * 4 for _ in contracts]
         weights = 0.0
@@ -367,14 +395,16 @@ class HardPlayer:
             hands, weight = guesser.draw(rng, search)
             weights += weight
             guesses += 1
+            bases = []
             for contract, total in zip(contracts, totals, strict=True):
                 base = policy_playout(
                     dealt_position(contract, view.first_leader, hands), normal_card
                 )
                 for seat in range(4):
                     total[seat] += weight * base[seat]
-                if observe is not None and total is totals[0]:
-                    observe(hands, weight, base)
+                bases.append(base)
+            if observe is not None:
+                observe(hands, weight, bases)
             if not search.spend(52 * len(contracts)):
                 break
         return [[value / weights for value in total] for total in totals], guesses
@@ -383,11 +413,21 @@ class HardPlayer:
         options = tuple(a for a in view.legal if isinstance(a, Choose))
         contracts = [view.rules.by_id[a.contract] for a in options]
         guesser = _Guesser(view, "off", self.model, self.reject_tries)  # nothing seen yet
-        means, guesses = self._simulate(view, rng, search, contracts, guesser)
+        deals: list[tuple[float, ...]] = []
+
+        def observe(hands: list[int], weight: float, bases: list[list[int]]) -> None:
+            deals.append(
+                tuple(
+                    choice_value(c, base[view.seat], self.trump_premium)
+                    for c, base in zip(contracts, bases, strict=True)
+                )
+            )
+
+        means, guesses = self._simulate(view, rng, search, contracts, guesser, observe)
         expected = {c.id: m[view.seat] for c, m in zip(contracts, means, strict=True)}
         values = tuple(choice_value(c, expected[c.id], self.trump_premium) for c in contracts)
         choice = best_choice(view, expected, self.trump_premium)
-        return Evaluation(options, values, choice, guesses)
+        return Evaluation(options, values, choice, guesses, tuple(deals))
 
     def _double(self, view: SeatView, rng: random.Random, search: _Search) -> Evaluation:
         assert view.contract is not None
@@ -403,12 +443,15 @@ class HardPlayer:
         others = [j for j in range(4) if j != view.seat]
         claimed = {j: 0.0 if inferred else claimed_edge(view, j) for j in others}
         gains = {j: means[view.seat] - means[j] - claimed[j] for j in others}
-        values = tuple(
-            value - sum(claimed[j] for j in a.targets)
-            for a, value in zip(options, answers.values(), strict=True)
+        less = [sum(claimed[j] for j in a.targets) for a in options]
+        values = tuple(value - claim for value, claim in zip(answers.values(), less, strict=True))
+        deals = tuple(
+            tuple(value - claim for value, claim in zip(deal, less, strict=True))
+            for weight, deal in answers.deals
+            if weight > 0
         )
         choice = doubling_turn(view, gains, self.double_margin)
-        return Evaluation(options, values, choice, guesses)
+        return Evaluation(options, values, choice, guesses, deals)
 
 
 class _Answers:
@@ -436,8 +479,11 @@ class _Answers:
             self.later = []  # as the inference: who may name anyone there is not modelled
         self.totals = [0.0] * len(options)
         self.weights = 0.0
+        #: Each deal's weight and every option's value in it.
+        self.deals: list[tuple[float, tuple[float, ...]]] = []
 
-    def observe(self, hands: list[int], weight: float, base: list[int]) -> None:
+    def observe(self, hands: list[int], weight: float, bases: list[list[int]]) -> None:
+        [base] = bases
         view, contract = self.view, self.contract
         me = view.seat
         need = margin(contract)
@@ -447,6 +493,7 @@ class _Answers:
             redouble[j] = naming_chance(mine, contract, need / 2, self.model)
             double[j] = 0.0 if j == view.chooser else naming_chance(mine, contract, 0.0, self.model)
         self.weights += weight
+        values = []
         for i, option in enumerate(self.options):
             value = float(base[me])
             for j in range(4):
@@ -457,6 +504,8 @@ class _Answers:
                     level += redouble[j] if j in option.targets else double[j]
                 value += level * (base[me] - base[j])
             self.totals[i] += weight * value
+            values.append(value)
+        self.deals.append((weight, tuple(values)))
 
     def values(self) -> list[float]:
         return [total / self.weights for total in self.totals]

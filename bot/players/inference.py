@@ -30,13 +30,13 @@ from dataclasses import dataclass
 
 from bot.engine.cards import CARDS, Card
 from bot.engine.contracts import Contract
-from bot.engine.fast import BITS, dealt_position, legal_masks, play_card
+from bot.engine.fast import BITS, FULL, FastPosition, dealt_position, legal_masks, play_card
 from bot.engine.house_rules import DominoDoubling
 from bot.engine.match import Match
 from bot.engine.view import SeatView
 
 from .bidding import choice_value, margin
-from .hand import expected_base
+from .hand import expected_base, expected_bases
 from .policy import normal_card
 
 #: The work of estimating one contract for one guessed hand, in simulated playout cards.
@@ -69,6 +69,20 @@ class _Turn:
     doubled_by: frozenset[int]
 
 
+@dataclass(frozen=True)
+class _Moment:
+    """One card another seat chose, for weighing it in any guessed hand of that seat:
+    the position just before it with everything public as it was (``pos``, whose hands
+    are filled in per guess), the card, the seat's cards played before it (rank masks
+    per suit: taken from its guessed hand as dealt, they leave its hand then) and the
+    cards no one had played before it."""
+
+    pos: FastPosition
+    card: int
+    earlier: tuple[int, ...]
+    unplayed: tuple[int, ...]
+
+
 class Inference:
     """The likelihood of the others' actions in ``view``, for guessed hands.
 
@@ -83,6 +97,7 @@ class Inference:
         assert view.contract is not None and view.first_leader is not None
         self.view = view
         self.memo = memo.of(view) if memo is not None else None
+        self.bounds = memo.bounds if memo is not None else {}
         self.model = model
         self.contract: Contract = view.contract
         self.seat = view.seat
@@ -95,6 +110,21 @@ class Inference:
         for seat, card in view.plays:
             self.played[seat * 4 + card.suit] |= 1 << (card.rank - 2)
         self.replay = any(seat != view.seat for seat, _ in view.plays)
+        #: In a trick contract, the others' cards by seat (:func:`_moments`): a seat's
+        #: card depends on its own hand and what was public only, so each seat's slips
+        #: are counted once per guessed hand of it (``slips``) however the others vary.
+        self.moments = {} if self.contract.domino else _moments(view)
+        self.slips: dict[tuple[int, ...], tuple[int, int]] = memo.slips if memo is not None else {}
+        self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
+        #: The work of weighing one guess, in simulated playout cards: the same for
+        #: every guess of the decision, however far its weighing goes.
+        self.work = 0.0
+        if len(self.choices) > 1:
+            self.work += ESTIMATE_WORK * len(self.choices)
+        if self.turns:
+            self.work += ESTIMATE_WORK * len(self.turns)
+        if self.replay:
+            self.work += len(view.plays)
 
     @property
     def informative(self) -> bool:
@@ -104,43 +134,68 @@ class Inference:
     def weight(self, hands: list[int]) -> tuple[float, float]:
         """The likelihood (at most 1) of the others' actions given the guessed current
         ``hands`` (sixteen masks), and its cost in simulated playout cards."""
+        found = self.likely(hands, 0.0)
+        assert found is not None
+        return found, self.work
+
+    def likely(self, hands: list[int], below: float) -> float | None:
+        """The likelihood of :meth:`weight`, or None when it is certainly less than
+        ``below``: rejection sampling needs no more, and a guess's weighing stops at the
+        first of the others' actions that makes it unlikely enough (every factor is at
+        most 1, so the product so far bounds the rest from above). Either way the work
+        charged is :attr:`work`, so the search is the same as when every guess is
+        weighed whole."""
         if self.memo is None:
-            return self._weigh(hands)
+            weight, whole = self._weigh(hands, below)
+            return weight if whole else None
         key = tuple(hands)
         known = self.memo.get(key)
-        if known is None:
-            known = self.memo[key] = self._weigh(hands)
-        return known
+        if known is not None:
+            return known[0]
+        bound = self.bounds.get(key)
+        if bound is not None and bound < below:
+            return None
+        weight, whole = self._weigh(hands, below)
+        if whole:
+            self.memo[key] = (weight, self.work)
+            return weight
+        self.bounds[key] = weight
+        return None
 
-    def _weigh(self, hands: list[int]) -> tuple[float, float]:
+    def _weigh(self, hands: list[int], below: float) -> tuple[float, bool]:
+        """The likelihood and True, or an upper bound under ``below`` and False. The
+        cards are weighed first, one at a time (each slip a factor of the model's
+        ``card_slip``), then the doubles, then the choice, but multiplied in one fixed
+        order (choice, doubles, cards), so the likelihood is the same to the last bit
+        whatever was weighed first: with every factor at most 1, counting those not
+        weighed yet as 1 never gives less than the whole product."""
         dealt = [h | p for h, p in zip(hands, self.played, strict=True)]
-        weight, work = 1.0, 0.0
-        if len(self.choices) > 1:
-            w, cost = self._choice(dealt)
-            weight *= w
-            work += cost
-        if self.turns:
-            w, cost = self._doubles(dealt)
-            weight *= w
-            work += cost
+        choice = doubles = cards = 1.0
         if self.replay:
-            w, cost = self._cards(dealt)
-            weight *= w
-            work += cost
-        return max(weight, FLOOR), work
+            cards, whole = self._cards(dealt, below)
+            if not whole:
+                return max(cards, FLOOR), False
+        if self.turns:
+            doubles = self._doubles(dealt)
+            if max(choice * doubles * cards, FLOOR) < below:
+                return max(choice * doubles * cards, FLOOR), False
+        if len(self.choices) > 1:
+            choice = self._choice(dealt)
+        return max(choice * doubles * cards, FLOOR), True
 
-    def _choice(self, dealt: list[int]) -> tuple[float, float]:
+    def _choice(self, dealt: list[int]) -> float:
         chooser = self.view.chooser
         assert chooser is not None
         hand = hand_cards(dealt, chooser)
         t = self.model.choice_temperature
-        values = [choice_value(c, expected_base(hand, c)) for c in self.choices]
+        estimates = expected_bases(hand, self.choices)
+        values = [choice_value(c, e) for c, e in zip(self.choices, estimates, strict=True)]
         top = max(values)
         chosen = values[self.choices.index(self.contract)]
         total = sum(math.exp((v - top) / t) for v in values)
-        return math.exp((chosen - top) / t) / total, ESTIMATE_WORK * len(self.choices)
+        return math.exp((chosen - top) / t) / total
 
-    def _doubles(self, dealt: list[int]) -> tuple[float, float]:
+    def _doubles(self, dealt: list[int]) -> float:
         contract = self.contract
         need = margin(contract)
         weight = 1.0
@@ -152,9 +207,43 @@ class Inference:
                     claimed += need / 2
                 p = naming_chance(mine, contract, claimed, self.model)
                 weight *= p if target in turn.named else 1 - p
-        return weight, ESTIMATE_WORK * len(self.turns)
+        return weight
 
-    def _cards(self, dealt: list[int]) -> tuple[float, float]:
+    def _cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
+        """The cards' factor and True, or the factor so far and False once it is under
+        ``below`` (the later cards are not weighed). Every slip is the same factor, so
+        the factor is :attr:`Model.card_slip` multiplied in once per slip, in whatever
+        order the slips are found."""
+        if self.contract.domino:
+            return self._replayed_cards(dealt, below)
+        slips = 0
+        for seat, moments in self.moments.items():
+            base = seat * 4
+            hand = dealt[base : base + 4]
+            key = (seat, *hand)
+            found, judged = self.slips.get(key, (0, 0))
+            while judged < len(moments):
+                slipped = _slipped(seat, hand, moments[judged])
+                judged += 1
+                found += slipped
+                if slipped and max(self._slip_factor(slips + found), FLOOR) < below:
+                    break
+            self.slips[key] = (found, judged)
+            slips += found
+            weight = self._slip_factor(slips)
+            if max(weight, FLOOR) < below:
+                return weight, False
+        return self._slip_factor(slips), True
+
+    def _slip_factor(self, slips: int) -> float:
+        """:attr:`Model.card_slip` multiplied in ``slips`` times, one at a time."""
+        while len(self.powers) <= slips:
+            self.powers.append(self.powers[-1] * self.model.card_slip)
+        return self.powers[slips]
+
+    def _replayed_cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
+        """:meth:`_cards` in Domino, where who is to play depends on the hands: the deal
+        is replayed with the guessed hands, card by card."""
         view = self.view
         pos = dealt_position(self.contract, view.first_leader or 0, dealt)
         slip = self.model.card_slip
@@ -166,8 +255,10 @@ class Inference:
                     card.index
                 ):
                     weight *= slip
+                    if max(weight, FLOOR) < below:
+                        return weight, False
             play_card(pos, card.index)
-        return weight, len(view.plays)
+        return weight, True
 
 
 class Likelihoods:
@@ -181,6 +272,11 @@ class Likelihoods:
     def __init__(self) -> None:
         self.decision: tuple[object, ...] | None = None
         self.weights: dict[tuple[int, ...], tuple[float, float]] = {}
+        #: Guesses whose weighing stopped early, with the upper bound it reached.
+        self.bounds: dict[tuple[int, ...], float] = {}
+        #: Each other seat's slips by its guessed hand (:class:`Inference`): how many
+        #: of its first how many cards.
+        self.slips: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def of(self, view: SeatView) -> dict[tuple[int, ...], tuple[float, float]]:
         """The remembered weights of ``view``'s decision (emptied on a new decision)."""
@@ -201,6 +297,8 @@ class Likelihoods:
         if decision != self.decision:
             self.decision = decision
             self.weights = {}
+            self.bounds = {}
+            self.slips = {}
         return self.weights
 
 
@@ -251,3 +349,44 @@ def _doubling_turns(view: SeatView) -> list[_Turn]:
         if seat != view.seat and targets:
             turns.append(_Turn(seat, targets, named, doubled_by))
     return turns
+
+
+def _moments(view: SeatView) -> dict[int, list[_Moment]]:
+    """The cards the seats other than ``view``'s chose, by seat, from a replay of the
+    deal's public cards (a trick contract: who plays next follows from the cards)."""
+    assert view.contract is not None
+    pos = dealt_position(view.contract, view.first_leader or 0, [0] * 16)
+    played = [0, 0, 0, 0]
+    moments: dict[int, list[_Moment]] = {}
+    earlier = [[0, 0, 0, 0] for _ in range(4)]
+    for seat, card in view.plays:
+        if seat != view.seat:
+            snapshot = pos.copy()
+            snapshot.hands = [0] * 16
+            unplayed = tuple(FULL & ~mask for mask in played)
+            moments.setdefault(seat, []).append(
+                _Moment(snapshot, card.index, tuple(earlier[seat]), unplayed)
+            )
+        play_card(pos, card.index)
+        played[card.suit] |= 1 << (card.rank - 2)
+        earlier[seat][card.suit] |= 1 << (card.rank - 2)
+    return moments
+
+
+def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:
+    """1 if ``seat``'s card at ``moment`` was not the normal player's, for its guessed
+    hand as ``dealt`` (four masks), else 0. Its hand then is put in the moment's
+    position, the cards no one had played yet but it held with the next seat (the
+    legal cards read the others' hands only for whether hearts are broken)."""
+    base = seat * 4
+    other = ((seat + 1) & 3) * 4
+    pos = moment.pos
+    hands = pos.hands
+    for suit in range(4):
+        mine = dealt[suit] & ~moment.earlier[suit]
+        hands[base + suit] = mine
+        hands[other + suit] = moment.unplayed[suit] & ~mine
+    legal = legal_masks(pos)
+    if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != moment.card:
+        return 1
+    return 0

@@ -40,34 +40,45 @@ class Sampler:
         others = [s for s in range(4) if s != view.seat]
         self.options = {c: [s for s in others if self.allowed[s] >> c & 1] for c in self.unknown}
         # Most constrained cards first, so the greedy pass rarely paints itself in a corner.
-        self.order = sorted(self.unknown, key=lambda c: len(self.options[c]))
+        self.freedom = {c: len(self.options[c]) for c in self.unknown}
+        self.order = sorted(self.unknown, key=self.freedom.__getitem__)
 
     def sample(self, rng: random.Random) -> list[int]:
         """Sixteen hand masks (seat-major, suit-minor): this seat's hand plus a guess."""
         for _ in range(20):
-            owner = self._greedy(rng)
-            if owner is not None:
-                return self._masks(owner)
+            masks = self._greedy(rng)
+            if masks is not None:
+                return masks
         return self._masks(self._matching(rng))
 
-    def _greedy(self, rng: random.Random) -> dict[int, int] | None:
+    def _greedy(self, rng: random.Random) -> list[int] | None:
+        """Each card in turn to a seat with room left, in proportion to its room (the
+        hard player's inner loop: written out by hand)."""
         room = list(self.capacity)
-        owner: dict[int, int] = {}
+        masks = list(self.own_masks)
+        options = self.options
+        random = rng.random
         cards = list(self.order)
         rng.shuffle(cards)
-        cards.sort(key=lambda c: len(self.options[c]))  # stable: random within a group
+        cards.sort(key=self.freedom.__getitem__)  # stable: random within a group
         for card in cards:
-            seats = [s for s in self.options[card] if room[s]]
-            if not seats:
-                return None
-            pick = rng.random() * sum(room[s] for s in seats)
+            seats = options[card]
+            total = 0
             for seat in seats:
-                pick -= room[seat]
-                if pick < 0:
-                    break
-            owner[card] = seat
-            room[seat] -= 1
-        return owner
+                total += room[seat]
+            if not total:
+                return None
+            pick = random() * total
+            chosen = -1
+            for seat in seats:
+                if room[seat]:
+                    chosen = seat
+                    pick -= room[seat]
+                    if pick < 0:
+                        break
+            masks[chosen * 4 + card // 13] |= 1 << (card % 13)
+            room[chosen] -= 1
+        return masks
 
     def _matching(self, rng: random.Random) -> dict[int, int]:
         """An exact assignment by augmenting paths, for when the greedy pass fails."""

@@ -6,8 +6,9 @@ doubling turn, each card) is valued by the hard player's search from the seat's 
 hand, what was public, and the others' earlier actions weighed by the hard player's
 inference. Never from the real hands: those enter only the hindsight line and the
 reasons' facts about what happened later. Each option gets its value
-(:class:`~bot.players.hard.Evaluation`), the mean over a few batches of search (more
-where the grade is in doubt); the loss is the best value minus the chosen one, graded
+(:class:`~bot.players.hard.Evaluation`), the mean over batches of search, one where
+the grade is clear from its guessed deals and more where it is in doubt
+(:data:`DEAL_ERRORS`, :data:`MIN_BATCHES`); the loss is the best value minus the chosen one, graded
 by :mod:`.grades`. A card's loss is *certain* when the better card beat it in every
 guessed deal of every batch by at least one unit of the contract (a trick, a heart; the
 endgame solver's exact values where it reaches): then it is flagged whatever its share
@@ -49,11 +50,22 @@ from .result import (
 )
 
 #: A decision is searched in batches of the review's work, each with its own random
-#: source, at least this many (unless the settings allow fewer): the spread of the
-#: batches' differences between the best other option and the chosen one is the
-#: error of the loss. More batches are searched, up to the settings' ``batches``, while
-#: a grade line lies inside the 95% interval of that difference (:data:`CLEAR`): the
-#: work goes where a grade is in doubt (measured: ``bench/review.py``).
+#: source, up to the settings' ``batches``, until its grade is clear. It is clear from
+#: the first batch on by its guessed deals: each is an independent guess in which every
+#: option was valued (the same hands for all: common random numbers), so the spread of
+#: the deals' differences between the best other option and the chosen one gives the
+#: error of the loss. Every grade line must lie this many errors away, over at least
+#: :data:`FEWEST_DEALS` deals, and the loss must not be possibly certain (the better
+#: option ahead in every deal so far: such a card is searched on, as below). Most
+#: decisions are clear after one batch (measured: ``bench/review.py``).
+DEAL_ERRORS = 4.0
+
+#: The fewest guessed deals whose spread can settle a grade (:data:`DEAL_ERRORS`).
+FEWEST_DEALS = 100
+
+#: From this many batches on a grade is also clear when every line lies outside the
+#: 95% interval (:data:`CLEAR`) of the batches' own differences between the best other
+#: option and the chosen one (their spread the error of the loss).
 MIN_BATCHES = 3
 
 #: Student's t for a two-sided 95% interval, by degrees of freedom (batches - 1) from
@@ -182,7 +194,8 @@ def _decision(
 
 class Batches:
     """The batches of search one decision has had so far (at most ``most``), their
-    values, and whether its grade is settled: see :data:`MIN_BATCHES`."""
+    values and guessed deals, and whether its grade is settled: see :data:`DEAL_ERRORS`
+    and :data:`MIN_BATCHES`."""
 
     def __init__(self, view: SeatView, action: Action, most: int) -> None:
         self.codes = [option.code for option in view.legal]
@@ -190,8 +203,10 @@ class Batches:
         self.most = most
         self.values: list[dict[str, float]] = []
         self.guesses = 0
+        #: Every guessed deal of every batch, each option's value in it.
+        self.deals: list[dict[str, float]] = []
         #: Each option's least lead over the chosen one in any guessed deal so far;
-        #: None once a batch kept no deals (a contract, a doubling turn).
+        #: None once a batch kept no deals (an evaluation made without them).
         self.least: dict[str, float] | None = {code: math.inf for code in self.codes}
 
     @property
@@ -209,6 +224,7 @@ class Batches:
             return
         mine = codes.index(self.chosen)
         for values in evaluation.deals:
+            self.deals.append(dict(zip(codes, values, strict=True)))
             for code, value in zip(codes, values, strict=True):
                 self.least[code] = min(self.least[code], value - values[mine])
 
@@ -231,21 +247,34 @@ class Batches:
         return options, chosen, best if best.value > chosen.value else chosen
 
     def settled(self, at_stake: int) -> bool:
-        """Whether the decision's grade is clear: every grade line outside the 95%
-        interval (:data:`CLEAR`) of how much the best other option beats the chosen one
-        (a negative amount when the chosen one is the best; its error is the spread of
-        the batches' own differences), or the batches used up."""
+        """Whether the decision's grade is clear: every grade line far enough from how
+        much the best other option beats the chosen one (a negative amount when the
+        chosen one is the best), by its guessed deals (:data:`DEAL_ERRORS`) or by its
+        batches (:data:`MIN_BATCHES`), or the batches used up."""
         if self.done >= self.most:
+            return True
+        options, chosen, best = self.options()
+        rival = max((o for o in options if o is not chosen), key=lambda o: o.value)
+        if self._clear_by_deals(rival, chosen, best, at_stake):
             return True
         if self.done < MIN_BATCHES:
             return False
-        options, chosen, _ = self.options()
-        rival = max((o for o in options if o is not chosen), key=lambda o: o.value)
         margins = [batch[rival.action] - batch[chosen.action] for batch in self.values]
         margin = statistics.fmean(margins)
         error = statistics.stdev(margins) / math.sqrt(len(margins))
         t = CLEAR[min(len(margins) - 3, len(CLEAR) - 1)]
         return all(abs(margin - share * at_stake) >= t * error for _, share in LINES)
+
+    def _clear_by_deals(self, rival: Option, chosen: Option, best: Option, at_stake: int) -> bool:
+        """Whether the guessed deals so far settle the grade: :data:`DEAL_ERRORS`."""
+        if self.least is None or len(self.deals) < FEWEST_DEALS:
+            return False
+        if best is not chosen and self.least[best.action] > 0:
+            return False  # possibly a certain loss: searched on
+        margins = [deal[rival.action] - deal[chosen.action] for deal in self.deals]
+        margin = rival.value - chosen.value
+        error = statistics.stdev(margins) / math.sqrt(len(margins))
+        return all(abs(margin - share * at_stake) >= DEAL_ERRORS * error for _, share in LINES)
 
 
 def _kind(action: Action, best: Option, deal: Deal, view: SeatView) -> tuple[str, int, int]:

@@ -68,6 +68,22 @@ def test_the_decision_is_the_evaluations_choice(mode: str) -> None:
     assert kinds == {Choose, Double, Play}
 
 
+def test_every_evaluation_keeps_its_deals_whose_means_are_its_values() -> None:
+    """A card, a contract and a doubling turn keep every guessed deal's value for each
+    option (the match review reads its error from their spread): with rejection every
+    deal counts alike, so the options' values are the deals' means."""
+    player = PLAYERS["reject"]
+    kinds = set()
+    for index, view in enumerate(_views()):
+        evaluation = player.evaluate(view, random.Random(index), 0.03)
+        assert len(evaluation.deals) == evaluation.guesses
+        for i, value in enumerate(evaluation.values):
+            mean = sum(deal[i] for deal in evaluation.deals) / len(evaluation.deals)
+            assert mean == pytest.approx(value)
+        kinds.add(type(evaluation.choice))
+    assert kinds == {Choose, Double, Play}
+
+
 def test_a_card_the_search_keeps_is_the_best_valued_or_normals_within_the_noise() -> None:
     player = PLAYERS["reject"]
     for index, view in enumerate(_views()):
@@ -104,7 +120,7 @@ def test_a_later_seat_answers_a_double_by_its_hand() -> None:
         for card in hand:
             hands[seat * 4 + card.suit] |= 1 << (card.rank - 2)
     base = [90, 20, 0, 10]
-    answers.observe(hands, 1.0, base)
+    answers.observe(hands, 1.0, [base])
     values = dict(zip(options, answers.values(), strict=True))
     contract = CONTRACTS["trump-spades"]
 

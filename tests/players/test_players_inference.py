@@ -146,7 +146,8 @@ def test_remembered_likelihoods_give_the_same_search_for_less_weighing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A decision searched in several batches (the match review) weighs each distinct
-    guess once with :class:`Likelihoods`, and every batch comes out exactly as without."""
+    guess whole at most once with :class:`Likelihoods`, and every batch comes out
+    exactly as without."""
     match = Match()
     match.deal_random(random.Random(5))
     normal, rng = NormalPlayer(), random.Random(0)
@@ -159,7 +160,9 @@ def test_remembered_likelihoods_give_the_same_search_for_less_weighing(
     weighed = []
     plain = Inference._weigh
     monkeypatch.setattr(
-        Inference, "_weigh", lambda self, hands: weighed.append(1) or plain(self, hands)
+        Inference,
+        "_weigh",
+        lambda self, hands, below: weighed.append(1) or plain(self, hands, below),
     )
 
     def batches(hard: HardPlayer) -> tuple[list[object], int]:
@@ -171,7 +174,8 @@ def test_remembered_likelihoods_give_the_same_search_for_less_weighing(
     memo = Likelihoods()
     kept, kept_weighed = batches(HardPlayer(wall_clock=False, likelihoods=memo))
     assert kept == fresh
-    assert 0 < len(memo.weights) == kept_weighed < fresh_weighed
+    assert 0 < len(memo.weights) <= kept_weighed < fresh_weighed
+    assert kept_weighed <= len(memo.weights) + 2 * len(memo.bounds)
 
 
 def test_remembered_likelihoods_are_those_of_the_latest_decision() -> None:
@@ -186,3 +190,87 @@ def test_remembered_likelihoods_are_those_of_the_latest_decision() -> None:
     assert memo.of(seat_view(match, 0)) == {(1,) * 16: (0.5, 3.0)}  # the same decision
     match.apply(normal.choose_action(seat_view(match, match.to_act), rng, 0.0))
     assert memo.of(seat_view(match, 0)) == {}  # a card later: another decision
+
+
+@pytest.mark.parametrize(
+    "variant, house_rules",
+    [
+        ("standard", {}),
+        ("twelve", {"heart_lead": "broken"}),
+        ("twelve", {"must_trump": "overtrump"}),
+    ],
+)
+def test_each_seats_cards_weigh_as_the_replayed_deal(
+    variant: str, house_rules: dict[str, str]
+) -> None:
+    """The others' cards are weighed seat by seat, each in its own guessed hand, and the
+    slips found are those of replaying the whole guessed deal card by card."""
+    rules = rules_for(variant, house_rules)
+    compared = 0
+    for seed in range(30):
+        match = _normal_match(seed, rules)
+        deal = match.deal
+        if deal is None or deal.contract is None or deal.contract.domino or not deal.plays:
+            continue
+        for watcher in range(4):
+            view = seat_view(match, watcher)
+            inference = Inference(view, Model(card_slip=0.3))
+            sampler, rng = Sampler(view), random.Random(seed)
+            for _ in range(20):
+                dealt = [h | p for h, p in zip(sampler.sample(rng), inference.played, strict=True)]
+                assert inference._cards(dealt, 0.0) == inference._replayed_cards(dealt, 0.0)
+                compared += 1
+    assert compared > 400
+
+
+@pytest.mark.parametrize("memo", [None, Likelihoods()])
+def test_a_guess_given_up_is_certainly_under_the_bar(memo: Likelihoods | None) -> None:
+    """``likely`` answers the whole likelihood, or None only when that is under the bar
+    asked (a guess weighed again, from the memory, too)."""
+    given_up = 0
+    for seed in range(12):
+        match = _normal_match(seed)
+        if match.to_act is None or not match.deal or len(match.deal.plays) < 8:
+            continue
+        view = seat_view(match, match.to_act)
+        inference, sampler = Inference(view, memo=memo), Sampler(view)
+        rng = random.Random(seed)
+        for _ in range(40):
+            guess, bar = sampler.sample(rng), rng.random() ** 4
+            for _ in range(2):
+                found = inference.likely(guess, bar)
+                whole = Inference(view).weight(guess)[0]
+                if found is None:
+                    assert whole < bar
+                    given_up += 1
+                else:
+                    assert found == whole
+    assert given_up > 20
+
+
+def test_weighing_a_guess_only_as_far_as_needed_changes_no_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rejection stops weighing a guess once it can be neither kept nor the likeliest:
+    the same guesses are kept as when every guess is weighed whole, to the last bit."""
+    views = []
+    for seed in range(12):
+        match = _normal_match(seed)
+        if match.to_act is not None and len(seat_view(match, match.to_act).legal) > 1:
+            views.append(seat_view(match, match.to_act))
+    assert len(views) >= 6
+    weighed = []
+
+    def search() -> list[object]:
+        hard = HardPlayer(wall_clock=False)
+        return [hard.evaluate(view, random.Random(n), 0.1) for n, view in enumerate(views)]
+
+    lazy = search()
+    plain = Inference.likely
+    monkeypatch.setattr(
+        Inference,
+        "likely",
+        lambda self, hands, below: weighed.append(below) or plain(self, hands, 0.0),
+    )
+    assert search() == lazy
+    assert any(below > 0 for below in weighed)  # the lazy search could stop early

@@ -16,7 +16,7 @@ from bot.engine.match import Match
 from bot.engine.view import SeatView, seat_view
 from bot.players import player_for
 from bot.players.arena import match_deals
-from bot.players.hand import expected_base
+from bot.players.hand import expected_base, expected_bases
 from bot.players.policy import normal_card
 from bot.players.table import decision_rng, play_deals
 from tests.players.players_helpers import hands_with
@@ -56,6 +56,16 @@ def test_the_hand_estimate_scales_with_the_points_the_rules_give(contract_id: st
     hand = deal_hands(decision_rng("estimate", contract_id))[0]
     standard = expected_base(hand, CONTRACTS[contract_id])
     assert expected_base(hand, DOUBLED.by_id[contract_id]) == pytest.approx(2 * standard)
+
+
+def test_a_hands_estimates_in_many_contracts_at_once_are_each_ones_alone() -> None:
+    """The inference estimates every contract for a guessed hand at once, its counts made
+    once: each estimate is the one made alone, whatever the contracts around it."""
+    contracts = [*CONTRACTS.values(), *DOUBLED.contracts, *TWELVE.contracts]
+    for n in range(20):
+        hand = deal_hands(decision_rng("estimates", n))[n % 4]
+        mixed = random.Random(n).sample(contracts, len(contracts))
+        assert expected_bases(hand, mixed) == [expected_base(hand, c) for c in mixed]
 
 
 def test_a_contract_the_rules_of_thumb_do_not_know_is_estimated_as_an_average_hand() -> None:

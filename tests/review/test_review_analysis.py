@@ -209,6 +209,41 @@ def test_search_goes_on_only_while_a_grade_is_in_doubt() -> None:
     assert rounds([25, 35, 30, 31, 29, 30]) == 6  # on the mistake line: all the search
 
 
+def test_a_grade_clear_from_the_guessed_deals_needs_one_batch() -> None:
+    """Each guessed deal values every option: when their differences put every grade
+    line far enough away (DEAL_ERRORS errors), one batch settles the grade; near a
+    line, with too few deals, or where the better option won every deal (a loss
+    possibly certain), the search goes on."""
+    match = Match()
+    match.deal_random(random.Random(1))
+    view = seat_view(match, 2)
+    chosen, better = view.legal[0], view.legal[1]
+
+    def batch(losses: list[float]) -> Evaluation:
+        """A batch whose deals have the chosen option ``losses`` behind the better."""
+        deals = tuple(
+            tuple(-loss if a == chosen else 0.0 if a == better else -200.0 for a in view.legal)
+            for loss in losses
+        )
+        values = tuple(sum(deal[i] for deal in deals) / len(deals) for i in range(len(view.legal)))
+        return Evaluation(view.legal, values, chosen, len(deals), deals)
+
+    def rounds(losses: list[float]) -> int:
+        batches = Batches(view, chosen, most=6)
+        for _ in range(6):
+            batches.add(batch(losses))
+            if batches.settled(120):
+                return batches.done
+        return batches.done
+
+    spread = [-50.0, 50.0] * 400  # 800 deals, a loss of 0 on average, error 1.8
+    assert rounds([loss + 40 for loss in spread]) == 1  # lines at 12, 30 and 60: clear
+    assert rounds(spread) == 1
+    assert rounds([loss + 30 for loss in spread]) == MIN_BATCHES  # on the mistake line
+    assert rounds([loss / 4 + 40 for loss in spread]) == MIN_BATCHES  # ahead in every deal
+    assert rounds(spread[:20]) == MIN_BATCHES  # too few deals to read an error from
+
+
 def _hard_at_seat_0(seed: int, work: int, deals: int) -> dict[str, Any]:
     """A whole match, seat 0 the hard player on ``work`` a decision (fixed work, its own
     seed) in the first ``deals`` deals (the ones reviewed: the hard player's search in the
