@@ -2,18 +2,25 @@
 
 ``/bonken daily`` answers with an ephemeral message holding the table picture and the
 person's cards; each click is that message's own interaction, so the message is edited
-as the click's answer (deferred first: the computers answer and the picture is drawn
-after Discord has its acknowledgement), and nothing is posted in the channel while
-someone plays. When the person finishes, one public line (a followup of the last click,
+as the click's answer, and nothing is posted in the channel while someone plays. A
+click's answer (the move stored, the computers' answers, the picture) is mostly ready
+in milliseconds, so it is the click's one callback, the message updated in it: one
+request to Discord, not an acknowledgement and then an edit, which under load was
+much of the event loop's work. If it is not ready within :data:`ANSWER_WITHIN` (a
+picture still to draw behind many, a slow store), the click is acknowledged then and
+the message edited once the answer is ready, so every click is acknowledged well
+within Discord's 3 seconds. When the person finishes, one public line (a followup of the last click,
 without a card) says how they did. A refusal of the daily service changes nothing and
 is said privately, in the person's language.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -43,6 +50,21 @@ RECENT_DAYS = 7
 """Days the results option offers (any earlier date can be typed)."""
 TEXT_LIMIT = 4000
 """Characters of an embed's description we fill (Discord takes 4096)."""
+ANSWER_WITHIN = 1.0
+"""Seconds a click's answer may take to be ready and still be the click's one callback;
+a slower one is acknowledged at that point and shown by an edit after. Counted from
+the click's handler starting, so it leaves Discord's 3 seconds room for the network
+and for an event loop behind with other clicks."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an attempt's message shows: its words, picture (in the embed) and buttons."""
+
+    content: str
+    embed: discord.Embed | None
+    attachments: list[discord.File]
+    buttons: discord.ui.View
 
 
 class DailyController:
@@ -70,6 +92,8 @@ class DailyController:
         self._boards = boards
         self.replays = DailyReplays(service)
         """A closed day's deals, replayed (the menu under its results, and its buttons)."""
+        self.answer_within = ANSWER_WITHIN
+        """Seconds a click's answer may take to be its one callback (see the module)."""
 
     async def start(self, interaction: Interaction) -> None:
         """``/bonken daily``: today's attempt begun, or the one in play resumed, in a new
@@ -91,12 +115,26 @@ class DailyController:
         self, interaction: Interaction, attempt_id: int, step: int, action: Action
     ) -> None:
         """A card, Confirm or Pass: the move and the computers' answers, then the same
-        message shows where the attempt stands. The move is checked before the click is
-        acknowledged (a refusal is then the click's own private answer)."""
+        message shows where the attempt stands, updated by the click's own callback if
+        the answer is ready within :data:`ANSWER_WITHIN`, else acknowledged then and
+        edited after. The move is checked before the click is acknowledged (a refusal
+        is then the click's own private answer)."""
         await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
-        await interaction.response.defer()  # the clicked message is edited below
-        view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
-        await self._show(interaction, view)
+        answering = asyncio.ensure_future(self._answer(interaction, attempt_id, step, action))
+        done, _pending = await asyncio.wait((answering,), timeout=self.answer_within)
+        if done:
+            view, shown = answering.result()
+            await interaction.response.edit_message(
+                content=shown.content,
+                embed=shown.embed,
+                attachments=shown.attachments,
+                view=shown.buttons,
+                allowed_mentions=NO_MENTIONS,
+            )
+        else:
+            await interaction.response.defer()  # the clicked message is edited below
+            view, shown = await answering
+            await self._edit(interaction, shown)
         if view.finished and view.standing is not None:
             await self._announce(interaction, view)
 
@@ -194,9 +232,29 @@ class DailyController:
     def _worded(self, refusal: DailyRefusal) -> str:
         return words.daily_refusal_text(refusal, self._service.today())
 
+    async def _answer(
+        self, interaction: Interaction, attempt_id: int, step: int, action: Action
+    ) -> tuple[AttemptView, Shown]:
+        """The move played, and the message's new fields showing where it stands."""
+        view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
+        return view, await self._message(view)
+
     async def _show(self, interaction: Interaction, view: AttemptView) -> None:
-        """The interaction's message shows ``view``: words, picture (drawn off the event
-        loop; text alone if the server wants none or drawing fails) and buttons."""
+        """The interaction's message (acknowledged already) shows ``view``."""
+        await self._edit(interaction, await self._message(view))
+
+    async def _edit(self, interaction: Interaction, shown: Shown) -> None:
+        await interaction.edit_original_response(
+            content=shown.content,
+            embed=shown.embed,
+            attachments=shown.attachments,
+            view=shown.buttons,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def _message(self, view: AttemptView) -> Shown:
+        """The message showing ``view``: words, picture (drawn off the event loop; text
+        alone if the server wants none or drawing fails) and buttons."""
         content = daily_content(view, self._service.today())
         settings = await self._tables.guild_settings(view.guild_id)
         picture = None
@@ -205,13 +263,7 @@ class DailyController:
         embed = None
         if picture is not None:
             embed = discord.Embed().set_image(url=f"attachment://{DAILY_FILE}")
-        await interaction.edit_original_response(
-            content=content,
-            embed=embed,
-            attachments=[] if picture is None else [picture],
-            view=daily_buttons(view),
-            allowed_mentions=NO_MENTIONS,
-        )
+        return Shown(content, embed, [] if picture is None else [picture], daily_buttons(view))
 
     async def _announce(self, interaction: Interaction, view: AttemptView) -> None:
         """The public line for the channel, in the server's language: no card in it."""

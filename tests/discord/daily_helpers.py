@@ -76,9 +76,11 @@ async def click(daily: Daily, user_id: int, custom_id: str) -> FakeInteraction:
 
 
 def shown(asked: FakeInteraction) -> Sent:
-    """What the interaction's message shows now (its last edit)."""
-    assert asked.edits, f"the message was not edited: {asked.response.sent}"
-    return asked.edits[-1]
+    """What the interaction's message shows now: its last edit, after the answer or as
+    the answer (a click's message updated by its callback)."""
+    edits = [answer for answer in asked.response.sent if answer.kind == "edit"] + asked.edits
+    assert edits, f"the message was not edited: {asked.response.sent}"
+    return edits[-1]
 
 
 def next_move(edit: Sent) -> str:

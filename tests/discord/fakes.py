@@ -133,9 +133,11 @@ class FakeResponse:
         content: str | None = None,
         view: discord.ui.View | None = None,
         embed: discord.Embed | None = None,
+        attachments: list[discord.File] | None = None,
         **_: Any,
     ) -> None:
-        await self._answer(Sent("edit", content, view, embed, False))
+        files = tuple(attachments or ())
+        await self._answer(Sent("edit", content, view, embed, False, files=files))
 
     async def send_modal(self, modal: discord.ui.Modal) -> None:
         await self._answer(Sent("modal", None, None, None, True, modal))

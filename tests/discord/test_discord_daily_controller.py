@@ -9,6 +9,7 @@ the person sees and what reaches Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -82,7 +83,8 @@ async def test_each_click_edits_the_same_message_and_the_end_posts_one_public_li
     while edit.custom_ids(enabled_only=True):
         clicked = await click(daily, ANN, next_move(edit))
         (answer,) = clicked.response.sent
-        assert answer.kind == "defer" and answer.content is None  # the clicked message stays
+        assert answer.kind == "edit" and clicked.edits == []  # the click's one answer
+        assert answer.file_names == [DAILY_FILE] and answer.content
         clicks.append(clicked)
         edit = shown(clicked)
     *playing, last = clicks
@@ -92,6 +94,21 @@ async def test_each_click_edits_the_same_message_and_the_end_posts_one_public_li
     assert line.content == "Ann played today's deals: 50% (1st of 1 so far)"
     assert "You have played today's deals" in (edit.content or "")
     assert edit.custom_ids() == []  # a finished attempt has no buttons
+
+
+async def test_an_answer_not_ready_in_time_is_acknowledged_first_then_shown(daily: Daily):
+    """Past the controller's time (here none at all) the click is acknowledged, then its
+    message edited: words, picture and buttons, as ``/bonken daily`` shows them then."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    daily.controller.answer_within = 0.0
+    clicked = await click(daily, ANN, next_move(edit))
+    (answer,) = clicked.response.sent
+    assert answer.kind == "defer" and answer.content is None  # the clicked message stays
+    (slow,) = clicked.edits
+    assert slow.custom_ids() != edit.custom_ids() and slow.file_names == [DAILY_FILE]
+    resumed = shown(await start(daily, ANN, "Ann"))
+    assert (slow.content, slow.custom_ids()) == (resumed.content, resumed.custom_ids())
+    assert slow.files[0].fp.read() == resumed.files[0].fp.read()  # the same picture
 
 
 async def test_two_people_making_the_same_moves_see_the_same_messages_across_a_restart(
@@ -148,6 +165,23 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
     late = await click(daily, CAS, f"bonken:daily:{done.attempt_id}:{len(moves)}:D:-")
     assert refused(late) == "⚠️ you have finished these deals"
     assert late.edits == [] and await daily.store.daily.moves(done.attempt_id) == moves
+
+
+async def test_a_move_clicked_twice_at_once_is_played_once_and_the_second_refused(
+    daily: Daily,
+):
+    """Both clicks pass the check before either is played: the second is refused when its
+    move is played, still as its own private answer, and changes nothing."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    attempt_id, step = _attempt_and_step(edit)
+    move = next_move(edit)
+    first, second = await asyncio.gather(click(daily, ANN, move), click(daily, ANN, move))
+    assert first.answer.kind == "edit" and first.answer.file_names == [DAILY_FILE]
+    assert refused(second) == "⚠️ that button was for an earlier move; use the newest message"
+    moves = await daily.store.daily.moves(attempt_id)
+    assert moves[step].action.code == move.split(":", 4)[4]
+    assert shown(await start(daily, ANN, "Ann")).content == first.answer.content
+    assert len(await daily.store.daily.moves(attempt_id)) == len(moves)
 
 
 async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily):
