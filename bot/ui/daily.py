@@ -7,10 +7,11 @@ click's answer (the move stored, the computers' answers, the picture) is mostly 
 in milliseconds, so it is the click's one callback, the message updated in it: one
 request to Discord, not an acknowledgement and then an edit, which under load was
 much of the event loop's work. If it is not ready within :data:`ANSWER_WITHIN` (a
-picture still to draw behind many, a slow store), the click is acknowledged then and
-the message edited once the answer is ready, so every click is acknowledged well
-within Discord's 3 seconds. When the person finishes, one public line (a followup of the last click,
-without a card) says how they did. A refusal of the daily service changes nothing and
+picture still to draw behind many, a slow store), or by :data:`ACKNOWLEDGED_BY` after
+Discord made the click, the click is acknowledged then and the message edited once the
+answer is ready, so every click is acknowledged well within Discord's 3 seconds. When
+the person finishes, one public line (a followup of the last click, without a card)
+says how they did. A refusal of the daily service changes nothing and
 is said privately, in the person's language.
 """
 
@@ -52,9 +53,14 @@ TEXT_LIMIT = 4000
 """Characters of an embed's description we fill (Discord takes 4096)."""
 ANSWER_WITHIN = 1.0
 """Seconds a click's answer may take to be ready and still be the click's one callback;
-a slower one is acknowledged at that point and shown by an edit after. Counted from
-the click's handler starting, so it leaves Discord's 3 seconds room for the network
-and for an event loop behind with other clicks."""
+a slower one is acknowledged at that point and shown by an edit after."""
+ACKNOWLEDGED_BY = 2.0
+"""Seconds after Discord made a click (its id's time) by which it is acknowledged, at
+the latest: an event loop behind with other clicks leaves less of :data:`ANSWER_WITHIN`,
+so Discord's 3 seconds keep room for the network."""
+TRUSTED_CLOCK = 60.0
+"""A click older than this by the id's time, or younger than nothing, says the bot's
+clock disagrees with Discord's: its answer then has :data:`ANSWER_WITHIN` from now."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,7 @@ class DailyController:
         is then the click's own private answer)."""
         await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
         answering = asyncio.ensure_future(self._answer(interaction, attempt_id, step, action))
-        done, _pending = await asyncio.wait((answering,), timeout=self.answer_within)
+        done, _pending = await asyncio.wait((answering,), timeout=self._answer_time(interaction))
         if done:
             view, shown = answering.result()
             await interaction.response.edit_message(
@@ -231,6 +237,13 @@ class DailyController:
 
     def _worded(self, refusal: DailyRefusal) -> str:
         return words.daily_refusal_text(refusal, self._service.today())
+
+    def _answer_time(self, interaction: Interaction) -> float:
+        """Seconds the click's answer may still take to be its one callback."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if not 0.0 <= age <= TRUSTED_CLOCK:
+            return self.answer_within
+        return max(0.0, min(self.answer_within, ACKNOWLEDGED_BY - age))
 
     async def _answer(
         self, interaction: Interaction, attempt_id: int, step: int, action: Action

@@ -11,6 +11,7 @@ receive it, with the time it was sent.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import random
 import time
@@ -200,6 +201,8 @@ class FakeInteraction:
     application_id: int = APP_ID
     token: str = field(default_factory=lambda: f"token-{next(_ids)}")
     id: int = field(default_factory=lambda: next(_ids))
+    created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)
+    """When Discord made it (a real one's id says)."""
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
     message: FakeMessage = field(default_factory=FakeMessage)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
+import discord
 import pytest
 
 from bot.engine import Phase
@@ -109,6 +110,21 @@ async def test_an_answer_not_ready_in_time_is_acknowledged_first_then_shown(dail
     resumed = shown(await start(daily, ANN, "Ann"))
     assert (slow.content, slow.custom_ids()) == (resumed.content, resumed.custom_ids())
     assert slow.files[0].fp.read() == resumed.files[0].fp.read()  # the same picture
+
+
+async def test_a_click_discord_made_long_ago_is_acknowledged_at_once(daily: Daily):
+    """A click 2.5 s old by its id (an event loop far behind) has no time left for its
+    answer to be the callback; a bot clock far off Discord's is not trusted for that."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    late = discord.utils.utcnow() - timedelta(seconds=2.5)
+    clicked = await click(daily, ANN, next_move(edit), created_at=late)
+    assert clicked.answer.kind == "defer" and len(clicked.edits) == 1
+    skewed = discord.utils.utcnow() - timedelta(hours=2)
+    clicked = await click(daily, ANN, next_move(shown(clicked)), created_at=skewed)
+    assert clicked.answer.kind == "edit" and clicked.edits == []
+    ahead = discord.utils.utcnow() + timedelta(seconds=5)  # made "later" than now
+    clicked = await click(daily, ANN, next_move(shown(clicked)), created_at=ahead)
+    assert clicked.answer.kind == "edit" and clicked.edits == []
 
 
 async def test_two_people_making_the_same_moves_see_the_same_messages_across_a_restart(
