@@ -124,11 +124,16 @@ class DailyController:
         message shows where the attempt stands, updated by the click's own callback if
         the answer is ready within :data:`ANSWER_WITHIN`, else acknowledged then and
         edited after. The move is checked before the click is acknowledged (a refusal
-        is then the click's own private answer)."""
+        is then the click's own private answer). A click already too old for its answer
+        to be the callback is acknowledged before its move is played, as a slow
+        acknowledgement's failure then changes nothing: the person clicks again."""
         await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
-        answering = asyncio.ensure_future(self._answer(interaction, attempt_id, step, action))
-        done, _pending = await asyncio.wait((answering,), timeout=self._answer_time(interaction))
-        if done:
+        answer_time = self._answer_time(interaction)
+        answering = None
+        if answer_time > 0.0:
+            answering = asyncio.ensure_future(self._answer(interaction, attempt_id, step, action))
+            await asyncio.wait((answering,), timeout=answer_time)
+        if answering is not None and answering.done():
             view, shown = answering.result()
             await interaction.response.edit_message(
                 content=shown.content,
@@ -139,7 +144,7 @@ class DailyController:
             )
         else:
             await interaction.response.defer()  # the clicked message is edited below
-            view, shown = await answering
+            view, shown = await (answering or self._answer(interaction, attempt_id, step, action))
             await self._edit(interaction, shown)
         if view.finished and view.standing is not None:
             await self._announce(interaction, view)

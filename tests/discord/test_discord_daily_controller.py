@@ -116,9 +116,21 @@ async def test_a_click_discord_made_long_ago_is_acknowledged_at_once(daily: Dail
     """A click 2.5 s old by its id (an event loop far behind) has no time left for its
     answer to be the callback; a bot clock far off Discord's is not trusted for that."""
     edit = shown(await start(daily, ANN, "Ann"))
+    attempt_id, step = _attempt_and_step(edit)
     late = discord.utils.utcnow() - timedelta(seconds=2.5)
-    clicked = await click(daily, ANN, next_move(edit), created_at=late)
+    late_click = daily_user(daily, ANN, "Ann", created_at=late)
+    late_click.response.hold = asyncio.Event()  # its acknowledgement on its way
+    move = DailyMove(attempt_id, step, next_move(edit).split(":", 4)[4])
+    clicking = asyncio.create_task(move.callback(late_click))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    # Acknowledged before its move is played: if Discord refused the late answer, the
+    # same button would still play the move.
+    assert len(await daily.store.daily.moves(attempt_id)) == step
+    late_click.response.hold.set()
+    await clicking
+    clicked = late_click
     assert clicked.answer.kind == "defer" and len(clicked.edits) == 1
+    assert len(await daily.store.daily.moves(attempt_id)) > step
     skewed = discord.utils.utcnow() - timedelta(hours=2)
     clicked = await click(daily, ANN, next_move(shown(clicked)), created_at=skewed)
     assert clicked.answer.kind == "edit" and clicked.edits == []
