@@ -54,7 +54,7 @@ TEXT_LIMIT = 4000
 ANSWER_WITHIN = 1.0
 """Seconds a click's answer may take to be ready and still be the click's one callback;
 a slower one is acknowledged at that point and shown by an edit after."""
-ACKNOWLEDGED_BY = 2.0
+ACKNOWLEDGED_BY = 1.5
 """Seconds after Discord made a click (its id's time) by which it is acknowledged, at
 the latest: an event loop behind with other clicks leaves less of :data:`ANSWER_WITHIN`,
 so Discord's 3 seconds keep room for the network."""
