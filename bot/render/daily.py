@@ -45,7 +45,9 @@ SENTENCES: dict[DailyReason, str] = {
     DailyReason.CLOSED: N_(
         "the results of that day have closed, so its deals can no longer be played"
     ),
-    DailyReason.STALE: N_("that button was for an earlier move; use the newest message"),
+    DailyReason.STALE: N_(
+        "that button was for an earlier point of your deals; this is where they stand"
+    ),
     DailyReason.BAD_DATE: N_("write the date as YYYY-MM-DD, for example {example}"),
     DailyReason.FUTURE_DATE: N_("that day has not begun yet"),
     DailyReason.BAD_DEALS: N_("a day has 1 to 11 deals"),

@@ -21,14 +21,14 @@ import asyncio
 import io
 import json
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, TypeVar
 
 import discord
 
 from bot import i18n
-from bot.daily import AttemptView, DailyRefusal, DailyService, DayResults
+from bot.daily import AttemptView, DailyReason, DailyRefusal, DailyService, DayResults
 from bot.daily.board import MIN_DAYS
 from bot.engine import Action
 from bot.i18n import _
@@ -121,39 +121,35 @@ class DailyController:
         self, interaction: Interaction, attempt_id: int, step: int, action: Action
     ) -> None:
         """A card, Confirm or Pass: the move and the computers' answers, then the same
-        message shows where the attempt stands, updated by the click's own callback if
-        the answer is ready within :data:`ANSWER_WITHIN`, else acknowledged then and
-        edited after. The move is checked before the click is acknowledged (a refusal
-        is then the click's own private answer). A click already too old for its answer
-        to be the callback is acknowledged before its move is played, as a slow
-        acknowledgement's failure then changes nothing: the person clicks again."""
-        await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
-        answer_time = self._answer_time(interaction)
-        answering = None
-        if answer_time > 0.0:
-            answering = asyncio.ensure_future(self._answer(interaction, attempt_id, step, action))
-            await asyncio.wait((answering,), timeout=answer_time)
-        if answering is not None and answering.done():
-            view, shown = answering.result()
-            await interaction.response.edit_message(
-                content=shown.content,
-                embed=shown.embed,
-                attachments=shown.attachments,
-                view=shown.buttons,
-                allowed_mentions=NO_MENTIONS,
-            )
+        message shows where the attempt stands (see :meth:`_answer`). The move is
+        checked before the click is acknowledged (a refusal is then the click's own
+        private answer). A click on a message behind the attempt (its update lost, or an
+        older message of the same attempt) is not refused: that message is brought up
+        to where the attempt stands, with a line saying the click was not played."""
+        user_id = interaction.user.id
+        try:
+            await self._service.turn(attempt_id, user_id, step, action)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            answer = self._caught_up(attempt_id, user_id, refusal)
         else:
-            await interaction.response.defer()  # the clicked message is edited below
-            view, shown = await (answering or self._answer(interaction, attempt_id, step, action))
-            await self._edit(interaction, shown)
+            answer = self._played(attempt_id, user_id, step, action)
+        view = await self._answer(interaction, answer)
         if view.finished and view.standing is not None:
             await self._announce(interaction, view)
 
     async def toggle(
         self, interaction: Interaction, attempt_id: int, step: int, chosen: frozenset[int]
     ) -> None:
-        """A doubling toggle: the buttons show the choice; nothing is played yet."""
-        view = await self._checked(self._service.turn(attempt_id, interaction.user.id, step))
+        """A doubling toggle: the buttons show the choice; nothing is played yet (a
+        toggle on a message behind the attempt brings it up to date, as :meth:`act`)."""
+        user_id = interaction.user.id
+        try:
+            view = await self._service.turn(attempt_id, user_id, step)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            await self._answer(interaction, self._caught_up(attempt_id, user_id, refusal))
+            return
         await interaction.response.edit_message(view=daily_buttons(view, chosen))
 
     async def results(self, interaction: Interaction, when: str | None) -> None:
@@ -240,8 +236,51 @@ class DailyController:
         except DailyRefusal as refusal:
             raise UIRefusal(self._worded(refusal)) from None
 
+    def _unless_stale(self, refusal: DailyRefusal) -> None:
+        """``refusal`` said to the person, unless it is only that the click's message is
+        behind the attempt (which the click then brings up to date)."""
+        if refusal.reason is not DailyReason.STALE:
+            raise UIRefusal(self._worded(refusal)) from None
+
     def _worded(self, refusal: DailyRefusal) -> str:
         return words.daily_refusal_text(refusal, self._service.today())
+
+    async def _answer(
+        self, interaction: Interaction, answer: Awaitable[tuple[AttemptView, Shown]]
+    ) -> AttemptView:
+        """The click's message shows ``answer``: as the click's one callback if it is
+        ready within :meth:`_answer_time`, else acknowledged at that time (from a timer,
+        so the answer's work goes on meanwhile) and the message edited once it is. A
+        click with no time left is acknowledged before ``answer`` even starts: if
+        Discord refused so late an acknowledgement, the move was not made."""
+        within = self._answer_time(interaction)
+        if within <= 0.0:
+            await interaction.response.defer()
+            view, shown = await answer
+            await self._edit(interaction, shown)
+            return view
+        acknowledging: list[asyncio.Future[Any]] = []
+        timer = asyncio.get_running_loop().call_later(
+            within,
+            lambda: acknowledging.append(asyncio.ensure_future(interaction.response.defer())),
+        )
+        try:
+            view, shown = await answer
+        finally:
+            timer.cancel()
+            if acknowledging:
+                await acknowledging[0]  # before the edit, or a refusal's followup
+        if acknowledging:
+            await self._edit(interaction, shown)
+        else:
+            await interaction.response.edit_message(
+                content=shown.content,
+                embed=shown.embed,
+                attachments=shown.attachments,
+                view=shown.buttons,
+                allowed_mentions=NO_MENTIONS,
+            )
+        return view
 
     def _answer_time(self, interaction: Interaction) -> float:
         """Seconds the click's answer may still take to be its one callback."""
@@ -250,12 +289,26 @@ class DailyController:
             return self.answer_within
         return max(0.0, min(self.answer_within, ACKNOWLEDGED_BY - age))
 
-    async def _answer(
-        self, interaction: Interaction, attempt_id: int, step: int, action: Action
+    async def _played(
+        self, attempt_id: int, user_id: int, step: int, action: Action
     ) -> tuple[AttemptView, Shown]:
-        """The move played, and the message's new fields showing where it stands."""
-        view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
+        """The move played, and the message showing where the attempt stands then (the
+        move of a click that raced another on the same button is not played again)."""
+        try:
+            view = await self._service.act(attempt_id, user_id, step, action)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            return await self._caught_up(attempt_id, user_id, refusal)
         return view, await self._message(view)
+
+    async def _caught_up(
+        self, attempt_id: int, user_id: int, stale: DailyRefusal
+    ) -> tuple[AttemptView, Shown]:
+        """The message showing where the attempt stands, under the line saying that the
+        click was for an earlier point and was not played."""
+        view = await self._checked(self._service.current(attempt_id, user_id))
+        shown = await self._message(view)
+        return view, replace(shown, content=f"⚠️ {self._worded(stale)}\n{shown.content}")
 
     async def _show(self, interaction: Interaction, view: AttemptView) -> None:
         """The interaction's message (acknowledged already) shows ``view``."""

@@ -182,7 +182,7 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
 
     code = move.split(":", 4)[4]
     stale = await click(daily, ANN, f"bonken:daily:{attempt_id}:{step + 5}:{code}")
-    assert refused(stale) == "⚠️ that button was for an earlier move; use the newest message"
+    assert caught_up(stale) == ann.content  # its message brought up to date instead
     assert await daily.store.daily.moves(attempt_id) == before
     assert bob.edits == forged.edits == stale.edits == []
 
@@ -195,17 +195,17 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
     assert late.edits == [] and await daily.store.daily.moves(done.attempt_id) == moves
 
 
-async def test_a_move_clicked_twice_at_once_is_played_once_and_the_second_refused(
-    daily: Daily,
-):
-    """Both clicks pass the check before either is played: the second is refused when its
-    move is played, still as its own private answer, and changes nothing."""
+async def test_a_move_clicked_twice_at_once_is_played_once(daily: Daily):
+    """Both clicks pass the check before either is played: the second, when its move is
+    to be played, finds it played and shows where the attempt stands, saying so."""
     edit = shown(await start(daily, ANN, "Ann"))
     attempt_id, step = _attempt_and_step(edit)
     move = next_move(edit)
     first, second = await asyncio.gather(click(daily, ANN, move), click(daily, ANN, move))
     assert first.answer.kind == "edit" and first.answer.file_names == [DAILY_FILE]
-    assert refused(second) == "⚠️ that button was for an earlier move; use the newest message"
+    assert caught_up(second) == first.answer.content
+    assert second.answer.file_names == [DAILY_FILE]
+    assert second.answer.custom_ids() == first.answer.custom_ids()
     moves = await daily.store.daily.moves(attempt_id)
     assert moves[step].action.code == move.split(":", 4)[4]
     assert shown(await start(daily, ANN, "Ann")).content == first.answer.content
@@ -237,6 +237,42 @@ async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily
     moves = await daily.store.daily.moves(attempt_id)
     assert moves[len(before)].action.code == f"D:{seat}"
     assert shown(confirmed).content != edit.content
+
+
+async def test_a_message_left_behind_is_brought_up_to_date_by_its_next_click(daily: Daily):
+    """A message whose update never reached Discord (a callback refused as late: the
+    move stored, the message not changed) has no newer one to go to: a click on it,
+    a card or a doubling toggle, shows where the attempt stands and plays nothing."""
+    behind = shown(await start(daily, ANN, "Ann"))
+    edit = shown(await click(daily, ANN, next_move(behind)))
+    while not any(":dailydbl:" in i for i in edit.custom_ids()):
+        assert edit.custom_ids(enabled_only=True), "no doubling turn with a choice came"
+        behind, edit = edit, shown(await click(daily, ANN, next_move(edit)))
+    attempt_id, _step = _attempt_and_step(edit)
+    played = await daily.store.daily.moves(attempt_id)
+    card = await click(daily, ANN, next_move(behind))
+    assert caught_up(card) == edit.content
+    assert card.answer.custom_ids() == edit.custom_ids()
+    assert card.answer.file_names == [DAILY_FILE]
+    toggle = next(i for i in edit.custom_ids() if ":dailydbl:" in i)
+    attempt, step, rest = toggle.removeprefix("bonken:dailydbl:").split(":", 2)
+    older = await click(daily, ANN, f"bonken:dailydbl:{attempt}:{int(step) - 1}:{rest}")
+    assert caught_up(older) == edit.content
+    assert await daily.store.daily.moves(attempt_id) == played
+    dutch = await click(daily, ANN, next_move(behind), locale="nl")
+    assert (dutch.answer.content or "").startswith(
+        "⚠️ die knop hoorde bij een eerder moment van je potjes; zo staan ze nu\n"
+    )
+
+
+def caught_up(answered: FakeInteraction) -> str:
+    """The words of a click's message brought up to date instead of playing the click:
+    its one answer, the message updated, under the line saying so; nothing after it."""
+    answer = answered.answer
+    assert answer.kind == "edit" and answered.edits == [] and answered.response.later == []
+    notice, _, content = (answer.content or "").partition("\n")
+    assert notice == "⚠️ that button was for an earlier point of your deals; this is where they stand"
+    return content
 
 
 def refused(answered: FakeInteraction) -> str | None:
