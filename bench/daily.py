@@ -88,8 +88,10 @@ from bot.store import open_store
 from tests.discord import discord_harness
 from tests.discord.discord_harness import (
     ACK_DEADLINE,
+    CHANNEL_ID,
     EPHEMERAL,
     FAST_PACING,
+    GUILD_ID,
     Call,
     FakeDiscord,
     Harness,
@@ -455,6 +457,22 @@ async def memory_per_attempt(people: int, folder: Path) -> float:
         return held / people
 
 
+def known_guild(h: Harness) -> None:
+    """The people's server in the bot's cache, as Discord's ``GUILD_CREATE`` puts it
+    there when the bot connects (it asks for the guilds intent); else discord.py makes
+    a stand-in for it at every interaction, work the real bot does not do."""
+    h.bot._connection._add_guild_from_data(
+        {
+            "id": str(GUILD_ID),
+            "name": "Daily bench",
+            "preferred_locale": "en-US",
+            "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "bonken", "position": 0}],
+            "roles": [],
+            "members": [],
+        }
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
     times: list[float] = []
     computers.decide_sync = timed_decider(args.level, args.work, times)  # type: ignore[assignment]
@@ -465,6 +483,7 @@ async def run(args: argparse.Namespace) -> None:
             time_scale=1.0,
             drawing_processes=args.drawing_processes,
         ).start()  # started, its commands synced, against the harness's own fake Discord
+        known_guild(h)
         http = h.bot.http
         local = http._HTTPClient__session  # type: ignore[attr-defined]
         ours, theirs = socket.socketpair()

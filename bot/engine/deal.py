@@ -93,7 +93,8 @@ def settle_seat(base: Sequence[int], multipliers: Sequence[Sequence[int]], seat:
     base_j``: every view's totals settle the deal in play, so this is on the hot path."""
     mine = base[seat]
     row = multipliers[seat]
-    return mine * (1 + sum(row)) - sum(map(mul, row, base))
+    weighted: int = sum(map(mul, row, base))
+    return mine * (1 + sum(row)) - weighted
 
 
 def settle(base: Sequence[int], multipliers: Sequence[Sequence[int]]) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
 
 from bot import i18n
 from bot.daily import (
@@ -198,8 +199,9 @@ def hand_text(view: AttemptView) -> str:
     return cards_text(view.seat.hand)
 
 
+@cache
 def you_plate(language: str) -> str:
-    """The name on the person's own plate, in ``language``."""
+    """The name on the person's own plate, in ``language`` (kept: one a language)."""
     with i18n.using(language):
         return _("You")
 

@@ -19,8 +19,8 @@ from typing import Any, Protocol
 import discord
 
 from bot.daily import AttemptView
-from bot.engine import Action, Double, Phase, Play, Suit, parse_action
-from bot.engine.cards import Card
+from bot.engine import Action, Double, Phase, Play, parse_action
+from bot.engine.cards import SUITS, Card
 from bot.i18n import _
 from bot.render import daily as words
 from bot.render.text import card_text
@@ -86,7 +86,7 @@ def daily_buttons(view: AttemptView, chosen: frozenset[int] = frozenset()) -> di
 def _rows(hand: tuple[Card, ...]) -> list[list[Card]]:
     """Cards grouped by suit, one suit per row, a long suit wrapping (at most 5 rows)."""
     rows: list[list[Card]] = []
-    for suit in Suit:
+    for suit in SUITS:
         cards = [card for card in hand if card.suit is suit]
         rows.extend(cards[i : i + MAX_PER_ROW] for i in range(0, len(cards), MAX_PER_ROW))
     return rows

@@ -265,13 +265,16 @@ async def test_a_message_left_behind_is_brought_up_to_date_by_its_next_click(dai
     )
 
 
+CAUGHT_UP = "that button was for an earlier point of your deals; this is where they stand"
+
+
 def caught_up(answered: FakeInteraction) -> str:
     """The words of a click's message brought up to date instead of playing the click:
     its one answer, the message updated, under the line saying so; nothing after it."""
     answer = answered.answer
     assert answer.kind == "edit" and answered.edits == [] and answered.response.later == []
     notice, _, content = (answer.content or "").partition("\n")
-    assert notice == "⚠️ that button was for an earlier point of your deals; this is where they stand"
+    assert notice == f"⚠️ {CAUGHT_UP}"
     return content
 
 
