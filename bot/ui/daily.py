@@ -33,6 +33,7 @@ from bot.daily.board import MIN_DAYS
 from bot.engine import Action
 from bot.i18n import _
 from bot.render import daily as words
+from bot.store.recent import RecentSettings
 from bot.store.tables import TableStore
 
 from .daily_message import daily_buttons, daily_content
@@ -95,6 +96,8 @@ class DailyController:
         """The processes that draw the attempts' pictures (and count them)."""
         self._service = service
         self._tables = tables
+        self._settings = RecentSettings(tables)
+        """The servers' settings a click's picture follows (read again every moment)."""
         self._boards = boards
         self.replays = DailyReplays(service)
         """A closed day's deals, replayed (the menu under its results, and its buttons)."""
@@ -327,7 +330,7 @@ class DailyController:
         """The message showing ``view``: words, picture (drawn off the event loop; text
         alone if the server wants none or drawing fails) and buttons."""
         content = daily_content(view, self._service.today())
-        settings = await self._tables.guild_settings(view.guild_id)
+        settings = await self._settings.of(view.guild_id)
         picture = None
         if settings.table_defaults.images:
             picture = await daily_picture(words.daily_scene(view, i18n.current()), self.drawing)
