@@ -17,9 +17,12 @@ against the harness's own fake Discord in its process first. Printed:
 1. Acknowledgement: each interaction's time from its arrival to its first answer (a
    click's answer itself if it was ready within the controller's second, else the defer
    made then), p50 / p99 / max, and how many took 3 s or more (Discord's limit; target 0).
-2. The time until the person's message shows the answer (the handler done: the move
-   stored, the computers' answers, the picture drawn, the message edited), measured by
-   the people. Printed with it first: the clicks a second, and the CPU time of the bot's
+2. The time until the person's message shows the answer (the move stored, the
+   computers' answers, the picture drawn, and Discord given the message: the click's
+   callback with it, or the edit after an acknowledgement), measured by the people, who
+   click again as soon as they see it; and how many answers never showed (a person
+   waits :data:`UNSHOWN_AFTER` for one, then clicks on the message as it is; target 0).
+   Printed with it first: the clicks a second, and the CPU time of the bot's
    process (every thread) per click, and its split: the process's threads (the event
    loop's; the store's; the picture thread's) and the drawing processes
    (``--drawing-processes``, 1 as the bot runs by default; 0: the bot's picture thread
