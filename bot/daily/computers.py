@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 
 from bot.engine import Action, SeatView
 from bot.players.pool import decide_sync
@@ -37,8 +38,11 @@ async def daily_decider(view: SeatView, seed: int) -> Action:
     return decide_sync(DAILY_LEVEL, view, seed, 0.0)
 
 
+@lru_cache(maxsize=4096)
 def decision_seed(day_seed: int, deal_index: int, number: int) -> int:
-    """The seed of the computer's decision after ``number`` actions of deal ``deal_index``."""
+    """The seed of the computer's decision after ``number`` actions of deal ``deal_index``
+    (kept: everyone playing a day asks for the same few hundred, each costing a hash and
+    a generator's seeding)."""
     return random.Random(f"{day_seed}:move:{deal_index}:{number}").getrandbits(63)
 
 

@@ -204,6 +204,14 @@ class DailyService:
         standing = await self._standing(info)
         return self._view(live, standing)
 
+    async def current(self, attempt_id: int, user_id: int) -> AttemptView:
+        """The person's attempt as it stands, refused as a move would be but for its
+        step: what a click on a message behind the attempt shows instead of its move (a
+        message whose update did not reach Discord has no newer one to go to)."""
+        async with self._locked(attempt_id) as live:
+            self._check_turn(live, user_id, live.attempt.moves)
+            return self._view(live)
+
     def _check_turn(self, live: Live, user_id: int, step: int) -> None:
         """Refuse unless ``user_id`` may move at ``step`` of this attempt now."""
         info, attempt = live.info, live.attempt

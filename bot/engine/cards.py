@@ -93,7 +93,9 @@ class Card:
         return (Card.parse, (self.code,))
 
 
-CARDS: tuple[Card, ...] = tuple(Card(suit, rank) for suit in Suit for rank in range(2, 15))
+SUITS: tuple[Suit, ...] = tuple(Suit)
+"""The suits in order, as a tuple: iterating the enum class is slow on a hot path."""
+CARDS: tuple[Card, ...] = tuple(Card(suit, rank) for suit in SUITS for rank in range(2, 15))
 _BY_CODE = {card.code: card for card in CARDS}
 
 

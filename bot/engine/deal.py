@@ -11,10 +11,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
+from operator import mul
 from typing import NamedTuple
 
 from .actions import Action, Double, IllegalAction, Play, Reason
-from .cards import ACE, CARDS, KING, Card, Suit
+from .cards import ACE, CARDS, KING, SUITS, Card, Suit
 from .contracts import Contract
 from .doubling import Doubling
 from .house_rules import REFUSALS, DominoAces, DominoDoubling, HeartLead, MustTrump
@@ -87,10 +88,13 @@ class Outcome(NamedTuple):
 
 
 def settle_seat(base: Sequence[int], multipliers: Sequence[Sequence[int]], seat: int) -> int:
-    """``seat``'s final score: ``base_i + sum_j m_ij * (base_i - base_j)``."""
+    """``seat``'s final score: ``base_i + sum_j m_ij * (base_i - base_j)`` (the seat's own
+    term is nought whatever ``m_ii``), summed as ``base_i * (1 + sum_j m_ij) - sum_j m_ij
+    base_j``: every view's totals settle the deal in play, so this is on the hot path."""
     mine = base[seat]
     row = multipliers[seat]
-    return mine + sum(row[j] * (mine - base[j]) for j in SEATS if j != seat)
+    weighted: int = sum(map(mul, row, base))
+    return mine * (1 + sum(row)) - weighted
 
 
 def settle(base: Sequence[int], multipliers: Sequence[Sequence[int]]) -> list[int]:
@@ -556,4 +560,4 @@ class Deal:
         """For Domino: each started suit row as (lowest rank, highest rank) on the table
         (:data:`LOW_ACE` for an ace laid next to the 2)."""
         rows = self._table.rows
-        return {suit: row for suit, row in zip(Suit, rows, strict=True) if row is not None}
+        return {suit: row for suit, row in zip(SUITS, rows, strict=True) if row is not None}

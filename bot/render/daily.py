@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
 
 from bot import i18n
 from bot.daily import (
@@ -45,7 +46,9 @@ SENTENCES: dict[DailyReason, str] = {
     DailyReason.CLOSED: N_(
         "the results of that day have closed, so its deals can no longer be played"
     ),
-    DailyReason.STALE: N_("that button was for an earlier move; use the newest message"),
+    DailyReason.STALE: N_(
+        "that button was for an earlier point of your deals; this is where they stand"
+    ),
     DailyReason.BAD_DATE: N_("write the date as YYYY-MM-DD, for example {example}"),
     DailyReason.FUTURE_DATE: N_("that day has not begun yet"),
     DailyReason.BAD_DEALS: N_("a day has 1 to 11 deals"),
@@ -196,8 +199,9 @@ def hand_text(view: AttemptView) -> str:
     return cards_text(view.seat.hand)
 
 
+@cache
 def you_plate(language: str) -> str:
-    """The name on the person's own plate, in ``language``."""
+    """The name on the person's own plate, in ``language`` (kept: one a language)."""
     with i18n.using(language):
         return _("You")
 

@@ -9,6 +9,7 @@ does not draw the table again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot import i18n
 from bot.engine import Card, any_contract
@@ -57,9 +58,12 @@ class TableScene:
         return contract is not None and contract.domino
 
 
+@lru_cache(maxsize=4096)
 def seat_name(name: str | None, seat: int, language: str) -> str:
     """A seat's name as the picture shows it: a computer's in the picture's language
-    ("Zuid-bot"), anyone else's as written, an unnamed seat by its compass name."""
+    ("Zuid-bot"), anyone else's as written, an unnamed seat by its compass name. Kept
+    by its arguments (the catalogues never change while the bot runs): every daily
+    click's picture names its seats."""
     with i18n.using(language):
         return player_name(name) if name else compass(seat)
 

@@ -2,29 +2,38 @@
 
 ``/bonken daily`` answers with an ephemeral message holding the table picture and the
 person's cards; each click is that message's own interaction, so the message is edited
-as the click's answer (deferred first: the computers answer and the picture is drawn
-after Discord has its acknowledgement), and nothing is posted in the channel while
-someone plays. When the person finishes, one public line (a followup of the last click,
-without a card) says how they did. A refusal of the daily service changes nothing and
+as the click's answer, and nothing is posted in the channel while someone plays. A
+click's answer (the move stored, the computers' answers, the picture) is mostly ready
+in milliseconds, so it is the click's one callback, the message updated in it: one
+request to Discord, not an acknowledgement and then an edit, which under load was
+much of the event loop's work. If it is not ready within :data:`ANSWER_WITHIN` (a
+picture still to draw behind many, a slow store), or by :data:`ACKNOWLEDGED_BY` after
+Discord made the click, the click is acknowledged then and the message edited once the
+answer is ready, so every click is acknowledged well within Discord's 3 seconds. When
+the person finishes, one public line (a followup of the last click, without a card)
+says how they did. A refusal of the daily service changes nothing and
 is said privately, in the person's language.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import Awaitable
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any, TypeVar
 
 import discord
 
 from bot import i18n
-from bot.daily import AttemptView, DailyRefusal, DailyService, DayResults
+from bot.daily import AttemptView, DailyReason, DailyRefusal, DailyService, DayResults
 from bot.daily.board import MIN_DAYS
 from bot.engine import Action
 from bot.i18n import _
 from bot.render import daily as words
+from bot.store.recent import RecentSettings
 from bot.store.tables import TableStore
 
 from .daily_message import daily_buttons, daily_content
@@ -43,6 +52,26 @@ RECENT_DAYS = 7
 """Days the results option offers (any earlier date can be typed)."""
 TEXT_LIMIT = 4000
 """Characters of an embed's description we fill (Discord takes 4096)."""
+ANSWER_WITHIN = 1.0
+"""Seconds a click's answer may take to be ready and still be the click's one callback;
+a slower one is acknowledged at that point and shown by an edit after."""
+ACKNOWLEDGED_BY = 1.5
+"""Seconds after Discord made a click (its id's time) by which it is acknowledged, at
+the latest: an event loop behind with other clicks leaves less of :data:`ANSWER_WITHIN`,
+so Discord's 3 seconds keep room for the network."""
+TRUSTED_CLOCK = 60.0
+"""A click older than this by the id's time, or younger than nothing, says the bot's
+clock disagrees with Discord's: its answer then has :data:`ANSWER_WITHIN` from now."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an attempt's message shows: its words, picture (in the embed) and buttons."""
+
+    content: str
+    embed: discord.Embed | None
+    attachments: list[discord.File]
+    buttons: discord.ui.View
 
 
 class DailyController:
@@ -67,9 +96,13 @@ class DailyController:
         """The processes that draw the attempts' pictures (and count them)."""
         self._service = service
         self._tables = tables
+        self._settings = RecentSettings(tables)
+        """The servers' settings a click's picture follows (read again every moment)."""
         self._boards = boards
         self.replays = DailyReplays(service)
         """A closed day's deals, replayed (the menu under its results, and its buttons)."""
+        self.answer_within = ANSWER_WITHIN
+        """Seconds a click's answer may take to be its one callback (see the module)."""
 
     async def start(self, interaction: Interaction) -> None:
         """``/bonken daily``: today's attempt begun, or the one in play resumed, in a new
@@ -91,20 +124,35 @@ class DailyController:
         self, interaction: Interaction, attempt_id: int, step: int, action: Action
     ) -> None:
         """A card, Confirm or Pass: the move and the computers' answers, then the same
-        message shows where the attempt stands. The move is checked before the click is
-        acknowledged (a refusal is then the click's own private answer)."""
-        await self._checked(self._service.turn(attempt_id, interaction.user.id, step, action))
-        await interaction.response.defer()  # the clicked message is edited below
-        view = await self._checked(self._service.act(attempt_id, interaction.user.id, step, action))
-        await self._show(interaction, view)
+        message shows where the attempt stands (see :meth:`_answer`). The move is
+        checked before the click is acknowledged (a refusal is then the click's own
+        private answer). A click on a message behind the attempt (its update lost, or an
+        older message of the same attempt) is not refused: that message is brought up
+        to where the attempt stands, with a line saying the click was not played."""
+        user_id = interaction.user.id
+        try:
+            await self._service.turn(attempt_id, user_id, step, action)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            answer = self._caught_up(attempt_id, user_id, refusal)
+        else:
+            answer = self._played(attempt_id, user_id, step, action)
+        view = await self._answer(interaction, answer)
         if view.finished and view.standing is not None:
             await self._announce(interaction, view)
 
     async def toggle(
         self, interaction: Interaction, attempt_id: int, step: int, chosen: frozenset[int]
     ) -> None:
-        """A doubling toggle: the buttons show the choice; nothing is played yet."""
-        view = await self._checked(self._service.turn(attempt_id, interaction.user.id, step))
+        """A doubling toggle: the buttons show the choice; nothing is played yet (a
+        toggle on a message behind the attempt brings it up to date, as :meth:`act`)."""
+        user_id = interaction.user.id
+        try:
+            view = await self._service.turn(attempt_id, user_id, step)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            await self._answer(interaction, self._caught_up(attempt_id, user_id, refusal))
+            return
         await interaction.response.edit_message(view=daily_buttons(view, chosen))
 
     async def results(self, interaction: Interaction, when: str | None) -> None:
@@ -191,27 +239,105 @@ class DailyController:
         except DailyRefusal as refusal:
             raise UIRefusal(self._worded(refusal)) from None
 
+    def _unless_stale(self, refusal: DailyRefusal) -> None:
+        """``refusal`` said to the person, unless it is only that the click's message is
+        behind the attempt (which the click then brings up to date)."""
+        if refusal.reason is not DailyReason.STALE:
+            raise UIRefusal(self._worded(refusal)) from None
+
     def _worded(self, refusal: DailyRefusal) -> str:
         return words.daily_refusal_text(refusal, self._service.today())
 
+    async def _answer(
+        self, interaction: Interaction, answer: Awaitable[tuple[AttemptView, Shown]]
+    ) -> AttemptView:
+        """The click's message shows ``answer``: as the click's one callback if it is
+        ready within :meth:`_answer_time`, else acknowledged at that time (from a timer,
+        so the answer's work goes on meanwhile) and the message edited once it is. A
+        click with no time left is acknowledged before ``answer`` even starts: if
+        Discord refused so late an acknowledgement, the move was not made."""
+        within = self._answer_time(interaction)
+        if within <= 0.0:
+            await interaction.response.defer()
+            view, shown = await answer
+            await self._edit(interaction, shown)
+            return view
+        acknowledging: list[asyncio.Future[Any]] = []
+        timer = asyncio.get_running_loop().call_later(
+            within,
+            lambda: acknowledging.append(asyncio.ensure_future(interaction.response.defer())),
+        )
+        try:
+            view, shown = await answer
+        finally:
+            timer.cancel()
+            if acknowledging:
+                await acknowledging[0]  # before the edit, or a refusal's followup
+        if acknowledging:
+            await self._edit(interaction, shown)
+        else:
+            await interaction.response.edit_message(
+                content=shown.content,
+                embed=shown.embed,
+                attachments=shown.attachments,
+                view=shown.buttons,
+                allowed_mentions=NO_MENTIONS,
+            )
+        return view
+
+    def _answer_time(self, interaction: Interaction) -> float:
+        """Seconds the click's answer may still take to be its one callback."""
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if not 0.0 <= age <= TRUSTED_CLOCK:
+            return self.answer_within
+        return max(0.0, min(self.answer_within, ACKNOWLEDGED_BY - age))
+
+    async def _played(
+        self, attempt_id: int, user_id: int, step: int, action: Action
+    ) -> tuple[AttemptView, Shown]:
+        """The move played, and the message showing where the attempt stands then (the
+        move of a click that raced another on the same button is not played again)."""
+        try:
+            view = await self._service.act(attempt_id, user_id, step, action)
+        except DailyRefusal as refusal:
+            self._unless_stale(refusal)
+            return await self._caught_up(attempt_id, user_id, refusal)
+        return view, await self._message(view)
+
+    async def _caught_up(
+        self, attempt_id: int, user_id: int, stale: DailyRefusal
+    ) -> tuple[AttemptView, Shown]:
+        """The message showing where the attempt stands, under the line saying that the
+        click was for an earlier point and was not played."""
+        view = await self._checked(self._service.current(attempt_id, user_id))
+        shown = await self._message(view)
+        return view, replace(shown, content=f"⚠️ {self._worded(stale)}\n{shown.content}")
+
     async def _show(self, interaction: Interaction, view: AttemptView) -> None:
-        """The interaction's message shows ``view``: words, picture (drawn off the event
-        loop; text alone if the server wants none or drawing fails) and buttons."""
+        """The interaction's message (acknowledged already) shows ``view``."""
+        await self._edit(interaction, await self._message(view))
+
+    async def _edit(self, interaction: Interaction, shown: Shown) -> None:
+        await interaction.edit_original_response(
+            content=shown.content,
+            embed=shown.embed,
+            attachments=shown.attachments,
+            view=shown.buttons,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    async def _message(self, view: AttemptView) -> Shown:
+        """The message showing ``view``: words, picture (drawn off the event loop; text
+        alone if the server wants none or drawing fails) and buttons."""
         content = daily_content(view, self._service.today())
-        settings = await self._tables.guild_settings(view.guild_id)
+        settings = await self._settings.of(view.guild_id)
         picture = None
         if settings.table_defaults.images:
             picture = await daily_picture(words.daily_scene(view, i18n.current()), self.drawing)
         embed = None
         if picture is not None:
             embed = discord.Embed().set_image(url=f"attachment://{DAILY_FILE}")
-        await interaction.edit_original_response(
-            content=content,
-            embed=embed,
-            attachments=[] if picture is None else [picture],
-            view=daily_buttons(view),
-            allowed_mentions=NO_MENTIONS,
-        )
+        return Shown(content, embed, [] if picture is None else [picture], daily_buttons(view))
 
     async def _announce(self, interaction: Interaction, view: AttemptView) -> None:
         """The public line for the channel, in the server's language: no card in it."""

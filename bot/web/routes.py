@@ -9,7 +9,6 @@ unknown id all get the same 404, so a page says nothing of what it does not show
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import date
 from typing import Any
@@ -21,6 +20,7 @@ from aiohttp import web
 from bot import i18n
 from bot.daily.calendar import parse_day
 from bot.store import WebAccess
+from bot.store.recent import RecentSettings
 
 from .cache import Drawn, Key, PageCache
 from .language import page_language
@@ -34,10 +34,6 @@ from .pages.sheet import sheet_page
 from .site import BadQuery, NotThere, Page, Reader, Services
 
 Build = Callable[[Reader, Mapping[str, str]], Awaitable[Page]]
-SETTING_SECONDS = 2.0
-"""How long a server's web setting is taken as read."""
-SETTINGS_KEPT = 10_000
-"""Servers' settings kept at most (all forgotten at once past it)."""
 
 
 class Pages:
@@ -50,7 +46,7 @@ class Pages:
         self._links = links
         self._cache = cache
         self._env = env
-        self._settings: dict[int, tuple[float, WebAccess]] = {}
+        self._settings = RecentSettings(services.tables)
 
     def add_routes(self, router: web.UrlDispatcher) -> None:
         router.add_get("/g/{guild}/{token}", self.server)
@@ -218,17 +214,9 @@ class Pages:
         return Reader(guild, access, language, self._links)
 
     async def _access(self, guild_id: int) -> WebAccess:
-        """The server's web setting, read again once it is :data:`SETTING_SECONDS` old
-        (a change in Discord reaches the pages within that)."""
-        now = time.monotonic()
-        known = self._settings.get(guild_id)
-        if known is not None and now - known[0] < SETTING_SECONDS:
-            return known[1]
-        access = (await self._services.tables.guild_settings(guild_id)).web
-        if len(self._settings) >= SETTINGS_KEPT:
-            self._settings.clear()
-        self._settings[guild_id] = (now, access)
-        return access
+        """The server's web setting, read again once it is a moment old (a change in
+        Discord reaches the pages within :data:`~bot.store.recent.SETTING_SECONDS`)."""
+        return (await self._settings.of(guild_id)).web
 
     def _respond(self, drawn: Drawn, request: web.Request, reader: Reader) -> web.Response:
         """``drawn`` for this reader: gzipped if his client takes it, 304 if he has it."""

@@ -63,9 +63,9 @@ async def start(daily: Daily, user_id: int, name: str, **options: Any) -> FakeIn
     return asked
 
 
-async def click(daily: Daily, user_id: int, custom_id: str) -> FakeInteraction:
+async def click(daily: Daily, user_id: int, custom_id: str, **options: Any) -> FakeInteraction:
     """A click on the button ``custom_id``, rebuilt and run as discord.py would."""
-    clicked = daily_user(daily, user_id, f"User {user_id}")
+    clicked = daily_user(daily, user_id, f"User {user_id}", **options)
     for kind in (DailyMove, DailyToggle):
         match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
@@ -76,9 +76,11 @@ async def click(daily: Daily, user_id: int, custom_id: str) -> FakeInteraction:
 
 
 def shown(asked: FakeInteraction) -> Sent:
-    """What the interaction's message shows now (its last edit)."""
-    assert asked.edits, f"the message was not edited: {asked.response.sent}"
-    return asked.edits[-1]
+    """What the interaction's message shows now: its last edit, after the answer or as
+    the answer (a click's message updated by its callback)."""
+    edits = [answer for answer in asked.response.sent if answer.kind == "edit"] + asked.edits
+    assert edits, f"the message was not edited: {asked.response.sent}"
+    return edits[-1]
 
 
 def next_move(edit: Sent) -> str:

@@ -11,6 +11,7 @@ receive it, with the time it was sent.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import random
 import time
@@ -133,9 +134,11 @@ class FakeResponse:
         content: str | None = None,
         view: discord.ui.View | None = None,
         embed: discord.Embed | None = None,
+        attachments: list[discord.File] | None = None,
         **_: Any,
     ) -> None:
-        await self._answer(Sent("edit", content, view, embed, False))
+        files = tuple(attachments or ())
+        await self._answer(Sent("edit", content, view, embed, False, files=files))
 
     async def send_modal(self, modal: discord.ui.Modal) -> None:
         await self._answer(Sent("modal", None, None, None, True, modal))
@@ -198,6 +201,8 @@ class FakeInteraction:
     application_id: int = APP_ID
     token: str = field(default_factory=lambda: f"token-{next(_ids)}")
     id: int = field(default_factory=lambda: next(_ids))
+    created_at: datetime.datetime = field(default_factory=discord.utils.utcnow)
+    """When Discord made it (a real one's id says)."""
     data: dict[str, Any] = field(default_factory=dict)
     response: FakeResponse = field(default_factory=FakeResponse)
     message: FakeMessage = field(default_factory=FakeMessage)

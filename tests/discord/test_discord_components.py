@@ -14,13 +14,13 @@ import discord
 import emoji
 import pytest
 
-from bot.engine import Double, Match, MatchPhase, seat_view
+from bot.engine import Card, Double, Match, MatchPhase, seat_view
 from bot.engine.simulate import random_match
 from bot.review import Address, DealReview, PlayerReview, Replay, ReviewSettings
 from bot.store import LeaderboardPage, LeaderboardSort, Season
 from bot.tables import SeatInfo
 from bot.ui import components as c
-from bot.ui.daily_message import DailyMove, DailyToggle
+from bot.ui.daily_message import ButtonRows, card_button, move_button, toggle_button
 from bot.ui.hand import doubling_items, hand_message, trump_choices
 from bot.ui.replay import replay_view
 from bot.ui.review import deal_view
@@ -97,17 +97,15 @@ def _leaderboard_views() -> list[discord.ui.View]:
 
 def _daily_views() -> list[discord.ui.View]:
     """A daily attempt's cards, and a doubling turn with nothing and something toggled."""
-    cards = discord.ui.View()
-    for code in ("P:QS", "P:TH", "P:2C"):
-        cards.add_item(DailyMove(1, 4, code, enabled=code != "P:2C"))
-    views = [cards]
+    cards = [
+        card_button(1, 4, Card.parse(code), enabled=code != "2C") for code in ("QS", "TH", "2C")
+    ]
+    views: list[discord.ui.View] = [ButtonRows([cards])]
     for chosen in (frozenset(), frozenset({1, 3})):
-        doubling = discord.ui.View()
-        for seat in (1, 3):
-            doubling.add_item(DailyToggle(1, 4, chosen, seat, f"Double {NAMES[seat]}"))
-        doubling.add_item(DailyMove(1, 4, Double(chosen).code, confirm=True))
-        doubling.add_item(DailyMove(1, 4, "D:-"))
-        views.append(doubling)
+        doubling = [toggle_button(1, 4, chosen, seat, f"Double {NAMES[seat]}") for seat in (1, 3)]
+        doubling.append(move_button(1, 4, Double(chosen).code, confirm=True))
+        doubling.append(move_button(1, 4, "D:-"))
+        views.append(ButtonRows([doubling]))
     return views
 
 
@@ -216,3 +214,16 @@ async def test_buttons_reach_the_bot_only_through_its_front_and_refuse_another_c
         *("daily", "daily_replays", "replays", "reviews"),
     }
     assert all(isinstance(getattr(BonkenBot, name), property) for name in named)
+
+
+def test_the_daily_buttons_written_as_data_are_what_discord_py_would_send():
+    """The daily message's buttons are written as Discord's data, not as discord.py's
+    items: each is the dict a ``discord.ui.Button`` with the same fields would give."""
+    for button in (item for view in _daily_views() for item in _items(view)):
+        made = discord.ui.Button(
+            label=button["label"],
+            style=discord.ButtonStyle(button["style"]),
+            custom_id=button["custom_id"],
+            disabled=button["disabled"],
+        )
+        assert button == made.to_component_dict()

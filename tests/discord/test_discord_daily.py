@@ -59,9 +59,12 @@ async def play(h: Harness, user: User, *, moves: int | None = None) -> tuple[lis
     made = 0
     while (move := _next_move(message)) is not None and (moves is None or made < moves):
         clicked = await h.click(user, move, message=message)
-        assert clicked.callback_type == 6, clicked.callback  # the same message, edited
+        # The same message, updated by the click's one callback: no edit after it.
+        assert clicked.callback_type == 7, clicked.callback
+        assert not [call for call in clicked.answers if call.method == "PATCH"]
         assert not clicked.text.startswith("⚠️"), clicked.text
         message = h.fake.messages[int(message["id"])]
+        assert [a["filename"] for a in message["attachments"]] == [DAILY_FILE]
         seen.append(message["content"])
         made += 1
     return seen, int(message["id"])
@@ -115,6 +118,31 @@ async def test_the_same_moves_give_the_same_game_across_a_restart_and_a_busy_poo
     assert len(bobsaw) == len(annsaw)
     for a, b in zip(annsaw[:-1], bobsaw[:-1], strict=True):
         assert a == b  # the person is "you": the same words, the same computers' cards
+
+
+async def test_a_click_whose_answer_is_slow_is_acknowledged_first_then_its_message_edited(
+    harness: Harness,
+):
+    """An answer not ready within the controller's time (here none at all: a picture
+    behind many, a slow store) is not kept from Discord's 3 seconds: the click is
+    acknowledged, then the message edited with the same words, picture and buttons."""
+    h = harness
+    ann = h.user("Ann")
+    _, message_id = await play(h, ann, moves=1)
+    h.parts.daily.answer_within = 0.0
+    message = dict(h.fake.messages[message_id])  # (the fake edits it in place)
+    move = _next_move(message)
+    assert move is not None
+    clicked = await h.click(ann, move, message=message)
+    assert clicked.callback_type == 6, clicked.callback  # acknowledged, nothing shown yet
+    (edit,) = [call for call in clicked.answers if call.method == "PATCH"]
+    assert edit.path.endswith("/messages/@original") and clicked.original_id == message_id
+    edited = h.fake.messages[message_id]
+    assert edited["content"] == edit.body["content"]
+    assert custom_ids(edited) != custom_ids(message)  # the next move's buttons
+    assert [a["filename"] for a in edited["attachments"]] == [DAILY_FILE]
+    assert edited["attachments"][0]["id"] != message["attachments"][0]["id"]  # drawn anew
+    assert edited["flags"] & EPHEMERAL
 
 
 async def test_buttons_that_are_not_theirs_to_press_are_refused_and_change_nothing(

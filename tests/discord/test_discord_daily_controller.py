@@ -9,11 +9,13 @@ the person sees and what reaches Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
+import discord
 import pytest
 
 from bot.engine import Phase
@@ -82,7 +84,8 @@ async def test_each_click_edits_the_same_message_and_the_end_posts_one_public_li
     while edit.custom_ids(enabled_only=True):
         clicked = await click(daily, ANN, next_move(edit))
         (answer,) = clicked.response.sent
-        assert answer.kind == "defer" and answer.content is None  # the clicked message stays
+        assert answer.kind == "edit" and clicked.edits == []  # the click's one answer
+        assert answer.file_names == [DAILY_FILE] and answer.content
         clicks.append(clicked)
         edit = shown(clicked)
     *playing, last = clicks
@@ -92,6 +95,48 @@ async def test_each_click_edits_the_same_message_and_the_end_posts_one_public_li
     assert line.content == "Ann played today's deals: 50% (1st of 1 so far)"
     assert "You have played today's deals" in (edit.content or "")
     assert edit.custom_ids() == []  # a finished attempt has no buttons
+
+
+async def test_an_answer_not_ready_in_time_is_acknowledged_first_then_shown(daily: Daily):
+    """Past the controller's time (here none at all) the click is acknowledged, then its
+    message edited: words, picture and buttons, as ``/bonken daily`` shows them then."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    daily.controller.answer_within = 0.0
+    clicked = await click(daily, ANN, next_move(edit))
+    (answer,) = clicked.response.sent
+    assert answer.kind == "defer" and answer.content is None  # the clicked message stays
+    (slow,) = clicked.edits
+    assert slow.custom_ids() != edit.custom_ids() and slow.file_names == [DAILY_FILE]
+    resumed = shown(await start(daily, ANN, "Ann"))
+    assert (slow.content, slow.custom_ids()) == (resumed.content, resumed.custom_ids())
+    assert slow.files[0].fp.read() == resumed.files[0].fp.read()  # the same picture
+
+
+async def test_a_click_discord_made_long_ago_is_acknowledged_at_once(daily: Daily):
+    """A click 2.5 s old by its id (an event loop far behind) has no time left for its
+    answer to be the callback; a bot clock far off Discord's is not trusted for that."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    attempt_id, step = _attempt_and_step(edit)
+    late = discord.utils.utcnow() - timedelta(seconds=2.5)
+    late_click = daily_user(daily, ANN, "Ann", created_at=late)
+    late_click.response.hold = asyncio.Event()  # its acknowledgement on its way
+    move = DailyMove(attempt_id, step, next_move(edit).split(":", 4)[4])
+    clicking = asyncio.create_task(move.callback(late_click))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    # Acknowledged before its move is played: if Discord refused the late answer, the
+    # same button would still play the move.
+    assert len(await daily.store.daily.moves(attempt_id)) == step
+    late_click.response.hold.set()
+    await clicking
+    clicked = late_click
+    assert clicked.answer.kind == "defer" and len(clicked.edits) == 1
+    assert len(await daily.store.daily.moves(attempt_id)) > step
+    skewed = discord.utils.utcnow() - timedelta(hours=2)
+    clicked = await click(daily, ANN, next_move(shown(clicked)), created_at=skewed)
+    assert clicked.answer.kind == "edit" and clicked.edits == []
+    ahead = discord.utils.utcnow() + timedelta(seconds=5)  # made "later" than now
+    clicked = await click(daily, ANN, next_move(shown(clicked)), created_at=ahead)
+    assert clicked.answer.kind == "edit" and clicked.edits == []
 
 
 async def test_two_people_making_the_same_moves_see_the_same_messages_across_a_restart(
@@ -137,7 +182,7 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
 
     code = move.split(":", 4)[4]
     stale = await click(daily, ANN, f"bonken:daily:{attempt_id}:{step + 5}:{code}")
-    assert refused(stale) == "⚠️ that button was for an earlier move; use the newest message"
+    assert caught_up(stale) == ann.content  # its message brought up to date instead
     assert await daily.store.daily.moves(attempt_id) == before
     assert bob.edits == forged.edits == stale.edits == []
 
@@ -148,6 +193,23 @@ async def test_someone_elses_finished_or_forged_button_is_refused_and_changes_no
     late = await click(daily, CAS, f"bonken:daily:{done.attempt_id}:{len(moves)}:D:-")
     assert refused(late) == "⚠️ you have finished these deals"
     assert late.edits == [] and await daily.store.daily.moves(done.attempt_id) == moves
+
+
+async def test_a_move_clicked_twice_at_once_is_played_once(daily: Daily):
+    """Both clicks pass the check before either is played: the second, when its move is
+    to be played, finds it played and shows where the attempt stands, saying so."""
+    edit = shown(await start(daily, ANN, "Ann"))
+    attempt_id, step = _attempt_and_step(edit)
+    move = next_move(edit)
+    first, second = await asyncio.gather(click(daily, ANN, move), click(daily, ANN, move))
+    assert first.answer.kind == "edit" and first.answer.file_names == [DAILY_FILE]
+    assert caught_up(second) == first.answer.content
+    assert second.answer.file_names == [DAILY_FILE]
+    assert second.answer.custom_ids() == first.answer.custom_ids()
+    moves = await daily.store.daily.moves(attempt_id)
+    assert moves[step].action.code == move.split(":", 4)[4]
+    assert shown(await start(daily, ANN, "Ann")).content == first.answer.content
+    assert len(await daily.store.daily.moves(attempt_id)) == len(moves)
 
 
 async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily):
@@ -175,6 +237,45 @@ async def test_a_doubling_toggle_shows_the_choice_and_plays_nothing(daily: Daily
     moves = await daily.store.daily.moves(attempt_id)
     assert moves[len(before)].action.code == f"D:{seat}"
     assert shown(confirmed).content != edit.content
+
+
+async def test_a_message_left_behind_is_brought_up_to_date_by_its_next_click(daily: Daily):
+    """A message whose update never reached Discord (a callback refused as late: the
+    move stored, the message not changed) has no newer one to go to: a click on it,
+    a card or a doubling toggle, shows where the attempt stands and plays nothing."""
+    behind = shown(await start(daily, ANN, "Ann"))
+    edit = shown(await click(daily, ANN, next_move(behind)))
+    while not any(":dailydbl:" in i for i in edit.custom_ids()):
+        assert edit.custom_ids(enabled_only=True), "no doubling turn with a choice came"
+        behind, edit = edit, shown(await click(daily, ANN, next_move(edit)))
+    attempt_id, _step = _attempt_and_step(edit)
+    played = await daily.store.daily.moves(attempt_id)
+    card = await click(daily, ANN, next_move(behind))
+    assert caught_up(card) == edit.content
+    assert card.answer.custom_ids() == edit.custom_ids()
+    assert card.answer.file_names == [DAILY_FILE]
+    toggle = next(i for i in edit.custom_ids() if ":dailydbl:" in i)
+    attempt, step, rest = toggle.removeprefix("bonken:dailydbl:").split(":", 2)
+    older = await click(daily, ANN, f"bonken:dailydbl:{attempt}:{int(step) - 1}:{rest}")
+    assert caught_up(older) == edit.content
+    assert await daily.store.daily.moves(attempt_id) == played
+    dutch = await click(daily, ANN, next_move(behind), locale="nl")
+    assert (dutch.answer.content or "").startswith(
+        "⚠️ die knop hoorde bij een eerder moment van je potjes; zo staan ze nu\n"
+    )
+
+
+CAUGHT_UP = "that button was for an earlier point of your deals; this is where they stand"
+
+
+def caught_up(answered: FakeInteraction) -> str:
+    """The words of a click's message brought up to date instead of playing the click:
+    its one answer, the message updated, under the line saying so; nothing after it."""
+    answer = answered.answer
+    assert answer.kind == "edit" and answered.edits == [] and answered.response.later == []
+    notice, _, content = (answer.content or "").partition("\n")
+    assert notice == f"⚠️ {CAUGHT_UP}"
+    return content
 
 
 def refused(answered: FakeInteraction) -> str | None:
