@@ -129,12 +129,16 @@ class PlayerPool:
         if executor is None:
             return
         # ProcessPoolExecutor cannot stop a running call; its workers are ended instead
-        # (the context it started them with knows them). Its own thread then sees them
-        # gone and ends at once: waiting for it here keeps it from closing its pipe
-        # while Python's exit writes to it (an error at exit otherwise).
+        # (the context it started them with knows them), with SIGKILL: a worker forked a
+        # moment ago that has not yet taken its signals (worker_started) still has the
+        # bot's, whose handler would pass a SIGTERM on to the bot through the wake-up
+        # pipe they share (the bot then heard "SIGTERM again" and stopped at once) and
+        # leave the worker alive. The executor's own thread then sees them gone and ends
+        # at once: waiting for it here keeps it from closing its pipe while Python's
+        # exit writes to it (an error at exit otherwise).
         for worker in list(self._context.started):
             if worker.is_alive():
-                worker.terminate()
+                worker.kill()
         executor.shutdown(wait=True, cancel_futures=True)
 
     def share(self, budget: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +15,7 @@ import pytest
 from bot.engine.actions import Action
 from bot.engine.view import SeatView, seat_view
 from bot.players import pool as pool_module
-from bot.players.pool import PlayerPool
+from bot.players.pool import PlayerPool, worker_started
 from tests.players.players_helpers import random_position
 
 
@@ -91,3 +92,30 @@ async def test_closing_the_pool_ends_its_workers_without_waiting_for_their_searc
     finally:
         bystander.terminate()
         bystander.join()
+
+
+def _deaf_to_sigterm() -> None:
+    """A worker's start as if SIGTERM still had a handler of the bot's (a worker forked
+    before it took its own signals): it lives on through a SIGTERM."""
+    worker_started()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+async def test_closing_the_pool_ends_a_worker_that_lives_through_sigterm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that would live on through SIGTERM (one forked a moment before a stop,
+    its signals still the bot's) is ended at once all the same, its search dropped."""
+    monkeypatch.setattr(pool_module, "worker_started", _deaf_to_sigterm)
+    pool = PlayerPool(workers=1)
+    searching = asyncio.create_task(pool.decide("hard", _view(), 1, 20.0))
+    while not multiprocessing.active_children():
+        await asyncio.sleep(0.01)
+    workers = multiprocessing.active_children()
+    await asyncio.sleep(0.5)  # its start done: SIGTERM ignored from here on
+    began = time.monotonic()
+    pool.close()
+    assert time.monotonic() - began < 10  # not the search's 20 s
+    assert not any(worker.is_alive() for worker in workers)
+    with pytest.raises(BrokenProcessPool):
+        await searching
