@@ -6,6 +6,7 @@ the way the rules say."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -15,7 +16,7 @@ from bot.engine.deal import Phase
 from bot.engine.fast import BITS, hand_masks
 from bot.engine.match import Match
 from bot.engine.rules import STANDARD, rules_for
-from bot.engine.view import seat_view
+from bot.engine.view import SeatView, seat_view
 from bot.players.hand import expected_base
 from bot.players.hard import HardPlayer
 from bot.players.inference import FLOOR, Inference, Likelihoods, Model
@@ -45,6 +46,15 @@ def _normal_match(seed: int, rules=STANDARD) -> Match:  # type: ignore[no-untype
     return match
 
 
+def _eight_cards_in(seeds: range) -> Iterator[tuple[int, SeatView]]:
+    """Each seed's normal match whose deal has had eight cards played or more, seen by
+    the seat to act, with its seed."""
+    for seed in seeds:
+        match = _normal_match(seed)
+        if match.to_act is not None and match.deal and len(match.deal.plays) >= 8:
+            yield seed, seat_view(match, match.to_act)
+
+
 @pytest.mark.parametrize("variant", ["standard", "twelve"])
 def test_the_true_deal_of_normal_players_fits_their_cards(variant: str) -> None:
     rules = rules_for(variant, {"heart_lead": "broken"} if variant == "twelve" else {})
@@ -66,11 +76,7 @@ def test_the_true_deal_of_normal_players_fits_their_cards(variant: str) -> None:
 
 def test_guesses_that_contradict_the_cards_are_ruled_out() -> None:
     ruled_out = 0
-    for seed in range(10):
-        match = _normal_match(seed)
-        if match.to_act is None or not match.deal or len(match.deal.plays) < 8:
-            continue
-        view = seat_view(match, match.to_act)
+    for seed, view in _eight_cards_in(range(10)):
         inference = Inference(view, CARDS_ONLY)
         sampler = Sampler(view)
         rng = random.Random(seed)
@@ -228,11 +234,7 @@ def test_a_guess_given_up_is_certainly_under_the_bar(memo: Likelihoods | None) -
     """``likely`` answers the whole likelihood, or None only when that is under the bar
     asked (a guess weighed again, from the memory, too)."""
     given_up = 0
-    for seed in range(12):
-        match = _normal_match(seed)
-        if match.to_act is None or not match.deal or len(match.deal.plays) < 8:
-            continue
-        view = seat_view(match, match.to_act)
+    for seed, view in _eight_cards_in(range(12)):
         inference, sampler = Inference(view, memo=memo), Sampler(view)
         rng = random.Random(seed)
         for _ in range(40):
