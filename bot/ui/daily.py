@@ -18,7 +18,6 @@ is said privately, in the person's language.
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from collections.abc import Awaitable
 from dataclasses import dataclass, replace
@@ -39,7 +38,7 @@ from bot.store.tables import TableStore
 from .daily_message import daily_buttons, daily_content
 from .daily_replay import DailyReplays
 from .drawing import DrawingProcesses
-from .pictures import DAILY_FILE, daily_picture
+from .pictures import DAILY_FILE, attachment, daily_picture
 from .replies import UIRefusal, display_name, literal, server_language
 from .standings import GOLD, NO_MENTIONS, Boards
 from .web import WebLinker, with_web_link
@@ -369,4 +368,4 @@ def _replay_file(results: DayResults) -> discord.File | None:
         for replay in results.replays
     ]
     body = json.dumps(data, ensure_ascii=False, indent=1).encode()
-    return discord.File(io.BytesIO(body), filename=f"daily-{results.day.isoformat()}.json")
+    return attachment(body, f"daily-{results.day.isoformat()}.json")

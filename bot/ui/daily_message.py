@@ -33,7 +33,7 @@ from bot.i18n import _
 from bot.render import daily as words
 from bot.render.text import card_text
 
-from .front import Guarded
+from .front import Settled
 
 Interaction = discord.Interaction[Any]
 
@@ -186,7 +186,7 @@ class DailyFront(Protocol):
 
 
 class DailyMove(
-    Guarded[discord.ui.Button[Any]],
+    Settled[discord.ui.Button[Any]],
     template=rf"bonken:daily:(?P<attempt>\d+):(?P<step>\d+):(?P<code>P:[2-9TJQKA][CDHS]|{DOUBLE})(?P<ok>:ok)?",
 ):
     """A move of the attempt: a card, Confirm (the doubles toggled) or Pass."""
@@ -210,7 +210,7 @@ class DailyMove(
 
 
 class DailyToggle(
-    Guarded[discord.ui.Button[Any]],
+    Settled[discord.ui.Button[Any]],
     template=rf"bonken:dailydbl:(?P<attempt>\d+):(?P<step>\d+):(?P<code>{DOUBLE}):(?P<seat>[0-3])",
 ):
     """Flips one player in the doubling turn's choice; nothing is played until Confirm."""

@@ -17,7 +17,6 @@ picture thread (:data:`bot.ui.pictures.DRAWER`), after the interaction is acknow
 from __future__ import annotations
 
 import asyncio
-import io
 import re
 from collections import OrderedDict
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from bot.render.text import contract_name, player_name
 from bot.review.replay import Address, Replay, ReplayError
 
 from .front import Guarded, picked
-from .pictures import DRAWER, show
+from .pictures import DRAWER, attachment, show
 from .replay import step_button
 from .replies import UIRefusal, literal
 
@@ -161,7 +160,7 @@ class DailyReplays:
         (attempt_id, deal), at = which, Address(0, step)
         replay, language = kept.replay, i18n.current()
         picture = await _drawn(lambda: _picture(kept, at, (deal + 1, kept.deals), language))
-        file = discord.File(io.BytesIO(picture), filename=PICTURE_FILE)
+        file = attachment(picture, PICTURE_FILE)
         title = _(
             OPTION,
             name=player_name(kept.name),

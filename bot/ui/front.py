@@ -17,6 +17,7 @@ imports nothing of the front end.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar, overload, runtime_checkable
 
@@ -85,6 +86,34 @@ class Guarded(discord.ui.DynamicItem[ItemT], template=NOTHING):
     async def clicked(self, interaction: Interaction, front: Any) -> None:
         """The click's work (the bot's parts in ``front``)."""
         raise NotImplementedError
+
+
+class Settled(Guarded[ItemT], template=NOTHING):
+    """A :class:`Guarded` item whose click is over when its callback returns: nothing
+    answers or reads the interaction afterwards (no task, no timer holds it).
+
+    discord.py ties each click's objects into reference cycles (the interaction and its
+    response, the view rebuilt from the message and its buttons), so they outlive the
+    click until the cyclic collector finds them: under the daily deals' load they
+    reached its oldest generation, whose full passes then took a fifth of the event
+    loop's time (``bench/daily.py``). Once the click is over the cycles are cut
+    (:func:`release`) and reference counting frees them at once."""
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            await super().callback(interaction)
+        finally:
+            release(interaction, self)
+
+
+def release(interaction: Interaction, item: discord.ui.Item[Any]) -> None:
+    """Cut the cycles discord.py made around a click that is over: the view rebuilt from
+    its message lets go of its items, and the interaction of the response it cached (a
+    private slot: a later ``interaction.response`` would be a new, unanswered one)."""
+    if item.view is not None:
+        item.view.clear_items()
+    with contextlib.suppress(AttributeError):  # never asked for, or not discord.py's
+        del interaction._cs_response  # type: ignore[attr-defined]
 
 
 def picked(interaction: Interaction) -> list[str]:

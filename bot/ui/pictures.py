@@ -46,7 +46,27 @@ async def _drawn(draw: Callable[[], bytes], filename: str, what: str) -> discord
     except Exception:
         log.exception("drawing %s failed; sending text only", what)
         return None
-    return discord.File(io.BytesIO(data), filename=filename)
+    return attachment(data, filename)
+
+
+class _Held(io.BytesIO):
+    """An attachment's bytes that no reference cycle holds. While discord.py sends a
+    file it stubs the file's ``close``, and afterwards sets the file's own bound
+    ``close`` on it as an attribute: a cycle (the file, its attributes, the method, the
+    file) that kept every picture's bytes until the collector's next full pass, which a
+    busy bot makes rarely (``bot/heap.py``). Here that attribute is dropped instead, and
+    the class's own ``close`` is the same method."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "close" and getattr(value, "__self__", None) is self:
+            vars(self).pop("close", None)
+        else:
+            super().__setattr__(name, value)
+
+
+def attachment(data: bytes, filename: str) -> discord.File:
+    """``data`` as the attachment ``filename``, freed once sent (:class:`_Held`)."""
+    return discord.File(_Held(data), filename=filename)
 
 
 async def table_picture(view: TableView, *, over: bool = False) -> discord.File | None:
@@ -83,7 +103,7 @@ async def daily_picture(
     except Exception:
         log.exception("drawing a daily deal failed; sending text only")
         return None
-    return discord.File(io.BytesIO(data), filename=DAILY_FILE)
+    return attachment(data, DAILY_FILE)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ answering interactions meanwhile (as the pictures are drawn, see :mod:`.pictures
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 from typing import Any
 
 import discord
+
+from .pictures import attachment
 
 
 def encoded(record: dict[str, Any]) -> bytes:
@@ -23,4 +24,4 @@ def encoded(record: dict[str, Any]) -> bytes:
 async def record_file(record: dict[str, Any], filename: str) -> discord.File:
     """The record as an attachment named ``filename``, encoded in a worker thread."""
     data = await asyncio.to_thread(encoded, record)
-    return discord.File(io.BytesIO(data), filename=filename)
+    return attachment(data, filename)

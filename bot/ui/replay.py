@@ -19,7 +19,6 @@ animation (posted there to share), the server's.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from collections import OrderedDict
@@ -38,7 +37,7 @@ from bot.store import FinishedMatch
 from bot.store.tables import TableStore
 
 from .front import Guarded, picked
-from .pictures import DRAWER, show
+from .pictures import DRAWER, attachment, show
 from .replies import literal, server_language
 from .web import WebLinker, with_web_link
 
@@ -129,7 +128,7 @@ class Replays:
             )
         await interaction.edit_original_response(
             content=words,
-            attachments=[discord.File(io.BytesIO(data), filename=ANIMATION_FILE)],
+            attachments=[attachment(data, ANIMATION_FILE)],
             allowed_mentions=NO_MENTIONS,
         )
 
@@ -157,7 +156,7 @@ class Replays:
         """Show ``address`` in the interaction's message (acknowledged already)."""
         names = replay.match.players
         picture = await _drawn(lambda: replay_png(replay.point(address), names, language))
-        file = discord.File(io.BytesIO(picture), filename=PICTURE_FILE)
+        file = attachment(picture, PICTURE_FILE)
         url = await self._web.match(interaction.guild_id, match_id)
         with i18n.using(language):
             embed = replay_embed(replay, match_id, address)

@@ -14,7 +14,6 @@ waiting then goes on in the background, and asking again shows it.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from bot.review.service import ReviewService, ReviewTicket
 from bot.store import MatchInfo, ReviewStatus
 
 from .front import Guarded, picked
-from .pictures import DRAWER, show
+from .pictures import DRAWER, attachment, show
 from .replies import UIRefusal, literal
 from .review_posts import (
     SUMMARY,
@@ -194,7 +193,7 @@ class ReviewController:
                 )
                 files.append(None)
                 continue
-            files.append(discord.File(io.BytesIO(data), filename=f"review-{i}.png"))
+            files.append(attachment(data, f"review-{i}.png"))
         return files
 
     async def _summary(

@@ -7,10 +7,14 @@ refused or rate-limited; these tests check what people see and what reached Disc
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from typing import Any
 
+import discord
+
 from bot.engine import Match, seat_view
+from bot.ui.daily_message import DailyMove, DailyToggle
 from bot.ui.pictures import DAILY_FILE
 from tests.discord.discord_harness import (
     EPHEMERAL,
@@ -85,6 +89,35 @@ async def test_two_people_play_privately_and_the_channel_gets_one_line_each(harn
     assert len(h.fake.own_calls()) == own  # no channel call: only the interactions' own
     for line in _public(h):
         assert not set("♣♦♥♠") & set(line)
+
+
+async def test_a_click_leaves_nothing_for_the_cyclic_collector(harness: Harness):
+    """A click's discord.py objects (its interaction and response, the view rebuilt from
+    its message, the button) are freed as soon as the click is over: under load, left in
+    reference cycles, they reached the collector's full passes (``bot/ui/front.py``)."""
+    h = harness
+    ann = h.user("Ann")
+    message = _message(h, await h.slash(ann, "daily"))
+    gc.collect()
+    gc.disable()  # nothing collected meanwhile: whatever the clicks leave in cycles stays
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(3):
+            move = _next_move(message)
+            assert move is not None
+            await h.click(ann, move, message=message)
+            message = h.fake.messages[int(message["id"])]
+        gc.collect()
+        left = [
+            type(thing).__name__
+            for thing in gc.garbage
+            if isinstance(thing, discord.Interaction | discord.ui.View | DailyMove | DailyToggle)
+        ]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
 
 
 async def test_the_same_moves_give_the_same_game_across_a_restart_and_a_busy_pool(tmp_path):
