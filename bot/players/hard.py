@@ -79,9 +79,9 @@ from .policy import normal_card
 from .sampling import Sampler
 
 #: Simulated cards per second of budget when the clock is off (fixed work, exact
-#: replays): from about half (whole deals) to a twentieth (the exact endgame) of what
-#: one idle core here searches, kept from when it was the cap with the clock on too, so
-#: that fixed-work figures stay comparable.
+#: replays): well under what one idle core here searches (how far under differs by
+#: kind of decision), kept from when it was the cap with the clock on too, so that
+#: fixed-work figures stay comparable.
 WORK_PER_SECOND = 200_000
 
 #: With the clock on, the share of the budget a search may take on the wall clock: the
