@@ -55,7 +55,6 @@ from .hard import HardPlayer
 from .inference import Model
 from .levels import LEVELS, player_for
 from .pool import DEFAULT_BUDGET
-from .speed import measured_work_per_second
 from .table import Hands, Played, decision_rng, play_deals
 
 
@@ -100,7 +99,7 @@ def hard_player(options: Mapping[str, object]) -> HardPlayer:
 
 def _same_kind(value: object, default: object) -> bool:
     """A switch's value is of its default's kind: a bool, a number or a string (a number
-    where the default is None, "measured": ``work_per_second``)."""
+    where the default is None: ``work_per_second``)."""
     if default is None:
         default = 0.0
     if isinstance(default, bool) or isinstance(value, bool):
@@ -126,8 +125,6 @@ def play_match(
     at 0.25 s), else for ``budget`` as the candidate does."""
     hands = match_deals(seed, match, deals)
     first_dealer = match % 4
-    if "hard" in (candidate, baseline) and (hard or {}).get("wall_clock", True):
-        measured_work_per_second()  # once a process, before the decisions are timed
 
     def player(level: str) -> Player:
         return hard_player(hard) if hard and level == "hard" else player_for(level)

@@ -31,15 +31,15 @@ value for it, and the option the player takes. :meth:`HardPlayer.evaluate` retur
 whole (the match review values a player's decisions with it), :meth:`HardPlayer.
 choose_action` returns its choice, so the review and the table run the same search.
 
-Time: the search stops after an amount of simulated work derived from the budget, and
-also when the wall clock reaches :data:`CLOCK_SHARE` of the budget, so a busy machine
-still answers in time. With the clock on (a table), the work a second is this process's
-measured speed (:mod:`.speed`, times :data:`WORK_SHARE`), so a decision uses close to its
-budget whatever the kernel's speed; the same view, seed and budget give the same action
-within one process as long as the work cap ends the search. With the clock off
-(``wall_clock=False``: the arena's paired runs, the review, tests), the work a second is
-the fixed :data:`WORK_PER_SECOND`, so the same view, seed and budget give the same action
-on any machine, in any process.
+Time: with the clock on (a table), the wall clock ends the search: it stops before a
+round of guesses that would end past :data:`CLOCK_SHARE` of the budget, judged by the
+length of the round just done, so a decision uses close to that share of its budget
+whatever it is (a contract, a double, an early card, an exact endgame) and however busy
+the machine is. With the clock off (``wall_clock=False``: the arena's paired runs, the
+review, tests), an amount of simulated work ends it instead, the budget times the fixed
+:data:`WORK_PER_SECOND`, so the same view, seed and budget give the same action on any
+machine, in any process. A ``work_per_second`` given to the player caps the work with
+the clock on too.
 """
 
 from __future__ import annotations
@@ -77,23 +77,18 @@ from .inference import MODEL, Inference, Likelihoods, Model, hand_cards, naming_
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
-from .speed import measured_work_per_second
 
 #: Simulated cards per second of budget when the clock is off (fixed work, exact
-#: replays): the rate the work cap had before it was measured (about 40% of what one idle
-#: core here manages now), kept so that fixed-work figures stay comparable.
+#: replays): well under what one idle core here searches (how far under differs by
+#: kind of decision), kept from when it was the cap with the clock on too, so that
+#: fixed-work figures stay comparable.
 WORK_PER_SECOND = 200_000
 
-#: With the clock on, the share of this process's measured speed (:mod:`.speed`) the
-#: work cap allows a second of budget: an idle core ends its card searches by work at
-#: about the clock's share, leaving the rest for the last round of playouts and the
-#: answer's way back.
-WORK_SHARE = 0.8
-
-#: The share of the budget the clock allows for search, leaving the rest for the last
-#: round of playouts and the scheduling noise of a busy machine (at 0.9, the arena's
-#: hard decisions at 1 s took p95 1,046 ms with two workers on two cores that other work
-#: held at a load of 13).
+#: With the clock on, the share of the budget a search may take on the wall clock: the
+#: last round must end by then (as long as the round before it took), leaving the rest
+#: for the answer's way back and a busy machine's scheduling (at 0.9, without judging
+#: the last round, the arena's hard decisions at 1 s took p95 1,046 ms with two workers
+#: on two cores that other work held at a load of 13).
 CLOCK_SHARE = 0.8
 
 #: A card must beat the normal player's own choice by this many points on average to be
@@ -130,17 +125,31 @@ REJECT_TRIES = 30
 
 
 class _Search:
-    """Stops after the budget's work in simulated cards, or near the budget's end on the
-    clock when the clock is on."""
+    """When a search ends: after ``budget`` seconds' worth of simulated work
+    (``work_per_second``, :data:`math.inf` for no cap), and with the clock on before a
+    round that would end past :data:`CLOCK_SHARE` of the budget, a round taken to last as
+    long as the one before it (the first one's length counts the search's set-up too).
+
+    A round's length is measured rather than priced in work: rounds differ by far more
+    than their simulated cards say (a whole deal per contract, a solver's nodes, the
+    inference's tries), and on a busy machine the wall clock stretches all of them."""
 
     def __init__(self, budget: float, wall_clock: bool, work_per_second: float) -> None:
-        self.work_left = budget * work_per_second
-        clock = time.perf_counter() + CLOCK_SHARE * budget
-        self.deadline = clock if wall_clock else float("inf")
+        self.work_left = budget * work_per_second if math.isfinite(work_per_second) else math.inf
+        self.round_start = time.perf_counter()
+        clock = self.round_start + CLOCK_SHARE * budget
+        self.deadline = clock if wall_clock else math.inf
 
     def spend(self, cards: float) -> bool:
-        """Count ``cards`` of work; True while there is budget for another round."""
+        """Count a finished round's ``cards`` of work; True while there is work and time
+        left for another round like it."""
         self.work_left -= cards
+        now = time.perf_counter()
+        last, self.round_start = now - self.round_start, now
+        return self.work_left > 0 and now + last < self.deadline
+
+    def left(self) -> bool:
+        """True while there is work and time left, within a round (no round judged)."""
         return self.work_left > 0 and time.perf_counter() < self.deadline
 
 
@@ -188,7 +197,7 @@ class _Guesser:
         weight: float | None = kept_weight
         for tries in range(self.tries + 1):
             if tries:
-                if not search.spend(0):  # out of work or time: the likeliest guess drawn
+                if not search.left():  # out of work or time: the likeliest guess drawn
                     break
                 hands = self.sampler.sample(rng)
                 search.work_left -= self.inference.work + GUESS_WORK
@@ -286,13 +295,12 @@ class HardPlayer:
 
     @property
     def work_per_second(self) -> float:
-        """The work cap's rate: as given, else with the clock on :data:`WORK_SHARE` of the
-        speed this process measured, with the clock off the fixed :data:`WORK_PER_SECOND`."""
+        """The work cap's rate: as given, else with the clock off the fixed
+        :data:`WORK_PER_SECOND`; with the clock on none (:data:`math.inf`), the clock
+        ends the search."""
         if self._work_per_second is not None:
             return self._work_per_second
-        if self.wall_clock:
-            return WORK_SHARE * measured_work_per_second()
-        return WORK_PER_SECOND
+        return math.inf if self.wall_clock else WORK_PER_SECOND
 
     def choose_action(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         if len(view.legal) == 1 or budget <= 0:

@@ -78,7 +78,7 @@ def _end_with(bot: int) -> None:
 
 def decide_sync(level: str, view: SeatView, seed: int, budget: float = DEFAULT_BUDGET) -> Action:
     """The action of a ``level`` player for ``view``, in this process: same inputs, same
-    action (for hard, as long as the work cap and not the clock ends its search)."""
+    action (for hard only with no budget: with one, its clock ends the search)."""
     return player_for(level).choose_action(view, random.Random(seed), budget)
 
 
