@@ -9,10 +9,10 @@ random), until every attempt is finished.
 The fake Discord and the people run in a process of their own, as they are other
 machines in reality, so the bot's process does the bot's work alone and its CPU is the
 bot's: the people's interactions reach it as gateway events (handed to discord.py's
-parser), and discord.py's requests (built by discord.py, their bodies read as Discord
-reads them, JSON or multipart with the picture) go to the fake Discord over a socket
-instead of to Discord over the network. The bot is started and its commands synced
-against the harness's own fake Discord in its process first. Printed:
+parser), and discord.py's requests (built by discord.py: their JSON text, with the
+picture if there is one) go to the fake Discord over a socket instead of to Discord over
+the network, and are read there, as Discord reads them. The bot is started and its
+commands synced against the harness's own fake Discord in its process first. Printed:
 
 1. Acknowledgement: each interaction's time from its arrival to its first answer (a
    click's answer itself if it was ready within the controller's second, else the defer
@@ -58,6 +58,7 @@ import contextlib
 import copy
 import gc
 import itertools
+import json
 import multiprocessing
 import os
 import pickle
@@ -225,7 +226,7 @@ class _WireRequest:
         self.session, self.method, self.url, self.kwargs = session, method, url, kwargs
 
     async def __aenter__(self) -> WireResponse:
-        body, files = decode_body(self.kwargs.get("data"))
+        body, files = discord_harness.raw_body(self.kwargs.get("data"))
         path = urlsplit(self.url).path.removeprefix("/api/v10")
         authorization = (self.kwargs.get("headers") or {}).get("Authorization")
         response = await self.session.people.ask(self.method, path, body, files, authorization)
@@ -294,11 +295,6 @@ class People:
         h.bot._connection.parse_interaction_create(payload)
 
 
-def decode_body(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
-    """A request's body as Discord reads it (the harness's own reading)."""
-    return discord_harness._decode(data)
-
-
 # -- the people's process ---------------------------------------------------------------
 
 
@@ -334,7 +330,8 @@ class Bot:
         while True:
             message = await self._wire.receive()
             if message[0] == "request":
-                _kind, number, method, path, body, files, authorization = message
+                _kind, number, method, path, text, files, authorization = message
+                body = None if text is None else json.loads(text)  # Discord reads it
                 at = time.monotonic()
                 call = Call(at, method, path, body, files, authorization=authorization)
                 response = self._fake.answer(call)

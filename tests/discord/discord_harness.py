@@ -829,21 +829,26 @@ def _public(body: Any) -> Any:
 
 def _decode(data: Any) -> tuple[Any, list[tuple[str, bytes]]]:
     """A request body as Discord would read it: JSON, or multipart with payload_json."""
-    if data is None:
-        return None, []
-    if isinstance(data, str | bytes):
-        return json.loads(data), []
+    text, files = raw_body(data)
+    return (None if text is None else json.loads(text)), files
+
+
+def raw_body(data: Any) -> tuple[str | bytes | None, list[tuple[str, bytes]]]:
+    """A request body as it leaves discord.py, unread: its JSON text (a multipart's
+    payload_json) and its files."""
+    if data is None or isinstance(data, str | bytes):
+        return data, []
     if isinstance(data, aiohttp.FormData):
-        body: Any = None
+        text = None
         files = []
         for options, _headers, value in data._fields:
             if options.get("name") == "payload_json":
-                body = json.loads(value)
+                text = value
             elif "filename" in options:
                 raw = value.read()
                 value.seek(0)
                 files.append((options["filename"], raw))
-        return body, files
+        return text, files
     raise TypeError(f"unexpected request body {type(data)}")
 
 
