@@ -19,6 +19,7 @@ for each time someone finishes, and two hundred players are forty thousand pairs
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
@@ -78,5 +79,20 @@ def day_percentages(
 
 def ranks(results: Mapping[Player, Fraction | float]) -> dict[Player, int]:
     """Each player's place, 1 the best; equal results share a place."""
-    ordered = sorted(results.values())
-    return {p: 1 + len(ordered) - bisect_right(ordered, mine) for p, mine in results.items()}
+    keys = _comparable(list(results.values()))
+    ordered = sorted(keys)
+    return {
+        player: 1 + len(ordered) - bisect_right(ordered, key)
+        for player, key in zip(results, keys, strict=True)
+    }
+
+
+def _comparable(values: list[Fraction | float]) -> list[Fraction | float] | list[int]:
+    """``values`` in the same order, as integers over their common denominator if they
+    are all fractions: compared exactly, and far quicker (a day's ranking at each finish
+    compared two hundred fractions some three thousand times)."""
+    if not all(isinstance(value, Fraction) for value in values):
+        return values
+    fractions = [value for value in values if isinstance(value, Fraction)]
+    common = math.lcm(*(value.denominator for value in fractions))
+    return [value.numerator * (common // value.denominator) for value in fractions]
