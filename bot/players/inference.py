@@ -176,7 +176,7 @@ class Inference:
             if not whole:
                 return max(cards, FLOOR), False
         if self.turns:
-            doubles = self._doubles(dealt)
+            doubles = self._doubles(dealt, cards, below)
             if max(choice * doubles * cards, FLOOR) < below:
                 return max(choice * doubles * cards, FLOOR), False
         if len(self.choices) > 1:
@@ -195,11 +195,16 @@ class Inference:
         total = sum(math.exp((v - top) / t) for v in values)
         return math.exp((chosen - top) / t) / total
 
-    def _doubles(self, dealt: list[int]) -> float:
+    def _doubles(self, dealt: list[int], cards: float = 1.0, below: float = 0.0) -> float:
+        """The doubling turns' factor; or, once it times the ``cards`` factor is under
+        ``below``, the factor so far (every factor at most 1: an upper bound, the later
+        turns not weighed, as :meth:`_weigh` then needs no more)."""
         contract = self.contract
         need = margin(contract)
         weight = 1.0
         for turn in self.turns:
+            if max(weight * cards, FLOOR) < below:
+                break
             mine = expected_base(hand_cards(dealt, turn.seat), contract)
             for target in turn.targets:
                 claimed = need if target == self.view.chooser else 0.0
@@ -387,6 +392,9 @@ def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:
         hands[base + suit] = mine
         hands[other + suit] = moment.unplayed[suit] & ~mine
     legal = legal_masks(pos)
-    if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != moment.card:
+    a, b, c, d = legal
+    if a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count() > 1 and (
+        normal_card(pos, seat, legal) != moment.card
+    ):
         return 1
     return 0
