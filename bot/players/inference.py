@@ -205,12 +205,12 @@ class Inference:
         for turn in self.turns:
             if max(weight * cards, FLOOR) < below:
                 break
-            mine = expected_base(hand_cards(dealt, turn.seat), contract)
+            lead = _lead(expected_base(hand_cards(dealt, turn.seat), contract), contract)
             for target in turn.targets:
                 claimed = need if target == self.view.chooser else 0.0
                 if target in turn.doubled_by:
                     claimed += need / 2
-                p = naming_chance(mine, contract, claimed, self.model)
+                p = _chance(lead - claimed - need, self.model)  # naming_chance, its parts once
                 weight *= p if target in turn.named else 1 - p
         return weight
 
@@ -317,9 +317,16 @@ def naming_chance(mine: float, contract: Contract, claimed: float, model: Model 
     names another seat in its doubling turn (a double, or a redouble when that seat
     doubled it), under the model: a logistic of how far its expected edge over that
     seat, less what the other's public choices ``claimed``, clears normal's margin."""
-    need = margin(contract)
-    others = (contract.total - mine) / 3
-    edge = mine - others - claimed - need
+    return _chance(_lead(mine, contract) - claimed - margin(contract), model)
+
+
+def _lead(mine: float, contract: Contract) -> float:
+    """How far a hand expecting ``mine`` in ``contract`` expects to beat another seat's."""
+    return mine - (contract.total - mine) / 3
+
+
+def _chance(edge: float, model: Model) -> float:
+    """:func:`naming_chance` of an ``edge`` over the margin: the model's logistic."""
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, edge / model.double_temperature))))
 
 
