@@ -91,9 +91,9 @@ CLEAR = (4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16,
 
 #: The share of a batch's work the luck of a hand takes: one mean over unseen cards dealt
 #: uniformly, where every guessed deal counts (no inference rejects any), so a quarter of
-#: a batch still averages some 480 deals, two seeds a deal apart by 0.6 points at most
-#: in Ducking or a trump contract, 3 in Domino (a whole batch: 0.5 and 0.8), for a
-#: quarter of the CPU.
+#: a batch still averages some 480 deals, for a quarter of the CPU (six deals of a match
+#: measured with two seeds: 0-1.1 points apart outside Domino, 3.0 in it; at a whole
+#: batch 0.2-0.6 and 0.8).
 LUCK_WORK = 0.25
 
 
