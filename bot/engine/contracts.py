@@ -114,6 +114,9 @@ class Contract:
     """``card_points`` as the groups a seat's cards are counted in (:func:`card_groups`)."""
     group_of: Mapping[Card, str] = field(init=False, repr=False, compare=False)
     """Each scoring card's group key."""
+    total: int = field(init=False, repr=False, compare=False)
+    """What the deal's base scores add up to (kept: the players' estimates ask for it
+    with every guessed hand)."""
 
     def __post_init__(self) -> None:
         table = [0] * len(CARDS)
@@ -130,19 +133,16 @@ class Contract:
         object.__setattr__(self, "counted", counted)
         group_of = {card: group.key for group in counted for card in group.cards}
         object.__setattr__(self, "group_of", group_of)
+        if self.domino:
+            total = self.last_holder
+        else:
+            total = 13 * self.per_trick + sum(self.card_points.values())
+            total += sum(self.trick_points.values())
+        object.__setattr__(self, "total", total)
 
     @property
     def is_trump_option(self) -> bool:
         return self.kind is Kind.TRUMP
-
-    @property
-    def total(self) -> int:
-        """What the deal's base scores add up to."""
-        if self.domino:
-            return self.last_holder
-        return (
-            13 * self.per_trick + sum(self.card_points.values()) + sum(self.trick_points.values())
-        )
 
     @property
     def ends_when_cards_taken(self) -> bool:

@@ -176,7 +176,7 @@ class Inference:
             if not whole:
                 return max(cards, FLOOR), False
         if self.turns:
-            doubles = self._doubles(dealt)
+            doubles = self._doubles(dealt, cards, below)
             if max(choice * doubles * cards, FLOOR) < below:
                 return max(choice * doubles * cards, FLOOR), False
         if len(self.choices) > 1:
@@ -195,17 +195,22 @@ class Inference:
         total = sum(math.exp((v - top) / t) for v in values)
         return math.exp((chosen - top) / t) / total
 
-    def _doubles(self, dealt: list[int]) -> float:
+    def _doubles(self, dealt: list[int], cards: float = 1.0, below: float = 0.0) -> float:
+        """The doubling turns' factor; or, once it times the ``cards`` factor is under
+        ``below``, the factor so far (every factor at most 1: an upper bound, the later
+        turns not weighed, as :meth:`_weigh` then needs no more)."""
         contract = self.contract
         need = margin(contract)
         weight = 1.0
         for turn in self.turns:
-            mine = expected_base(hand_cards(dealt, turn.seat), contract)
+            if max(weight * cards, FLOOR) < below:
+                break
+            lead = _lead(expected_base(hand_cards(dealt, turn.seat), contract), contract)
             for target in turn.targets:
                 claimed = need if target == self.view.chooser else 0.0
                 if target in turn.doubled_by:
                     claimed += need / 2
-                p = naming_chance(mine, contract, claimed, self.model)
+                p = _chance(lead - claimed - need, self.model)  # naming_chance, its parts once
                 weight *= p if target in turn.named else 1 - p
         return weight
 
@@ -312,9 +317,16 @@ def naming_chance(mine: float, contract: Contract, claimed: float, model: Model 
     names another seat in its doubling turn (a double, or a redouble when that seat
     doubled it), under the model: a logistic of how far its expected edge over that
     seat, less what the other's public choices ``claimed``, clears normal's margin."""
-    need = margin(contract)
-    others = (contract.total - mine) / 3
-    edge = mine - others - claimed - need
+    return _chance(_lead(mine, contract) - claimed - margin(contract), model)
+
+
+def _lead(mine: float, contract: Contract) -> float:
+    """How far a hand expecting ``mine`` in ``contract`` expects to beat another seat's."""
+    return mine - (contract.total - mine) / 3
+
+
+def _chance(edge: float, model: Model) -> float:
+    """:func:`naming_chance` of an ``edge`` over the margin: the model's logistic."""
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, edge / model.double_temperature))))
 
 
@@ -387,6 +399,9 @@ def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:
         hands[base + suit] = mine
         hands[other + suit] = moment.unplayed[suit] & ~mine
     legal = legal_masks(pos)
-    if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != moment.card:
+    a, b, c, d = legal
+    if a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count() > 1 and (
+        normal_card(pos, seat, legal) != moment.card
+    ):
         return 1
     return 0

@@ -36,7 +36,12 @@ def normal_card(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) 
     h = pos.hands
     b = seat * 4
     played = pos.played
-    out = [FULL & ~played[s] & ~h[b + s] for s in range(4)]
+    out = [
+        FULL & ~played[0] & ~h[b],
+        FULL & ~played[1] & ~h[b + 1],
+        FULL & ~played[2] & ~h[b + 2],
+        FULL & ~played[3] & ~h[b + 3],
+    ]
     if contract.per_trick > 0:
         return _trumps(pos, seat, legal, out)
     return _negative(pos, seat, legal, out)
@@ -122,7 +127,10 @@ def _lead_low(
 ) -> int:
     """Lead the lowest card least likely to win; prefer short suits (toward a void)."""
     voids = pos.voids
-    others_void = [any(voids[(seat + k) & 3] >> s & 1 for k in (1, 2, 3)) for s in range(4)]
+    # The suits some other seat is void in; it matters only where cards carry points.
+    others_void = 0
+    if pos.contract.card_points:
+        others_void = voids[(seat + 1) & 3] | voids[(seat + 2) & 3] | voids[(seat + 3) & 3]
     best, card = (1e9, 0), -1
     for s in range(4):
         mask = legal[s]
@@ -132,7 +140,7 @@ def _lead_low(
         lower = (out[s] & ((1 << low) - 1)).bit_count()
         higher = (out[s] >> (low + 1)).bit_count()
         risk = 2.0 + lower if not higher else lower / (lower + higher)
-        if others_void[s] and pos.contract.card_points:
+        if others_void >> s & 1:
             risk += 0.3
         key = (risk, pos.hands[seat * 4 + s].bit_count())
         if key < best:

@@ -7,9 +7,10 @@ hand, what was public, and the others' earlier actions weighed by the hard playe
 inference. Never from the real hands: those enter only the hindsight line and the
 reasons' facts about what happened later. Each option gets its value
 (:class:`~bot.players.hard.Evaluation`), the mean over batches of search, one where
-the grade is clear from its guessed deals and more where it is in doubt
-(:data:`DEAL_ERRORS`, :data:`MIN_BATCHES`); the loss is the best value minus the chosen one, graded
-by :mod:`.grades`. A card's loss is *certain* when the better card beat it in every
+the grade is clear from its guessed deals and more where it is in doubt, until it is
+clear or known closely enough (:data:`DEAL_ERRORS`, :data:`MIN_BATCHES`,
+:data:`INDIFFERENT`); the loss is the best value minus the chosen one, graded by
+:mod:`.grades`. A card's loss is *certain* when the better card beat it in every
 guessed deal of every batch by at least one unit of the contract (a trick, a heart; the
 endgame solver's exact values where it reaches): then it is flagged whatever its share
 of the stake (:func:`~.grades.grade`).
@@ -56,12 +57,27 @@ from .result import (
 #: the deals' differences between the best other option and the chosen one gives the
 #: error of the loss. Every grade line must lie this many errors away, over at least
 #: :data:`FEWEST_DEALS` deals, and the loss must not be possibly certain (the better
-#: option ahead in every deal so far: such a card is searched on, as below). Most
-#: decisions are clear after one batch (measured: ``bench/review.py``).
+#: option ahead in every deal so far: such a card is searched on, as below). A first
+#: batch's spread is read from a few dozen deals (the inference keeps one guess in
+#: many), so it must clear the lines by a wide margin; from the second batch on,
+#: :data:`LATER_ERRORS`. Most decisions are clear after one batch (measured:
+#: ``bench/review.py``).
 DEAL_ERRORS = 4.0
 
-#: The fewest guessed deals whose spread can settle a grade (:data:`DEAL_ERRORS`).
-FEWEST_DEALS = 100
+#: The errors every line must lie away from the second batch on, when the spread is
+#: read from twice the deals or more (``bench/review.py``: stability as at 4 errors,
+#: a fifth less CPU).
+LATER_ERRORS = 2.0
+
+#: The fewest guessed deals whose spread can settle a grade (:data:`DEAL_ERRORS`): a
+#: first batch has about 45 at the default work (at 100 most decisions needed three).
+FEWEST_DEALS = 30
+
+#: From :data:`MIN_BATCHES` batches on, a loss known to within this share of the stake
+#: (two errors of its deals) is graded by its mean even when a line lies within that:
+#: a decision that close to a line gets a grade either side by chance whatever the
+#: search, and searching it to the last batch was much of the review's time.
+INDIFFERENT = 0.02
 
 #: From this many batches on a grade is also clear when every line lies outside the
 #: 95% interval (:data:`CLEAR`) of the batches' own differences between the best other
@@ -71,6 +87,14 @@ MIN_BATCHES = 3
 #: Student's t for a two-sided 95% interval, by degrees of freedom (batches - 1) from
 #: 2; beyond the table, its last entry (a little above the normal distribution's 1.96).
 CLEAR = (4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13)
+
+
+#: The share of a batch's work the luck of a hand takes: one mean over unseen cards dealt
+#: uniformly, where every guessed deal counts (no inference rejects any), so a quarter of
+#: a batch still averages some 480 deals, for a quarter of the CPU (six deals of a match
+#: measured with two seeds: 0-1.1 points apart outside Domino, 3.0 in it; at a whole
+#: batch 0.2-0.6 and 0.8).
+LUCK_WORK = 0.25
 
 
 class ReviewError(ValueError):
@@ -123,7 +147,7 @@ def deal_review(match: Match, seat: int, deal: int, settings: ReviewSettings) ->
         action, scratch = moment.next_action, moment.match
         if moment.address.step == 0:
             view = seat_view(scratch, seat)
-            luck = hand_luck(view, played.contract, hard, budget, settings.seed)
+            luck = hand_luck(view, played.contract, hard, LUCK_WORK * budget, settings.seed)
         if action is None or scratch.to_act != seat:
             continue
         view = seat_view(scratch, seat)
@@ -250,7 +274,8 @@ class Batches:
         """Whether the decision's grade is clear: every grade line far enough from how
         much the best other option beats the chosen one (a negative amount when the
         chosen one is the best), by its guessed deals (:data:`DEAL_ERRORS`) or by its
-        batches (:data:`MIN_BATCHES`), or the batches used up."""
+        batches (:data:`MIN_BATCHES`), or the loss known closely enough
+        (:data:`INDIFFERENT`), or the batches used up."""
         if self.done >= self.most:
             return True
         options, chosen, best = self.options()
@@ -259,11 +284,18 @@ class Batches:
             return True
         if self.done < MIN_BATCHES:
             return False
+        if self.least is not None and 2 * self._deal_error(rival, chosen) <= INDIFFERENT * at_stake:
+            return True
         margins = [batch[rival.action] - batch[chosen.action] for batch in self.values]
         margin = statistics.fmean(margins)
         error = statistics.stdev(margins) / math.sqrt(len(margins))
         t = CLEAR[min(len(margins) - 3, len(CLEAR) - 1)]
         return all(abs(margin - share * at_stake) >= t * error for _, share in LINES)
+
+    def _deal_error(self, rival: Option, chosen: Option) -> float:
+        """The error of ``rival``'s lead over ``chosen`` by the spread of the deals."""
+        margins = [deal[rival.action] - deal[chosen.action] for deal in self.deals]
+        return statistics.stdev(margins) / math.sqrt(len(margins))
 
     def _clear_by_deals(self, rival: Option, chosen: Option, best: Option, at_stake: int) -> bool:
         """Whether the guessed deals so far settle the grade: :data:`DEAL_ERRORS`."""
@@ -271,10 +303,9 @@ class Batches:
             return False
         if best is not chosen and self.least[best.action] > 0:
             return False  # possibly a certain loss: searched on
-        margins = [deal[rival.action] - deal[chosen.action] for deal in self.deals]
         margin = rival.value - chosen.value
-        error = statistics.stdev(margins) / math.sqrt(len(margins))
-        return all(abs(margin - share * at_stake) >= DEAL_ERRORS * error for _, share in LINES)
+        errors = (DEAL_ERRORS if self.done == 1 else LATER_ERRORS) * self._deal_error(rival, chosen)
+        return all(abs(margin - share * at_stake) >= errors for _, share in LINES)
 
 
 def _kind(action: Action, best: Option, deal: Deal, view: SeatView) -> tuple[str, int, int]:

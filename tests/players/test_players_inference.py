@@ -276,3 +276,26 @@ def test_weighing_a_guess_only_as_far_as_needed_changes_no_search(
     )
     assert search() == lazy
     assert any(below > 0 for below in weighed)  # the lazy search could stop early
+
+
+def test_the_doubling_turns_are_weighed_only_while_the_guess_could_pass() -> None:
+    """A guess's doubling turns are weighed one after another until the factor so far,
+    times the cards', is under the bar: what is left then is an upper bound under the
+    bar (every factor at most 1); a factor that stays over it is the whole factor."""
+    stopped = whole = 0
+    for seed, view in _eight_cards_in(range(40)):
+        inference, sampler = Inference(view), Sampler(view)
+        if len(inference.turns) < 2:
+            continue
+        rng = random.Random(seed)
+        for _ in range(30):
+            dealt = [h | p for h, p in zip(sampler.sample(rng), inference.played, strict=True)]
+            cards, bar = rng.random(), rng.random() ** 3
+            every = inference._doubles(dealt)
+            found = inference._doubles(dealt, cards, bar)
+            if found == every:
+                whole += 1
+            else:
+                stopped += 1
+                assert every < found and max(found * cards, FLOOR) < bar
+    assert stopped > 10 and whole > 10

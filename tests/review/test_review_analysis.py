@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -209,39 +210,58 @@ def test_search_goes_on_only_while_a_grade_is_in_doubt() -> None:
     assert rounds([25, 35, 30, 31, 29, 30]) == 6  # on the mistake line: all the search
 
 
+def _searched(losses: Callable[[int], list[float]], most: int) -> int:
+    """How many batches a decision is searched for (at most ``most``, a stake of 120:
+    lines at 12, 30 and 60) when batch ``k``'s guessed deals have the chosen option
+    ``losses(k)`` behind the better one (every deal valuing every option)."""
+    match = Match()
+    match.deal_random(random.Random(1))
+    view = seat_view(match, 2)
+    chosen, better = view.legal[0], view.legal[1]
+    batches = Batches(view, chosen, most)
+    while True:
+        deals = tuple(
+            tuple(-loss if a == chosen else 0.0 if a == better else -200.0 for a in view.legal)
+            for loss in losses(batches.done)
+        )
+        values = tuple(sum(deal[i] for deal in deals) / len(deals) for i in range(len(view.legal)))
+        batches.add(Evaluation(view.legal, values, chosen, len(deals), deals))
+        if batches.settled(120):
+            return batches.done
+
+
 def test_a_grade_clear_from_the_guessed_deals_needs_one_batch() -> None:
     """Each guessed deal values every option: when their differences put every grade
     line far enough away (DEAL_ERRORS errors), one batch settles the grade; near a
     line, with too few deals, or where the better option won every deal (a loss
     possibly certain), the search goes on."""
-    match = Match()
-    match.deal_random(random.Random(1))
-    view = seat_view(match, 2)
-    chosen, better = view.legal[0], view.legal[1]
-
-    def batch(losses: list[float]) -> Evaluation:
-        """A batch whose deals have the chosen option ``losses`` behind the better."""
-        deals = tuple(
-            tuple(-loss if a == chosen else 0.0 if a == better else -200.0 for a in view.legal)
-            for loss in losses
-        )
-        values = tuple(sum(deal[i] for deal in deals) / len(deals) for i in range(len(view.legal)))
-        return Evaluation(view.legal, values, chosen, len(deals), deals)
-
-    def rounds(losses: list[float]) -> int:
-        batches = Batches(view, chosen, most=6)
-        for _ in range(6):
-            batches.add(batch(losses))
-            if batches.settled(120):
-                return batches.done
-        return batches.done
-
     spread = [-50.0, 50.0] * 400  # 800 deals, a loss of 0 on average, error 1.8
-    assert rounds([loss + 40 for loss in spread]) == 1  # lines at 12, 30 and 60: clear
-    assert rounds(spread) == 1
-    assert rounds([loss + 30 for loss in spread]) == MIN_BATCHES  # on the mistake line
-    assert rounds([loss / 4 + 40 for loss in spread]) == MIN_BATCHES  # ahead in every deal
-    assert rounds(spread[:20]) == MIN_BATCHES  # too few deals to read an error from
+    assert _searched(lambda _: [loss + 40 for loss in spread], 6) == 1  # lines 12, 30, 60
+    assert _searched(lambda _: spread, 6) == 1
+    assert _searched(lambda _: [loss + 30 for loss in spread], 6) == MIN_BATCHES  # on a line
+    assert _searched(lambda _: [loss / 4 + 40 for loss in spread], 6) == MIN_BATCHES  # ahead
+    assert _searched(lambda _: spread[:20], 6) == MIN_BATCHES  # too few deals for an error
+
+
+def test_a_first_batch_of_a_few_dozen_deals_settles_a_clear_grade() -> None:
+    """A first batch has a few dozen deals at the default work: 40 settle a loss 4 errors
+    from every line (error 1.6 here); one under 4 errors away needs a second batch,
+    where 2 errors suffice."""
+    deals = [-10.0, 10.0] * 20
+    assert _searched(lambda _: deals, 32) == 1  # 12 away from the inaccuracy line
+    assert _searched(lambda _: [8.5 + loss for loss in deals], 32) == 2  # 3.5 away
+
+
+def test_a_loss_known_closely_on_a_line_is_graded_without_searching_to_the_last_batch() -> None:
+    """On the mistake line, batches whose means differ (so the batches' own test never
+    clears it): a loss whose deals know it to within INDIFFERENT of the stake stops at
+    MIN_BATCHES; one the deals spread too widely for that searches every batch."""
+
+    def on_the_line(spread: float) -> Callable[[int], list[float]]:
+        return lambda k: [30 + (-2 if k % 2 else 2) + loss for loss in [-spread, spread] * 20]
+
+    assert _searched(on_the_line(5.0), 32) == MIN_BATCHES
+    assert _searched(on_the_line(50.0), 12) == 12
 
 
 def _hard_at_seat_0(seed: int, work: int, deals: int) -> dict[str, Any]:
