@@ -712,20 +712,20 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
     else:
         low, high = [-1, -1, -1, -1], [-1, -1, -1, -1]
     return FastPosition(
-        contract,
-        list(hands),
-        to_act,
-        trick[0][0] if trick else to_act,
-        [card.index for _, card in trick],
-        len(view.tricks),
-        list(view.base),
-        _points_total(contract) - taken,
-        low,
-        high,
-        list(view.domino_out),
-        played_masks([card for _, card in view.plays]),
-        [_VOID_BITS[voids] for voids in view.voids],
-        _aces(contract, rows),
+        contract=contract,
+        hands=list(hands),
+        to_act=to_act,
+        leader=trick[0][0] if trick else to_act,
+        trick=[card.index for _, card in trick],
+        tricks_done=len(view.tricks),
+        base=list(view.base),
+        points_left=_points_total(contract) - taken,
+        domino_low=low,
+        domino_high=high,
+        domino_out=list(view.domino_out),
+        played=played_masks([card for _, card in view.plays]),
+        voids=[_VOID_BITS[voids] for voids in view.voids],
+        domino_aces=_aces(contract, rows),
     )
 
 
