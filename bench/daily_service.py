@@ -2,21 +2,26 @@
 
 ``--people`` people (default 50) each play a whole attempt at one server's day through
 :class:`~bot.daily.DailyService` on a SQLite store in a temporary folder, one after the
-other, clicking a legal move drawn at random (seeded: the same run clicks the same moves)
-as soon as the previous answer is back. A click is what the front end asks of the
-service for one button (``bot/ui/daily.py``): the move checked with :meth:`turn` before
-the click is acknowledged, then played with :meth:`act` (the move, the computers'
-answers until the person is to act again, the store's write, the person's new view).
+other, clicking a legal move drawn at random as soon as the previous answer is back.
+``--seed`` gives the day's deals (the bot's secret they are dealt under) and the
+clicks: the same seed plays the same attempts on the same day. A click is what the front
+end asks of the service for one button (``bot/ui/daily.py``): the move checked with
+:meth:`turn` before the click is acknowledged, then played with :meth:`act` (the move,
+the computers' answers until the person is to act again, the store's write, the
+person's new view).
 
 Printed: the CPU time of the process per click (every thread) and of the event loop's
 thread alone (the thread that bounds ``bench/daily.py``), and the loop thread's split:
 the computers' decisions (each call of the daily player), the store (the loop thread's
-CPU inside the store's calls: its queries' rows made into values, its batching) and the
-rest, which is the engine and the service (checking and applying moves, building the
-views). The people play one after the other, so nothing else runs on the loop meanwhile
-and each part's thread time is its own. The CPU of the attempts' starts
-(:meth:`play`) is left out; ``--profile N`` prints the N costliest functions of the
-clicks by cProfile instead (slower, for finding where the time goes).
+CPU inside the store's calls: its round trips to the database's thread, its rows made
+into values) and the rest, which is the engine and the service (checking and applying
+moves, building the views). The people play one after the other, so nothing else runs
+on the loop meanwhile and each part's thread time is its own; but each click's write is
+then a transaction of its own, where under load the writes waiting together share one
+(``bench/daily.py``: about ten clicks a transaction), so the store's part is larger here
+than there. The attempts' starts (:meth:`play`) are left out; ``--profile N`` prints
+the N costliest functions of the clicks by cProfile too (slower: for finding where the
+time goes, not for the figures).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from bot.daily import DailyService
 from bot.daily.computers import daily_decider
 from bot.engine import Action, SeatView
 from bot.store import open_store
+from bot.store.daily import SECRET
 
 GUILD = 1
 
@@ -89,6 +95,7 @@ class TimedStore:
 async def play_day(people: int, seed: int, folder: Path, profile: cProfile.Profile | None) -> None:
     split = Split()
     async with await open_store(folder / "daily.sqlite3") as store:
+        await store.facts.setdefault(SECRET, f"{seed:064x}")  # the same deals every run
         service = DailyService(
             TimedStore(store.daily, split),  # type: ignore[arg-type]
             store.tables,
@@ -114,7 +121,7 @@ async def play_day(people: int, seed: int, folder: Path, profile: cProfile.Profi
                 split.counting = False
                 clicks += 1
     ms = 1000 / clicks
-    print(f"{people} attempts, {clicks} clicks ({clicks / people:.0f} an attempt)")
+    print(f"{people} attempts, {clicks} clicks ({clicks / people:.0f} an attempt), seed {seed}")
     print(f"CPU a click: process {process * ms:.3f} ms, loop thread {thread * ms:.3f} ms")
     rest = thread - split.decisions - split.store
     print(
