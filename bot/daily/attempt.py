@@ -38,6 +38,10 @@ class Attempt:
         self.matches: list[Match] = []
         self.moves = 0
         """Moves made so far, over every deal: the number the next one is stored under."""
+        self._scores: list[int] = []
+        """The person's final score of each deal finished, in order: kept as each deal
+        ends (its scores never change then), since every click asks for them twice."""
+        self._finished = False
         self._deal_next()
 
     @classmethod
@@ -72,11 +76,11 @@ class Attempt:
 
     @property
     def finished(self) -> bool:
-        return len(self.matches) == self.deals and self._deal_done(self.match)
+        return self._finished
 
     @property
     def to_act(self) -> int | None:
-        return None if self.finished else self.match.to_act
+        return None if self._finished else self.match.to_act
 
     @property
     def person_to_act(self) -> bool:
@@ -96,12 +100,7 @@ class Attempt:
     def scores(self) -> tuple[int | None, ...]:
         """The person's final score (after doubling) on each deal of the day; None for a
         deal not finished."""
-        done = [
-            match.deal.final_scores()[PERSON_SEAT]
-            for match in self.matches
-            if match.deal is not None and self._deal_done(match)
-        ]
-        return tuple(done) + (None,) * (self.deals - len(done))
+        return (*self._scores, *(None,) * (self.deals - len(self._scores)))
 
     # -- changing it --------------------------------------------------------------------
 
@@ -117,10 +116,15 @@ class Attempt:
         if seat is None:
             raise IllegalAction("the day's deals are over", Reason.MATCH_OVER)
         move = Move(self.deal_index, seat, action)
-        self.match.apply(action, seat)
+        outcome = self.match.apply(action, seat)
         self.moves += 1
-        if self._deal_done(self.match) and len(self.matches) < self.deals:
-            self._deal_next()
+        if outcome.deal_over:
+            assert outcome.final is not None
+            self._scores.append(outcome.final[PERSON_SEAT])
+            if len(self.matches) < self.deals:
+                self._deal_next()
+            else:
+                self._finished = True
         return move
 
     def _deal_next(self) -> None:
@@ -129,7 +133,3 @@ class Attempt:
         match.start_deal(deal.hands)
         match.apply(Choose(deal.contract))  # set by the day: the first choice of a match
         self.matches.append(match)
-
-    @staticmethod
-    def _deal_done(match: Match) -> bool:
-        return match.deal is not None and match.deal.is_done

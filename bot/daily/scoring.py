@@ -67,17 +67,41 @@ def day_percentages(
     field = len(attempts)
     if field <= 1:
         return dict.fromkeys(attempts, HALF)
+    return {
+        player: _mean_percentage(total, field, deals)
+        for player, total in _day_halves(attempts, deals).items()
+    }
+
+
+def day_standing(
+    attempts: Mapping[Player, Sequence[int | None]], deals: int, player: Player
+) -> tuple[Fraction, int]:
+    """``player``'s result for the day and place: what :func:`day_percentages` and
+    :func:`ranks` give them, for one player (asked each time someone finishes). The
+    places are counted on the half matchpoints, which every result divides by the same
+    number, so they rank alike without making a fraction for each player."""
+    field = len(attempts)
+    if field <= 1:
+        return HALF, 1
+    totals = _day_halves(attempts, deals)
+    return _mean_percentage(totals[player], field, deals), ranks(totals)[player]
+
+
+def _day_halves(attempts: Mapping[Player, Sequence[int | None]], deals: int) -> dict[Player, int]:
+    """Each player's half matchpoints over the ``deals`` deals."""
     totals = dict.fromkeys(attempts, 0)
     for index in range(deals):
         for player, halves in _halves({p: scores[index] for p, scores in attempts.items()}).items():
             totals[player] += halves
-    # The mean of the deals' percentages, each 100 * halves / (2 * (field - 1)).
-    return {
-        player: Fraction(100 * total, 2 * (field - 1) * deals) for player, total in totals.items()
-    }
+    return totals
 
 
-def ranks(results: Mapping[Player, Fraction | float]) -> dict[Player, int]:
+def _mean_percentage(halves: int, field: int, deals: int) -> Fraction:
+    """The mean of the deals' percentages, each 100 * halves / (2 * (field - 1))."""
+    return Fraction(100 * halves, 2 * (field - 1) * deals)
+
+
+def ranks(results: Mapping[Player, Fraction | float | int]) -> dict[Player, int]:
     """Each player's place, 1 the best; equal results share a place."""
     keys = _comparable(list(results.values()))
     ordered = sorted(keys)

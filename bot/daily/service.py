@@ -44,7 +44,7 @@ from .computers import DailyDecider, daily_decider, play_computers
 from .errors import DailyReason, DailyRefusal
 from .program import DEFAULT_DEALS, MAX_DEALS, DailyDeal, DayProgram, day_program, day_seed
 from .program import PERSON_SEAT as SOUTH
-from .scoring import day_percentages, ranks
+from .scoring import day_percentages, day_standing, ranks
 from .views import (
     AttemptReplay,
     AttemptView,
@@ -393,13 +393,10 @@ class DailyService:
         """The day's result so far of a finished attempt, among the attempts finished."""
         attempts = await self._daily.day_scores(info.guild_id, info.day)
         finished = [a for a in attempts if a.finished]
-        percents = day_percentages({a.attempt_id: a.scores for a in finished}, _deals(finished))
-        places = ranks(percents)
-        return Standing(
-            percent=float(percents[info.attempt_id]),
-            rank=places[info.attempt_id],
-            field=len(finished),
+        percent, rank = day_standing(
+            {a.attempt_id: a.scores for a in finished}, _deals(finished), info.attempt_id
         )
+        return Standing(percent=float(percent), rank=rank, field=len(finished))
 
     async def _replays(
         self,

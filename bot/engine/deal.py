@@ -24,6 +24,10 @@ from .scoring import NOTHING, Taken, seat_points, trick_taken
 
 SEATS = range(4)
 
+_PLAYS: tuple[Play, ...] = tuple(Play(card) for card in CARDS)
+"""The play of each card (by index), made once: the legal actions are asked at every
+turn, and an action is an immutable value."""
+
 
 class Phase(Enum):
     """Where a match and its deal stand: one enum for both.
@@ -280,6 +284,9 @@ class Deal:
         self._table = DominoTable()
         self._open = [self._table.playable_ranks(suit) for suit in Suit]  # Domino, by suit
         self._scoring_left = 0  # scoring cards not yet taken
+        self._final: tuple[int, ...] | None = None
+        """The final scores while the base and the doubling stay as they are (None: to
+        settle again): every view of the match asks for them."""
 
     # -- what a seat holds and may do ---------------------------------------------------
 
@@ -287,12 +294,17 @@ class Deal:
         """The cards ``seat`` still holds, sorted."""
         return list(self._held[seat])
 
+    def cards_left(self) -> tuple[int, int, int, int]:
+        """How many cards each seat still holds."""
+        held = self._held
+        return (len(held[0]), len(held[1]), len(held[2]), len(held[3]))
+
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now (the chooser's choice is the match's)."""
         if self.phase is Phase.DOUBLING:
             return [Double(frozenset(t)) for t in self._doubling_subsets()]
         if self.phase is Phase.PLAYING:
-            return [Play(card) for card in self.legal_cards()]
+            return [_PLAYS[card.index] for card in self.legal_cards()]
         return []
 
     def legal_cards(self) -> list[Card]:
@@ -377,10 +389,13 @@ class Deal:
         else:
             raise self._phase_refusal("choose a contract")
 
-    def apply(self, action: Action) -> Outcome:
+    def apply(self, action: Action, *, checked: bool = False) -> Outcome:
         """Apply a doubling turn or a card and say what it did; raises
-        :class:`IllegalAction` if it does not fit."""
-        self.check(action)
+        :class:`IllegalAction` if it does not fit. ``checked``: the caller has just
+        checked it (:meth:`check`) and nothing changed since, as the match does, so the
+        rules are not asked twice."""
+        if not checked:
+            self.check(action)
         seat = self.to_act
         assert seat is not None
         if isinstance(action, Double):
@@ -433,6 +448,7 @@ class Deal:
     def _double(self, targets: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Apply a checked doubling turn; returns (doubles, redoubles), sorted."""
         named = self._doubling.apply(targets)
+        self._final = None
         if self._doubling.is_done:
             self._start_play()
         else:
@@ -541,6 +557,7 @@ class Deal:
         assert self.contract is not None
         self.taken[seat] += won
         self.base[seat] = seat_points(self.contract, self.taken[seat])
+        self._final = None
 
     def _finish(self) -> None:
         self.phase = Phase.DONE
@@ -554,7 +571,9 @@ class Deal:
 
     def final_scores(self) -> list[int]:
         """Base scores so far with the doubling settlement applied."""
-        return settle(self.base, self.multipliers)
+        if self._final is None:
+            self._final = tuple(settle(self.base, self.multipliers))
+        return list(self._final)
 
     def domino_rows(self) -> dict[Suit, Row]:
         """For Domino: each started suit row as (lowest rank, highest rank) on the table

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .cards import Card, Suit
+from .cards import SUITS, Card, Suit
 from .contracts import Contract
 from .deal import Aces, Deal, DominoTable, Phase, Row
 from .house_rules import HeartLead, MustTrump
@@ -162,7 +162,8 @@ def played_masks(cards: Iterable[Card]) -> list[int]:
     """Four rank masks (one per suit) of ``cards``."""
     masks = [0, 0, 0, 0]
     for card in cards:
-        masks[card.suit] |= 1 << (card.rank - 2)
+        index = card.index  # suit * 13 + rank - 2, cheaper than the suit's IntEnum
+        masks[index // 13] |= 1 << index % 13
     return masks
 
 
@@ -693,35 +694,51 @@ def position_from_view(view: SeatView, hands: list[int]) -> FastPosition:
     """The fast position of ``view``'s deal in play, with ``hands`` filling in the unknown.
 
     ``hands`` is sixteen masks (seat-major) for the cards each seat still holds: the
-    view's own hand plus a guess at the others' (see the hard player's sampling).
+    view's own hand plus a guess at the others' (see the hard player's sampling). Every
+    computer's card starts here (the daily computers' on the event loop), so it reads
+    the view once and makes no table of a deal that is not Domino.
     """
     contract = view.contract
-    if view.phase is not Phase.PLAYING or contract is None or view.to_act is None:
+    to_act = view.to_act
+    if view.phase is not Phase.PLAYING or contract is None or to_act is None:
         raise ValueError("only a view of cards being played has a fast position")
     table = contract.point_table
     taken = sum(table[card.index] for trick in view.tricks for card in trick.cards)
+    trick = view.trick
     rows = view.domino_rows
+    if rows:
+        low = [rows[s][0] - 2 if s in rows else -1 for s in SUITS]
+        high = [rows[s][1] - 2 if s in rows else -1 for s in SUITS]
+    else:
+        low, high = [-1, -1, -1, -1], [-1, -1, -1, -1]
     return FastPosition(
         contract=contract,
         hands=list(hands),
-        to_act=view.to_act,
-        leader=view.trick[0][0] if view.trick else view.to_act,
-        trick=[card.index for _, card in view.trick],
+        to_act=to_act,
+        leader=trick[0][0] if trick else to_act,
+        trick=[card.index for _, card in trick],
         tricks_done=len(view.tricks),
         base=list(view.base),
         points_left=_points_total(contract) - taken,
-        domino_low=[rows[s][0] - 2 if s in rows else -1 for s in Suit],
-        domino_high=[rows[s][1] - 2 if s in rows else -1 for s in Suit],
+        domino_low=low,
+        domino_high=high,
         domino_out=list(view.domino_out),
-        played=played_masks(card for _, card in view.plays),
-        voids=[sum(1 << suit for suit in view.voids[seat]) for seat in range(4)],
+        played=played_masks([card for _, card in view.plays]),
+        voids=[_VOID_BITS[voids] for voids in view.voids],
         domino_aces=_aces(contract, rows),
     )
 
 
+_VOID_BITS: dict[frozenset[Suit], int] = {
+    frozenset(suit for suit in SUITS if bits >> suit & 1): bits for bits in range(16)
+}
+"""The suit bits of each set of voids a seat may have shown (the position's ``voids``)."""
+
+
 def _aces(contract: Contract, rows: Mapping[Suit, Row]) -> int:
     """Where the aces may go on a Domino table with these rows, as the kernel's int."""
-    return _ACES[DominoTable.of(contract, rows).aces]
+    table = DominoTable.of(contract, rows) if rows else DominoTable.dealt(contract)
+    return _ACES[table.aces]
 
 
 def _points_total(contract: Contract) -> int:

@@ -137,7 +137,7 @@ class Match:
             self.chosen_by[action.contract] = deal.chooser
             deal.set_contract(contract)
             return Outcome(deal.chooser, action, contract=contract)
-        outcome = deal.apply(action)
+        outcome = deal.apply(action, checked=True)
         if outcome.deal_over and self.is_over:
             return outcome._replace(match_over=True)
         return outcome

@@ -11,7 +11,6 @@ shows. Front ends build from it instead of reaching into the deal's attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 
 from .actions import Action, Double
 from .cards import CARDS, Card, Suit
@@ -68,30 +67,35 @@ class SeatView:
 
 
 def seat_view(match: Match, seat: int) -> SeatView:
-    """Snapshot of ``match`` as seen from ``seat``: made in one go (the computers and
-    every front end ask for one at each turn)."""
+    """Snapshot of ``match`` as seen from ``seat``: made in one go, reading each part of
+    the deal once (the computers and every front end ask for one at each turn)."""
     deal = match.deal
-    view = partial(
-        SeatView,
+    if deal is None:
+        return SeatView(
+            seat=seat,
+            phase=match.phase,
+            totals=tuple(match.totals()),
+            chosen_by=dict(match.chosen_by),
+            choices_per_seat=match.choices_per_seat,
+            rules=match.rules,
+        )
+    hand = deal.hand(seat)
+    to_act = deal.to_act
+    return SeatView(
         seat=seat,
         phase=match.phase,
         totals=tuple(match.totals()),
         chosen_by=dict(match.chosen_by),
         choices_per_seat=match.choices_per_seat,
         rules=match.rules,
-    )
-    if deal is None:
-        return view()
-    hands = [deal.hand(s) for s in range(4)]
-    return view(
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,
         first_leader=deal.first_leader,
-        to_act=deal.to_act,
-        hand=tuple(hands[seat]),
+        to_act=to_act,
+        hand=tuple(hand),
         contract=deal.contract,
-        legal=tuple(match.legal_actions()) if deal.to_act == seat else (),
+        legal=tuple(match.legal_actions()) if to_act == seat else (),
         doubling=tuple(deal.doubling),
         doubling_order=deal.doubling_order,
         multipliers=tuple(map(tuple, deal.multipliers)),
@@ -99,7 +103,7 @@ def seat_view(match: Match, seat: int) -> SeatView:
         tricks=tuple(deal.tricks),
         trick=current_trick(deal),
         voids=tuple(map(frozenset, deal.voids)),
-        cards_left=tuple(map(len, hands)),
+        cards_left=deal.cards_left(),
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
         domino_passes=tuple(deal.domino_passes),
@@ -176,7 +180,7 @@ def public_view(match: Match) -> PublicView:
         doubled=tuple((i, j, m[i][j]) for i in range(4) for j in range(i + 1, 4) if m[i][j]),
         doubling_done=deal.doubling_order[: len(deal.doubling)],
         base=tuple(deal.base),
-        cards_left=tuple(len(deal.hand(s)) for s in range(4)),
+        cards_left=deal.cards_left(),
         domino_rows=deal.domino_rows(),
         domino_out=tuple(deal.out),
     )

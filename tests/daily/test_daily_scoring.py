@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.daily.board import MIN_DAYS, daily_board
-from bot.daily.scoring import day_percentages, deal_percentages, ranks
+from bot.daily.scoring import day_percentages, day_standing, deal_percentages, ranks
 
 
 def test_each_player_beaten_is_a_point_of_the_others_in_the_field() -> None:
@@ -110,6 +110,31 @@ def test_counted_in_order_the_results_are_the_pairwise_definition(
     assert ranks(expected) == {
         p: 1 + sum(1 for other in expected.values() if other > mine) for p, mine in expected.items()
     }
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda deals: st.tuples(
+            st.just(deals),
+            st.lists(
+                st.tuples(*[st.sampled_from([None, -60, -20, 0, 10, 30])] * deals),
+                min_size=1,
+                max_size=12,
+            ),
+        )
+    )
+)
+def test_one_players_standing_is_their_result_and_place_among_all(
+    case: tuple[int, list[tuple[int | None, ...]]],
+) -> None:
+    """What a finishing player is shown (their result and place) is what the whole
+    field's results and places say of them, ties and unfinished deals included."""
+    deals, rows = case
+    attempts = dict(enumerate(rows))
+    results = pairwise_day(attempts, deals)
+    places = ranks(results)
+    for player in attempts:
+        assert day_standing(attempts, deals, player) == (results[player], places[player])
 
 
 def test_the_board_ranks_players_with_enough_days_best_first() -> None:

@@ -10,7 +10,7 @@ import itertools
 
 import pytest
 
-from bot.engine import CONTRACTS, PASS, Double, IllegalAction, Phase, settle
+from bot.engine import CONTRACTS, PASS, Card, Double, IllegalAction, Phase, Play, settle
 from tests.engine.engine_helpers import (
     LAYOUT_L,
     SCRIPT_L,
@@ -182,3 +182,23 @@ def test_doubling_never_changes_the_deals_total():
         match = start(hands_from(LAYOUT_L), contract, doubling=([0, 1, 2], [1, 2, 3], [], [0]))
         play(match, *SCRIPT_L)
         assert sum(match.deal.final_scores()) == sum(match.deal.base) == CONTRACTS[contract].total
+
+
+def test_the_final_scores_follow_every_doubling_turn_and_every_trick():
+    """A deal keeps its final scores between changes: they are settled afresh after each
+    doubling turn and each trick taken, and every call hands out a list of its own."""
+    match = start(hands_from(LAYOUT_L), "ducking", doubling=())
+    deal = match.deal
+    actions = [Double.of(1), Double.of(1, 3), Double.of(3, 2), Double.of(1)]
+    actions += [Play(Card.parse(code)) for trick in SCRIPT_L for code in trick.split()]
+    seen = set()
+    for action in actions:
+        match.apply(action)
+        final = deal.final_scores()
+        assert final == settle(deal.base, deal.multipliers)
+        assert match.totals() == final
+        seen.add(tuple(final))
+        final[0] += 1000  # the caller's list: the deal's own scores stay as they are
+        assert deal.final_scores() == settle(deal.base, deal.multipliers)
+    assert deal.is_done and deal.final_scores() == [65, -150, 70, -50]
+    assert len(seen) > 2  # the doubling and the tricks did change them on the way
