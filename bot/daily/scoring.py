@@ -113,8 +113,8 @@ def ranks(results: Mapping[Player, Fraction | float | int]) -> dict[Player, int]
 
 def _comparable(values: list[Fraction | float]) -> list[Fraction | float] | list[int]:
     """``values`` in the same order, as integers over their common denominator if they
-    are all fractions: compared exactly, and far quicker (a day's ranking at each finish
-    compared two hundred fractions some three thousand times)."""
+    are all fractions: compared exactly, and far quicker (ranking a field of two
+    hundred compares them some three thousand times)."""
     if not all(isinstance(value, Fraction) for value in values):
         return values
     fractions = [value for value in values if isinstance(value, Fraction)]
