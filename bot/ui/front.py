@@ -63,9 +63,18 @@ def front_of(interaction: Interaction, kind: type[Any] = Front) -> Any:
     """The bot behind an interaction discord.py routed to an object it built itself, as
     ``kind`` (a runtime-checkable ``Protocol`` of the parts the caller uses)."""
     client = interaction.client
-    if not isinstance(client, kind):
-        raise TypeError(f"{type(client).__name__} is not the Bonken bot")
+    if (type(client), kind) not in _FRONTS:
+        if not isinstance(client, kind):
+            raise TypeError(f"{type(client).__name__} is not the Bonken bot")
+        _FRONTS.add((type(client), kind))
     return client
+
+
+_FRONTS: set[tuple[type[Any], type[Any]]] = set()
+"""The client classes found to be each ``kind`` of front: a protocol's ``isinstance``
+walks the protocol's members and reads each one (a few per cent of a daily click's
+time); the bot's class offers its parts as properties, so one instance that has them
+says every one has."""
 
 
 async def run_guarded(interaction: Interaction, work: Callable[[Any], Awaitable[None]]) -> None:
