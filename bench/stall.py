@@ -114,6 +114,8 @@ async def measure(args: argparse.Namespace) -> None:
             for _ in range(4):
                 await service.add_computer(channel, host.id, args.level)
             await service.start(channel, host.id)
+        while any(service.table_in_channel(c) is not None for c in channels):
+            await asyncio.sleep(0.5)  # whole matches: longer than the harness's idle() waits
         await h.idle()
         await ticker.stop()
         took = time.perf_counter() - started
