@@ -32,11 +32,14 @@ import cProfile
 import os
 import pstats
 import random
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bot
 
 from bot.daily import DailyService
 from bot.daily.computers import daily_decider

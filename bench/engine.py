@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bot
 
 from bot.engine.actions import PASS
 from bot.engine.cards import deal_hands

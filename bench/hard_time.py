@@ -23,9 +23,13 @@ import argparse
 import os
 import random
 import statistics
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bot
 
 from bot.engine.actions import Action, Choose, Double
 from bot.engine.cards import deal_hands

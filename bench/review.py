@@ -33,9 +33,13 @@ import asyncio
 import json
 import os
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bot
 
 from bot.engine.match import Match
 from bot.engine.record import to_record
