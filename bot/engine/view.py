@@ -11,6 +11,7 @@ shows. Front ends build from it instead of reaching into the deal's attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from .actions import Action, Double
 from .cards import CARDS, Card, Suit
@@ -70,24 +71,20 @@ def seat_view(match: Match, seat: int) -> SeatView:
     """Snapshot of ``match`` as seen from ``seat``: made in one go, reading each part of
     the deal once (the computers and every front end ask for one at each turn)."""
     deal = match.deal
-    if deal is None:
-        return SeatView(
-            seat=seat,
-            phase=match.phase,
-            totals=tuple(match.totals()),
-            chosen_by=dict(match.chosen_by),
-            choices_per_seat=match.choices_per_seat,
-            rules=match.rules,
-        )
-    hand = deal.hand(seat)
-    to_act = deal.to_act
-    return SeatView(
+    view = partial(
+        SeatView,
         seat=seat,
         phase=match.phase,
         totals=tuple(match.totals()),
         chosen_by=dict(match.chosen_by),
         choices_per_seat=match.choices_per_seat,
         rules=match.rules,
+    )
+    if deal is None:
+        return view()
+    hand = deal.hand(seat)
+    to_act = deal.to_act
+    return view(
         deal_number=len(match.deals),
         dealer=deal.dealer,
         chooser=deal.chooser,

@@ -85,18 +85,20 @@ def pairwise_day(attempts: dict[int, tuple[int | None, ...]], deals: int) -> dic
     return {player: total / deals for player, total in totals.items()}
 
 
-@given(
-    st.integers(1, 5).flatmap(
-        lambda deals: st.tuples(
-            st.just(deals),
-            st.lists(
-                st.tuples(*[st.sampled_from([None, -60, -20, 0, 10, 30])] * deals),
-                min_size=1,
-                max_size=12,
-            ),
-        )
+DAYS = st.integers(1, 5).flatmap(
+    lambda deals: st.tuples(
+        st.just(deals),
+        st.lists(
+            st.tuples(*[st.sampled_from([None, -60, -20, 0, 10, 30])] * deals),
+            min_size=1,
+            max_size=12,
+        ),
     )
 )
+"""A day's number of deals, and each attempt's score per deal (None: left unfinished)."""
+
+
+@given(DAYS)
 def test_counted_in_order_the_results_are_the_pairwise_definition(
     case: tuple[int, list[tuple[int | None, ...]]],
 ) -> None:
@@ -112,18 +114,7 @@ def test_counted_in_order_the_results_are_the_pairwise_definition(
     }
 
 
-@given(
-    st.integers(1, 5).flatmap(
-        lambda deals: st.tuples(
-            st.just(deals),
-            st.lists(
-                st.tuples(*[st.sampled_from([None, -60, -20, 0, 10, 30])] * deals),
-                min_size=1,
-                max_size=12,
-            ),
-        )
-    )
-)
+@given(DAYS)
 def test_one_players_standing_is_their_result_and_place_among_all(
     case: tuple[int, list[tuple[int | None, ...]]],
 ) -> None:
