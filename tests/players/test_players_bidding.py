@@ -26,7 +26,7 @@ def test_a_double_is_placed_only_where_the_gain_clears_the_asked_share() -> None
     assert view.contract is not None
     size = abs(view.contract.total)
     others = [s for s in range(4) if s != view.seat]
-    gains = {others[0]: 0.07 * size, others[1]: 0.12 * size, others[2]: 0.01 * size}
+    gains = {others[0]: 0.07 * size, others[1]: 0.12 * size, others[2]: -0.01 * size}
     assert doubling_turn(view, gains) == Double(frozenset({others[1]}))
     assert doubling_turn(view, gains, DOUBLE_MARGIN) == Double(frozenset(others[:2]))
     assert doubling_turn(view, gains, 0.2) == Double(frozenset())

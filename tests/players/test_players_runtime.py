@@ -107,7 +107,7 @@ def test_arena_baselines_think_for_their_own_budget() -> None:
     ("switches", "says"),
     [
         ('{"bogus": 1}', "there is no switch 'bogus'"),
-        ('{"double_margin": "x"}', "double_margin must be like 0.05, not 'x'"),
+        ('{"double_margin": "x"}', "double_margin must be like 0.0, not 'x'"),
         ('{"wall_clock": 0}', "wall_clock must be like true, not 0"),
         ('{"card_slip": "a"}', "card_slip must be like 0.1"),
         ("[1]", "must be a JSON object"),
