@@ -533,7 +533,10 @@ def _end_trick(pos: FastPosition) -> int:
     return winner
 
 
-def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
+def lay_on_table(pos: FastPosition, suit: int, rank: int) -> None:
+    """Lay the card of ``suit`` and rank index ``rank`` on ``pos``'s Domino table: its
+    row's ends and where the aces go, not whose turn follows (that reads the hands, which
+    a position of public cards only does not have)."""
     low, high = pos.domino_low, pos.domino_high
     if high[suit] < 0:
         low[suit] = high[suit] = rank
@@ -543,6 +546,10 @@ def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
         low[suit] = rank
     else:
         high[suit] = rank
+
+
+def _domino_step(pos: FastPosition, seat: int, suit: int, rank: int) -> None:
+    lay_on_table(pos, suit, rank)
     h = pos.hands
     b = seat * 4
     if not (h[b] | h[b + 1] | h[b + 2] | h[b + 3]):

@@ -15,9 +15,9 @@ who deviates only lowers a guess's weight instead of ruling it out:
   hand's expected edge over that seat clears the normal player's margin (doubled or
   not, temperature :attr:`Model.double_temperature`);
 - each card a seat chose among several: weight 1 if it is the normal player's card in
-  the guessed position, :attr:`Model.card_slip` if not. The deal is replayed from its
-  start on the fast engine with the guessed hands, so each seat's card is judged from
-  what that seat knew then.
+  the guessed position, :attr:`Model.card_slip` if not. Each card is judged from what
+  its seat knew then: the public cards before it and its own guessed hand, less what it
+  had played (:func:`_moments`).
 
 Likelihoods only ever multiply a guess's weight by at most 1, so the weight of a guess
 is a probability of acceptance (rejection sampling) as well as an importance weight.
@@ -30,7 +30,15 @@ from dataclasses import dataclass
 
 from bot.engine.cards import CARDS, Card
 from bot.engine.contracts import Contract
-from bot.engine.fast import BITS, FULL, FastPosition, dealt_position, legal_masks, play_card
+from bot.engine.fast import (
+    BITS,
+    FULL,
+    FastPosition,
+    dealt_position,
+    lay_on_table,
+    legal_masks,
+    play_card,
+)
 from bot.engine.house_rules import DominoDoubling
 from bot.engine.match import Match
 from bot.engine.view import SeatView
@@ -110,10 +118,10 @@ class Inference:
         for seat, card in view.plays:
             self.played[seat * 4 + card.suit] |= 1 << (card.rank - 2)
         self.replay = any(seat != view.seat for seat, _ in view.plays)
-        #: In a trick contract, the others' cards by seat (:func:`_moments`): a seat's
-        #: card depends on its own hand and what was public only, so each seat's slips
-        #: are counted once per guessed hand of it (``slips``) however the others vary.
-        self.moments = {} if self.contract.domino else _moments(view)
+        #: The others' cards by seat (:func:`_moments`): a seat's card depends on its
+        #: own hand and what was public only, so each seat's slips are counted once per
+        #: guessed hand of it (``slips``) however the others vary.
+        self.moments = _moments(view)
         self.slips: dict[tuple[int, ...], tuple[int, int]] = memo.slips if memo is not None else {}
         self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
         #: The work of weighing one guess, in simulated playout cards: the same for
@@ -219,8 +227,6 @@ class Inference:
         ``below`` (the later cards are not weighed). Every slip is the same factor, so
         the factor is :attr:`Model.card_slip` multiplied in once per slip, in whatever
         order the slips are found."""
-        if self.contract.domino:
-            return self._replayed_cards(dealt, below)
         slips = 0
         for seat, moments in self.moments.items():
             base = seat * 4
@@ -245,25 +251,6 @@ class Inference:
         while len(self.powers) <= slips:
             self.powers.append(self.powers[-1] * self.model.card_slip)
         return self.powers[slips]
-
-    def _replayed_cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
-        """:meth:`_cards` in Domino, where who is to play depends on the hands: the deal
-        is replayed with the guessed hands, card by card."""
-        view = self.view
-        pos = dealt_position(self.contract, view.first_leader or 0, dealt)
-        slip = self.model.card_slip
-        weight = 1.0
-        for seat, card in view.plays:
-            if seat != self.seat:
-                legal = legal_masks(pos)
-                if sum(len(BITS[m]) for m in legal) > 1 and normal_card(pos, seat, legal) != (
-                    card.index
-                ):
-                    weight *= slip
-                    if max(weight, FLOOR) < below:
-                        return weight, False
-            play_card(pos, card.index)
-        return weight, True
 
 
 class Likelihoods:
@@ -364,24 +351,35 @@ def _doubling_turns(view: SeatView) -> list[_Turn]:
 
 
 def _moments(view: SeatView) -> dict[int, list[_Moment]]:
-    """The cards the seats other than ``view``'s chose, by seat, from a replay of the
-    deal's public cards (a trick contract: who plays next follows from the cards)."""
+    """The cards the seats other than ``view``'s chose, by seat, from the deal's public
+    cards laid again on a position without hands. In a trick contract who plays next
+    follows from the cards; in Domino it follows from the hands (a seat with no card
+    that connects passes), so there each moment is given its seat to act, and the card
+    only goes on the table (a seat's legal cards and the normal player's choice read its
+    own hand and the table only)."""
     assert view.contract is not None
-    pos = dealt_position(view.contract, view.first_leader or 0, [0] * 16)
+    domino = view.contract.domino
+    # A Domino position starts with a seat that can lay an 8: let every seat hold all.
+    pos = dealt_position(view.contract, view.first_leader or 0, [FULL if domino else 0] * 16)
     played = [0, 0, 0, 0]
     moments: dict[int, list[_Moment]] = {}
     earlier = [[0, 0, 0, 0] for _ in range(4)]
     for seat, card in view.plays:
+        suit, rank = card.suit, card.rank - 2
         if seat != view.seat:
             snapshot = pos.copy()
             snapshot.hands = [0] * 16
+            snapshot.to_act = seat
             unplayed = tuple(FULL & ~mask for mask in played)
             moments.setdefault(seat, []).append(
                 _Moment(snapshot, card.index, tuple(earlier[seat]), unplayed)
             )
-        play_card(pos, card.index)
-        played[card.suit] |= 1 << (card.rank - 2)
-        earlier[seat][card.suit] |= 1 << (card.rank - 2)
+        if domino:
+            lay_on_table(pos, suit, rank)
+        else:
+            play_card(pos, card.index)
+        played[suit] |= 1 << rank
+        earlier[seat][suit] |= 1 << rank
     return moments
 
 

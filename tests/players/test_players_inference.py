@@ -5,6 +5,7 @@ the way the rules say."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 
@@ -13,14 +14,15 @@ import pytest
 from bot.engine.actions import Choose, Double
 from bot.engine.cards import CARDS, Card
 from bot.engine.deal import Phase
-from bot.engine.fast import BITS, hand_masks
+from bot.engine.fast import BITS, dealt_position, hand_masks, legal_masks, play_card
 from bot.engine.match import Match
-from bot.engine.rules import STANDARD, rules_for
+from bot.engine.rules import STANDARD, Rules, rules_for
 from bot.engine.view import SeatView, seat_view
 from bot.players.hand import expected_base
 from bot.players.hard import HardPlayer
 from bot.players.inference import FLOOR, Inference, Likelihoods, Model
 from bot.players.normal import NormalPlayer
+from bot.players.policy import normal_card
 from bot.players.sampling import Sampler
 from tests.players.players_helpers import hands_with, position
 
@@ -198,35 +200,73 @@ def test_remembered_likelihoods_are_those_of_the_latest_decision() -> None:
     assert memo.of(seat_view(match, 0)) == {}  # a card later: another decision
 
 
+def _domino_match(seed: int, rules: Rules) -> Match:
+    """A match of four normal players stopped somewhere in a Domino deal."""
+    rng = random.Random(seed)
+    match = Match(first_dealer=seed % 4, rules=rules)
+    normal = NormalPlayer()
+    match.deal_random(rng)
+    match.apply(Choose("domino"), match.to_act)
+    for _ in range(rng.randrange(8, 40)):
+        seat = match.to_act
+        if seat is None:
+            break
+        match.apply(normal.choose_action(seat_view(match, seat), rng, 0), seat)
+    return match
+
+
+def _replayed_slips(view: SeatView, dealt: list[int]) -> int:
+    """The others' slips from the normal player's cards, found the long way: the whole
+    guessed deal (``dealt``, sixteen masks as dealt) replayed card by card."""
+    assert view.contract is not None
+    pos = dealt_position(view.contract, view.first_leader or 0, dealt)
+    slips = 0
+    for seat, card in view.plays:
+        assert pos.to_act == seat
+        legal = legal_masks(pos)
+        choices = sum(mask.bit_count() for mask in legal)
+        slips += seat != view.seat and choices > 1 and normal_card(pos, seat, legal) != card.index
+        play_card(pos, card.index)
+    return slips
+
+
 @pytest.mark.parametrize(
-    "variant, house_rules",
+    "variant, house_rules, domino",
     [
-        ("standard", {}),
-        ("twelve", {"heart_lead": "broken"}),
-        ("twelve", {"must_trump": "overtrump"}),
+        ("standard", {}, False),
+        ("twelve", {"heart_lead": "broken"}, False),
+        ("twelve", {"must_trump": "overtrump"}, False),
+        ("standard", {}, True),
+        ("standard", {"domino_aces": "either"}, True),
     ],
 )
 def test_each_seats_cards_weigh_as_the_replayed_deal(
-    variant: str, house_rules: dict[str, str]
+    variant: str, house_rules: dict[str, str], domino: bool
 ) -> None:
     """The others' cards are weighed seat by seat, each in its own guessed hand, and the
-    slips found are those of replaying the whole guessed deal card by card."""
+    slips found are those of replaying the whole guessed deal card by card (in Domino
+    too, where who plays next depends on the guessed hands)."""
     rules = rules_for(variant, house_rules)
-    compared = 0
+    compared = slipped = 0
     for seed in range(30):
-        match = _normal_match(seed, rules)
+        match = _domino_match(seed, rules) if domino else _normal_match(seed, rules)
         deal = match.deal
-        if deal is None or deal.contract is None or deal.contract.domino or not deal.plays:
+        if deal is None or deal.contract is None or deal.contract.domino != domino:
             continue
         for watcher in range(4):
             view = seat_view(match, watcher)
+            if not any(seat != watcher for seat, _ in view.plays):
+                continue
             inference = Inference(view, Model(card_slip=0.3))
             sampler, rng = Sampler(view), random.Random(seed)
             for _ in range(20):
                 dealt = [h | p for h, p in zip(sampler.sample(rng), inference.played, strict=True)]
-                assert inference._cards(dealt, 0.0) == inference._replayed_cards(dealt, 0.0)
+                slips = _replayed_slips(view, dealt)
+                assert inference._cards(dealt, 0.0) == (math.prod([0.3] * slips), True)
                 compared += 1
+                slipped += slips > 0
     assert compared > 400
+    assert slipped > compared / 4  # the guesses do contradict the cards, often
 
 
 @pytest.mark.parametrize("memo", [None, Likelihoods()])
