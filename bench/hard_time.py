@@ -8,10 +8,11 @@ timed (wall and CPU seconds) and sorted by kind: a contract, a doubling turn, a 
 early in a trick contract (10 or more in hand), in its middle, in the exact endgame, in
 Domino. Per kind it prints the decisions, the wall time p50 / p95 / max, the CPU's share
 of the wall time (below 1 on a busy machine), the longest round of the search (one
-guessed deal: the time the clock's share must leave free) and how many searches the work
-cap rather than the clock ended. The target, at a budget of 1 s: p50 >= 0.6 s, p95 <=
-1.0 s, max <= 1.5 s; the arena prints the same times over its decisions, this splits
-them to show which kind misses.
+guessed deal: the time the clock's share must leave free), how many searches the work
+cap rather than the clock ended, and the guessed deals a search got through at the
+median (what the time buys: the more, the less the values' noise). The target, at a
+budget of 1 s: p50 >= 0.6 s, p95 <= 1.0 s, max <= 1.5 s; the arena prints the same
+times over its decisions, this splits them to show which kind misses.
 
 It records the search's rounds by standing in for the hard module's search stopper
 (``_Search``), which it subclasses without changing when a search stops.
@@ -54,6 +55,7 @@ class _RecordedSearch(hard._Search):
         super().__init__(budget, wall_clock, work_per_second)
         self.ended_by_work = False
         self.longest_round = 0.0
+        self.rounds = 0
         self.round_began = time.perf_counter()
         _RecordedSearch.last = self
 
@@ -61,6 +63,7 @@ class _RecordedSearch(hard._Search):
         now = time.perf_counter()
         self.longest_round = max(self.longest_round, now - self.round_began)
         self.round_began = now
+        self.rounds += 1
         more = super().spend(cards)
         self.ended_by_work = not more and self.work_left <= 0
         return more
@@ -73,6 +76,7 @@ class _Decision:
     cpu: float
     longest_round: float
     ended_by_work: bool
+    guesses: int
 
 
 def kind_of(view: SeatView) -> str:
@@ -105,7 +109,8 @@ class _Timed:
         search = _RecordedSearch.last
         longest = search.longest_round if search else 0.0
         by_work = search.ended_by_work if search else False
-        self.decisions.append(_Decision(kind_of(view), wall, cpu, longest, by_work))
+        rounds = search.rounds if search else 0
+        self.decisions.append(_Decision(kind_of(view), wall, cpu, longest, by_work, rounds))
         return action
 
 
@@ -128,7 +133,7 @@ def report(decisions: list[_Decision], budget: float) -> str:
         by_kind[decision.kind].append(decision)
     lines = [
         f"{'kind':20} {'n':>4} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} {'CPU/wall':>8}"
-        f" {'longest round ms':>16} {'ended by work':>13}"
+        f" {'longest round ms':>16} {'ended by work':>13} {'guesses p50':>11}"
     ]
     for kind, group in [*sorted(by_kind.items()), ("all", decisions)]:
         walls = [d.wall for d in group]
@@ -138,6 +143,7 @@ def report(decisions: list[_Decision], budget: float) -> str:
             f" {sum(d.cpu for d in group) / sum(walls):8.2f}"
             f" {1000 * max(d.longest_round for d in group):16.1f}"
             f" {sum(d.ended_by_work for d in group):13}"
+            f" {statistics.median(d.guesses for d in group):11.0f}"
         )
     if budget != 1.0:
         return "\n".join(lines)
