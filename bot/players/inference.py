@@ -91,6 +91,18 @@ class _Moment:
     unplayed: tuple[int, ...]
 
 
+@dataclass(slots=True)
+class _Judged:
+    """One of the others' cards as :meth:`Inference._cards` judges them: its seat, its
+    bit among that seat's moments (in the deal's order) and how many guesses it slipped
+    in so far."""
+
+    seat: int
+    bit: int
+    moment: _Moment
+    slips: int = 0
+
+
 class Inference:
     """The likelihood of the others' actions in ``view``, for guessed hands.
 
@@ -122,7 +134,17 @@ class Inference:
         #: own hand and what was public only, so each seat's slips are counted once per
         #: guessed hand of it (``slips``) however the others vary.
         self.moments = _moments(view)
+        #: Which of a seat's moments were judged for a guessed hand of it, and which of
+        #: them slipped (bit ``k``: its ``k``-th moment), by the seat and its hand.
         self.slips: dict[tuple[int, ...], tuple[int, int]] = memo.slips if memo is not None else {}
+        #: Every moment, the likeliest to slip first (:meth:`_cards`).
+        self.order = [
+            _Judged(seat, 1 << k, moment)
+            for seat, moments in self.moments.items()
+            for k, moment in enumerate(moments)
+        ]
+        self.all_judged = [(1 << len(self.moments.get(seat, ()))) - 1 for seat in range(4)]
+        self.weighed = 0  # the guesses whose cards were weighed, for when to sort again
         self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
         #: The work of weighing one guess, in simulated playout cards: the same for
         #: every guess of the decision, however far its weighing goes.
@@ -226,25 +248,40 @@ class Inference:
         """The cards' factor and True, or the factor so far and False once it is under
         ``below`` (the later cards are not weighed). Every slip is the same factor, so
         the factor is :attr:`Model.card_slip` multiplied in once per slip, in whatever
-        order the slips are found."""
+        order the slips are found; so the moments are judged in the order of how often
+        they slipped in this decision's guesses so far. A rejected guess's weighing
+        stops at its first slip or so, and in that order it comes about three times
+        sooner than in the deal's order (the normal player's cards judged per guess,
+        over 40 positions: 1.9 instead of 5.6). Each moment is judged at most once per
+        guessed hand of its seat (:attr:`slips`)."""
+        hands: dict[int, list[int]] = {}
+        judged = [0, 0, 0, 0]
+        slipped = [0, 0, 0, 0]
         slips = 0
-        for seat, moments in self.moments.items():
-            base = seat * 4
-            hand = dealt[base : base + 4]
-            key = (seat, *hand)
-            found, judged = self.slips.get(key, (0, 0))
-            while judged < len(moments):
-                slipped = _slipped(seat, hand, moments[judged])
-                judged += 1
-                found += slipped
-                if slipped and max(self._slip_factor(slips + found), FLOOR) < below:
-                    break
-            self.slips[key] = (found, judged)
-            slips += found
-            weight = self._slip_factor(slips)
-            if max(weight, FLOOR) < below:
-                return weight, False
-        return self._slip_factor(slips), True
+        for seat in self.moments:
+            hand = hands[seat] = dealt[seat * 4 : seat * 4 + 4]
+            judged[seat], slipped[seat] = self.slips.get((seat, *hand), (0, 0))
+            slips += slipped[seat].bit_count()
+        whole = max(self._slip_factor(slips), FLOOR) >= below
+        if whole and judged != self.all_judged:
+            for judging in self.order:
+                seat, bit = judging.seat, judging.bit
+                if judged[seat] & bit:
+                    continue
+                judged[seat] |= bit
+                if _slipped(seat, hands[seat], judging.moment):
+                    slipped[seat] |= bit
+                    judging.slips += 1
+                    slips += 1
+                    if max(self._slip_factor(slips), FLOOR) < below:
+                        whole = False
+                        break
+        for seat, hand in hands.items():
+            self.slips[(seat, *hand)] = (judged[seat], slipped[seat])
+        self.weighed += 1
+        if not self.weighed & 15:
+            self.order.sort(key=lambda judging: -judging.slips)
+        return self._slip_factor(slips), whole
 
     def _slip_factor(self, slips: int) -> float:
         """:attr:`Model.card_slip` multiplied in ``slips`` times, one at a time."""
