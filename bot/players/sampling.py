@@ -42,6 +42,10 @@ class Sampler:
         # Most constrained cards first, so the greedy pass rarely paints itself in a corner.
         self.freedom = {c: len(self.options[c]) for c in self.unknown}
         self.order = sorted(self.unknown, key=self.freedom.__getitem__)
+        #: The cards any other seat may hold, dealt last and all alike (:meth:`_greedy`).
+        self.free = [c for c in self.unknown if len(self.options[c]) == len(others)]
+        self.bound = [c for c in self.order if len(self.options[c]) < len(others)]
+        self.others = others
 
     def sample(self, rng: random.Random) -> list[int]:
         """Sixteen hand masks (seat-major, suit-minor): this seat's hand plus a guess."""
@@ -52,16 +56,18 @@ class Sampler:
         return self._masks(self._matching(rng))
 
     def _greedy(self, rng: random.Random) -> list[int] | None:
-        """Each card in turn to a seat with room left, in proportion to its room (the
-        hard player's inner loop: written out by hand)."""
+        """Each card bound to some seats in turn (the most bound first, in random order
+        within as bound), to a seat with room left in proportion to its room; then the
+        free cards, which any seat may hold, shuffled and dealt out to fill each seat's
+        room. Giving each free card in turn in proportion to room left would deal every
+        split of them with the same chance too; dealing them shuffled is the same draw
+        at a fraction of the cost (the hard player's inner loop: written out by hand)."""
         room = list(self.capacity)
         masks = list(self.own_masks)
         options = self.options
         random = rng.random
-        cards = list(self.order)
-        rng.shuffle(cards)
-        cards.sort(key=self.freedom.__getitem__)  # stable: random within a group
-        for card in cards:
+        freedom = self.freedom
+        for card in sorted(self.bound, key=lambda c: (freedom[c], random())):
             seats = options[card]
             total = 0
             for seat in seats:
@@ -78,6 +84,13 @@ class Sampler:
                         break
             masks[chosen * 4 + card // 13] |= 1 << (card % 13)
             room[chosen] -= 1
+        free = sorted(self.free, key=lambda _: random())
+        start = 0
+        for seat in self.others:
+            base = seat * 4
+            for card in free[start : start + room[seat]]:
+                masks[base + card // 13] |= 1 << (card % 13)
+            start += room[seat]
         return masks
 
     def _matching(self, rng: random.Random) -> dict[int, int]:

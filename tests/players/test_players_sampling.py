@@ -80,3 +80,31 @@ def _played(rules: Rules, hands: list[list[Card]], plays: list[str]) -> Match:
     for code in plays:
         match.apply(Play(Card.parse(code)))
     return match
+
+
+def test_cards_nothing_binds_are_dealt_uniformly() -> None:
+    """At the first card nothing binds the 39 hidden cards: each goes to each other seat
+    a third of the time, and two of them to the same seat as often as a fair deal of 13
+    cards to each does (3 x 13/39 x 12/38), within four standard errors."""
+    match = random_position(5, "hearts", deals_before=0, moves=5)  # a choice, four passes
+    view = seat_view(match, match.to_act)
+    assert not view.plays
+    sampler = Sampler(view)
+    first, second = sampler.free[0], sampler.free[1]
+    rng = random.Random(7)
+    draws = 6000
+    owners = [0, 0, 0, 0]
+    together = 0
+    for _ in range(draws):
+        masks = sampler.sample(rng)
+        seat_of = [
+            next(s for s in range(4) if masks[s * 4 + card // 13] >> (card % 13) & 1)
+            for card in (first, second)
+        ]
+        owners[seat_of[0]] += 1
+        together += seat_of[0] == seat_of[1]
+    for seat in range(4):
+        share = 0 if seat == view.seat else 1 / 3
+        assert abs(owners[seat] / draws - share) <= 4 * (share * (1 - share) / draws) ** 0.5
+    fair = 3 * 13 / 39 * 12 / 38
+    assert abs(together / draws - fair) <= 4 * (fair * (1 - fair) / draws) ** 0.5
