@@ -250,10 +250,11 @@ class Inference:
         the factor is :attr:`Model.card_slip` multiplied in once per slip, in whatever
         order the slips are found; so the moments are judged in the order of how often
         they slipped in this decision's guesses so far. A rejected guess's weighing
-        stops at its first slip or so, and in that order it comes about three times
-        sooner than in the deal's order (the normal player's cards judged per guess,
-        over 40 positions: 1.9 instead of 5.6). Each moment is judged at most once per
-        guessed hand of its seat (:attr:`slips`)."""
+        stops at its first slip or so, found in that order after 1.9 of the normal
+        player's cards instead of 5.6 in the deal's (40 positions, offline); a kept
+        guess is judged whole either way, so in play the cards judged a guess fell from
+        5.9 to 4.3. Each moment is judged at most once per guessed hand of its seat
+        (:attr:`slips`)."""
         hands: dict[int, list[int]] = {}
         judged = [0, 0, 0, 0]
         slipped = [0, 0, 0, 0]
