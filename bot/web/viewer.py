@@ -322,7 +322,8 @@ def _review(review: PlayerReview, steps: Sequence[int], names: list[str]) -> dic
     """A seat's review as the timeline marks it: each flagged decision at the point where
     it was to be made, its grade, what was chosen and the better option, the loss
     (``steps``: each deal's number of points, which a decision must be among)."""
-    costliest = {decision.address for decision in review.costliest}
+    # Listed as the review ranks them (its costliest first), not in the deal's order.
+    costliest = {decision.address: rank for rank, decision in enumerate(review.costliest)}
     by_deal = {deal.deal: deal for deal in review.deals}
     decisions = []
     for decision in review.flagged:
@@ -342,7 +343,7 @@ def _review(review: PlayerReview, steps: Sequence[int], names: list[str]) -> dic
                 "best": _card_of(decision.best),
                 "loss": decision.loss,
                 "line": decision_line(decision, by_deal[decision.deal], names),
-                "costliest": decision.address in costliest,
+                "costliest": costliest.get(decision.address),
             }
         )
     return {

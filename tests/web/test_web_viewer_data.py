@@ -163,7 +163,17 @@ def test_a_reviews_decisions_are_marked_where_they_were_made() -> None:
             assert shown["chosen"] == decision.chosen[2:]
         assert shown["loss"] == decision.loss
     costliest = {(d.deal, d.address.step) for d in reviewed.costliest}
-    assert {(d["deal"], d["step"]) for d in marked["decisions"] if d["costliest"]} == costliest
+    assert {(d["deal"], d["step"]) for d in marked["decisions"] if d["costliest"] is not None} == (
+        costliest
+    )
+    ranked = sorted(
+        (d["costliest"], d["deal"], d["step"])
+        for d in marked["decisions"]
+        if d["costliest"] is not None
+    )
+    assert [(deal, step) for _, deal, step in ranked] == [
+        (d.deal, d.address.step) for d in reviewed.costliest
+    ]
 
 
 def test_a_closed_days_attempt_keeps_the_days_numbers_and_leaves_unfinished_deals_out() -> None:

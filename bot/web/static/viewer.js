@@ -161,7 +161,10 @@
     reviewList() {
       const box = node("div", "dv-review");
       for (const review of this.data.reviews) {
-        const costly = review.decisions.filter((d) => d.costliest);
+        // Costliest first: "costliest" is the review's rank (null for the others).
+        const costly = review.decisions
+          .filter((d) => d.costliest !== null && d.costliest !== false)
+          .sort((a, b) => Number(a.costliest) - Number(b.costliest));
         if (!costly.length) continue;
         box.append(node("h3", "dv-review-title", `${this.words.costliest} \u00b7 ${review.name}`));
         const list = node("ol", "dv-costliest");
