@@ -20,9 +20,10 @@ import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree's bot
+
+from hard_time import _Decision, _RecordedSearch, _Timed  # bench/: its guesses
 
 from bot.engine.actions import Action, Choose, Double
 from bot.engine.cards import deal_hands
@@ -36,33 +37,18 @@ from bot.players.normal import NormalPlayer
 from bot.players.table import decision_rng
 
 
-class _Counted(hard._Search):
-    """The hard player's search stopper, unchanged, counting its rounds (guesses)."""
-
-    rounds: ClassVar[list[int]] = []  # every finished search's, in this process
-
-    def __init__(self, budget: float, wall_clock: bool, work_per_second: float) -> None:
-        super().__init__(budget, wall_clock, work_per_second)
-        self.count = 0
-
-    def spend(self, cards: float) -> bool:
-        self.count += 1
-        more = super().spend(cards)
-        if not more:
-            _Counted.rounds.append(self.count)
-        return more
-
-
-def play(number: int, seed: int, seat: int | None, budget: float) -> list[int]:
+def play(
+    number: int, seed: int, seat: int | None, budget: float, searches: list[_Decision]
+) -> list[int]:
     """Deal ``number``'s final scores with the hard player in ``seat`` (``None``: every
-    seat normal)."""
+    seat normal), its searches noted in ``searches``."""
     match = Match(first_dealer=number % 4)
     match.start_deal(deal_hands(decision_rng("domino-bench", seed, number)))
     deal = match.deal
     assert deal is not None
     players: list[Player] = [NormalPlayer() for _ in range(4)]
     if seat is not None:
-        players[seat] = HardPlayer()
+        players[seat] = _Timed(HardPlayer(), searches)
     step = 0
     while not deal.is_done:
         to_act = deal.to_act
@@ -86,11 +72,11 @@ def edges(args: tuple[int, int, float]) -> tuple[list[int], list[int]]:
     """One deal: the normal players' scores, and hard's score in each seat; with the
     guesses of hard's searches."""
     number, seed, budget = args
-    hard._Search = _Counted  # type: ignore[misc]  # the stopper, counted
-    _Counted.rounds = []
-    base = play(number, seed, None, budget)
-    scores = [play(number, seed, seat, budget)[seat] for seat in range(4)]
-    return [s - b for s, b in zip(scores, base, strict=True)], _Counted.rounds
+    hard._Search = _RecordedSearch  # type: ignore[misc]  # the stopper, recorded
+    searches: list[_Decision] = []
+    base = play(number, seed, None, budget, searches)
+    scores = [play(number, seed, seat, budget, searches)[seat] for seat in range(4)]
+    return [s - b for s, b in zip(scores, base, strict=True)], [d.guesses for d in searches]
 
 
 def main() -> None:
