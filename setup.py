@@ -1,11 +1,19 @@
-"""Builds the compiled playout kernel, ``bot/engine/_kernel.pyx``, with Cython and the C compiler.
+"""Builds the compiled parts with Cython and the C compiler: the playout kernel,
+``bot/engine/_kernel.pyx``, and the normal player's card, ``bot/players/_policy.pyx``,
+which the kernel's playouts ask for nearly every card.
 
 Everything else about the package is in pyproject.toml; a C extension is declared here
 because setuptools' table for it in pyproject.toml is still experimental. ``optional``:
-on a machine without a C compiler the install goes on without the extension, and
-``bot.engine.fast`` plays with its pure-Python loops (the same rules, the same cards).
+on a machine without a C compiler the install goes on without the extensions, and
+``bot.engine.fast`` and ``bot.players.policy`` play in pure Python (the same rules, the
+same cards).
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("bot.engine._kernel", ["bot/engine/_kernel.pyx"], optional=True)])
+setup(
+    ext_modules=[
+        Extension("bot.engine._kernel", ["bot/engine/_kernel.pyx"], optional=True),
+        Extension("bot.players._policy", ["bot/players/_policy.pyx"], optional=True),
+    ]
+)

@@ -9,13 +9,18 @@ a fair imitation of four normal players.
 
 Masks hold rank indexes 0 (two) ... 12 (ace); ``out[s]`` is the cards of suit ``s`` still
 held by the other three seats.
+
+The rules are stated here, in :func:`python_normal_card`; ``_policy.pyx`` is the same in
+C, built with the playout kernel at install (:data:`COMPILED`), and :func:`normal_card`
+is that one where it was built: in Python the normal player's questions were half of
+the hard player's search. The tests ask both about every position of many playouts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.engine.fast import ACE, ACES_HIGH, ACES_LOW, BITS, EIGHT, KING, FastPosition
+from bot.engine.fast import ACE, ACES_HIGH, ACES_LOW, BITS, EIGHT, KING, FastPosition, Policy
 
 FULL = (1 << 13) - 1
 
@@ -28,7 +33,7 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def normal_card(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) -> int:
+def python_normal_card(pos: FastPosition, seat: int, legal: tuple[int, int, int, int]) -> int:
     """The normal player's card (an index ``suit * 13 + rank``) among ``legal``."""
     contract = pos.contract
     if contract.domino:
@@ -288,3 +293,21 @@ def _domino(pos: FastPosition, seat: int, legal: tuple[int, ...]) -> int:
             if score > best:
                 best, card = score, s * 13 + r
     return card
+
+
+def _compiled_normal_card() -> Policy | None:
+    """``_policy.pyx``'s :func:`python_normal_card`, None where it was not built."""
+    try:
+        from ._policy import normal_card as compiled
+    except ImportError:
+        return None
+    return compiled
+
+
+_compiled = _compiled_normal_card()
+
+#: Whether :func:`normal_card` is the compiled one (else :func:`python_normal_card`).
+COMPILED = _compiled is not None
+
+#: The normal player's card: the compiled one where it was built, the same cards.
+normal_card: Policy = _compiled or python_normal_card
