@@ -72,8 +72,8 @@ from .bidding import (
     margin,
 )
 from .endgame import EndgameSolver
-from .hand import expected_base
-from .inference import MODEL, Inference, Likelihoods, Model, hand_cards, naming_chance
+from .hand import expected_bases_of_masks
+from .inference import MODEL, Inference, Likelihoods, Model, naming_chance
 from .normal import NormalPlayer
 from .policy import normal_card
 from .sampling import Sampler
@@ -499,7 +499,7 @@ class _Answers:
         need = margin(contract)
         redouble, double = {}, {}
         for j in self.later:
-            mine = expected_base(hand_cards(hands, j), contract)
+            mine = expected_bases_of_masks(hands[j * 4 : j * 4 + 4], [contract])[0]
             redouble[j] = naming_chance(mine, contract, need / 2, self.model)
             double[j] = 0.0 if j == view.chooser else naming_chance(mine, contract, 0.0, self.model)
         self.weights += weight

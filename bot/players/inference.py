@@ -28,10 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.engine.cards import CARDS, Card
 from bot.engine.contracts import Contract
 from bot.engine.fast import (
-    BITS,
     FULL,
     FastPosition,
     dealt_position,
@@ -44,7 +42,7 @@ from bot.engine.match import Match
 from bot.engine.view import SeatView
 
 from .bidding import choice_value, margin
-from .hand import expected_base, expected_bases
+from .hand import expected_bases_of_masks
 from .policy import normal_card
 
 #: The work of estimating one contract for one guessed hand, in simulated playout cards.
@@ -216,9 +214,8 @@ class Inference:
     def _choice(self, dealt: list[int]) -> float:
         chooser = self.view.chooser
         assert chooser is not None
-        hand = hand_cards(dealt, chooser)
         t = self.model.choice_temperature
-        estimates = expected_bases(hand, self.choices)
+        estimates = expected_bases_of_masks(dealt[chooser * 4 : chooser * 4 + 4], self.choices)
         values = [choice_value(c, e) for c, e in zip(self.choices, estimates, strict=True)]
         top = max(values)
         chosen = values[self.choices.index(self.contract)]
@@ -235,7 +232,8 @@ class Inference:
         for turn in self.turns:
             if max(weight * cards, FLOOR) < below:
                 break
-            lead = _lead(expected_base(hand_cards(dealt, turn.seat), contract), contract)
+            hand = dealt[turn.seat * 4 : turn.seat * 4 + 4]
+            lead = _lead(expected_bases_of_masks(hand, [contract])[0], contract)
             for target in turn.targets:
                 claimed = need if target == self.view.chooser else 0.0
                 if target in turn.doubled_by:
@@ -330,11 +328,6 @@ class Likelihoods:
             self.bounds = {}
             self.slips = {}
         return self.weights
-
-
-def hand_cards(hands: list[int], seat: int) -> list[Card]:
-    """The cards of ``seat`` in sixteen hand masks."""
-    return [CARDS[s * 13 + r] for s in range(4) for r in BITS[hands[seat * 4 + s]]]
 
 
 def naming_chance(mine: float, contract: Contract, claimed: float, model: Model = MODEL) -> float:

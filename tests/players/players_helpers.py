@@ -10,6 +10,11 @@ from bot.engine.match import Match
 from bot.engine.view import SeatView, seat_view
 
 
+def hand_cards(hands: list[int], seat: int) -> list[Card]:
+    """The cards of ``seat`` in sixteen hand masks."""
+    return [CARDS[s * 13 + r] for s in range(4) for r in range(13) if hands[seat * 4 + s] >> r & 1]
+
+
 def hands_with(fixed: dict[int, list[str]], fill: list[int]) -> list[list[Card]]:
     """Four hands: ``fixed`` seats get their cards, the ``fill`` seats the rest in order."""
     hands: list[list[Card]] = [[], [], [], []]

@@ -16,8 +16,8 @@ from bot.engine.view import SeatView, seat_view
 from bot.players.bidding import margin
 from bot.players.hand import expected_base
 from bot.players.hard import HardPlayer, _Answers
-from bot.players.inference import hand_cards, naming_chance
-from tests.players.players_helpers import hands_with, random_position
+from bot.players.inference import naming_chance
+from tests.players.players_helpers import hand_cards, hands_with, random_position
 
 PLAYERS = {
     "reject": HardPlayer(wall_clock=False),
