@@ -1,6 +1,7 @@
 """Builds the compiled parts with Cython and the C compiler: the playout kernel,
-``bot/engine/_kernel.pyx``, and the normal player's card, ``bot/players/_policy.pyx``,
-which the kernel's playouts ask for nearly every card.
+``bot/engine/_kernel.pyx``, the normal player's card, ``bot/players/_policy.pyx``, which
+the kernel's playouts ask for nearly every card, and the sampler's greedy deal,
+``bot/players/_sampling.pyx``, which deals every guess of the hard player's search.
 
 Everything else about the package is in pyproject.toml; a C extension is declared here
 because setuptools' table for it in pyproject.toml is still experimental. ``optional``:
@@ -15,5 +16,6 @@ setup(
     ext_modules=[
         Extension("bot.engine._kernel", ["bot/engine/_kernel.pyx"], optional=True),
         Extension("bot.players._policy", ["bot/players/_policy.pyx"], optional=True),
+        Extension("bot.players._sampling", ["bot/players/_sampling.pyx"], optional=True),
     ]
 )

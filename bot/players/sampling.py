@@ -13,12 +13,28 @@ the others' actions say beyond that is weighed afterwards (:mod:`.inference`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from bot.engine.view import SeatView, ruled_out
 
 from .base import own_hand_masks
 
 ALL_CARDS = (1 << 52) - 1
+
+
+def _compiled_greedy_deal() -> Callable[..., list[int] | None] | None:
+    """``_sampling.pyx``'s greedy deal, None where it was not built (no C compiler)."""
+    try:
+        from ._sampling import greedy_deal
+    except ImportError:
+        return None
+    return greedy_deal
+
+
+_greedy_deal = _compiled_greedy_deal()
+
+#: Whether guesses are dealt by the compiled greedy deal (else :meth:`Sampler.python_greedy`).
+COMPILED = _greedy_deal is not None
 
 
 class Sampler:
@@ -42,26 +58,46 @@ class Sampler:
         # Most constrained cards first, so the greedy pass rarely paints itself in a corner.
         self.freedom = {c: len(self.options[c]) for c in self.unknown}
         self.order = sorted(self.unknown, key=self.freedom.__getitem__)
-        #: The cards any other seat may hold, dealt last and all alike (:meth:`_greedy`).
+        #: The cards any other seat may hold, dealt last and all alike (:meth:`python_greedy`).
         self.free = [c for c in self.unknown if len(self.options[c]) == len(others)]
         self.bound = [c for c in self.order if len(self.options[c]) < len(others)]
         self.others = others
+        #: The same, as the compiled greedy deal takes them (:func:`_sampling.greedy_deal`).
+        self.deal = (
+            tuple(self.bound),
+            tuple(self.freedom[c] for c in self.bound),
+            tuple(tuple(self.options[c]) for c in self.bound),
+            tuple(self.free),
+            tuple(others),
+        )
 
     def sample(self, rng: random.Random) -> list[int]:
         """Sixteen hand masks (seat-major, suit-minor): this seat's hand plus a guess."""
         for _ in range(20):
-            masks = self._greedy(rng)
+            if _greedy_deal is None:
+                masks = self.python_greedy(rng)
+            else:
+                masks = _greedy_deal(
+                    rng.random, list(self.capacity), list(self.own_masks), *self.deal
+                )
             if masks is not None:
                 return masks
         return self._masks(self._matching(rng))
 
     def _greedy(self, rng: random.Random) -> list[int] | None:
+        """:meth:`python_greedy`, compiled where it was built."""
+        if _greedy_deal is None:
+            return self.python_greedy(rng)
+        return _greedy_deal(rng.random, list(self.capacity), list(self.own_masks), *self.deal)
+
+    def python_greedy(self, rng: random.Random) -> list[int] | None:
         """Each card bound to some seats in turn (the most bound first, in random order
         within as bound), to a seat with room left in proportion to its room; then the
         free cards, which any seat may hold, shuffled and dealt out to fill each seat's
         room. Giving each free card in turn in proportion to room left would deal every
         split of them with the same chance too; dealing them shuffled is the same draw
-        at a fraction of the cost (the hard player's inner loop: written out by hand)."""
+        at a fraction of the cost (the hard player's inner loop: written out by hand, and
+        compiled in ``_sampling.pyx``, the same deal from the same random numbers)."""
         room = list(self.capacity)
         masks = list(self.own_masks)
         options = self.options

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from bot.engine import PASS, Card, Choose, Match, Play, Rules, Suit, rules_for
 from bot.engine.contracts import CONTRACTS
 from bot.engine.view import seat_view
+from bot.players import sampling
 from bot.players.sampling import Sampler
+from tests.engine.kernel_helpers import NO_COMPILED_KERNEL
 from tests.players.players_helpers import hands_with, random_position
 
 
@@ -108,3 +110,26 @@ def test_cards_nothing_binds_are_dealt_uniformly() -> None:
         assert abs(owners[seat] / draws - share) <= 4 * (share * (1 - share) / draws) ** 0.5
     fair = 3 * 13 / 39 * 12 / 38
     assert abs(together / draws - fair) <= 4 * (fair * (1 - fair) / draws) ** 0.5
+
+
+@pytest.mark.parametrize("contract", ["domino", "hearts", "trump-clubs", "queens"])
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 50), watcher=st.integers(0, 3))
+def test_the_compiled_greedy_deal_is_the_python_one(
+    contract: str, seed: int, moves: int, watcher: int
+) -> None:
+    """From the same random numbers, the compiled greedy deal (``_sampling.pyx``) gives
+    the same guesses as the Python one, or gives up on the same draw: a seed's search is
+    the same whichever is installed."""
+    if not sampling.COMPILED:
+        if NO_COMPILED_KERNEL:
+            pytest.skip("installed without a C compiler")
+        pytest.fail("the compiled greedy deal was not built (no C compiler at install?)")
+    match = random_position(seed, contract, deals_before=0, moves=moves)
+    if match.to_act is None:
+        return
+    sampler = Sampler(seat_view(match, watcher))
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(20):
+        assert sampler._greedy(theirs) == sampler.python_greedy(ours)
+    assert ours.random() == theirs.random()  # as many random numbers drawn
