@@ -24,8 +24,8 @@ restart is the deal reviewed before it.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Iterable
+from statistics import fmean
 from typing import Any
 
 from bot.engine.actions import Action, Choose, Double, Play, parse_action
@@ -54,8 +54,9 @@ from .result import (
 #: source, up to the settings' ``batches``, until its grade is clear. It is clear from
 #: the first batch on by its guessed deals: each is an independent guess in which every
 #: option was valued (the same hands for all: common random numbers), so the spread of
-#: the deals' differences between the best other option and the chosen one gives the
-#: error of the loss. Every grade line must lie this many errors away, over at least
+#: the deals' differences between each other option and the chosen one gives the error
+#: of its lead, and the loss (the best lead) lies between the leads taken this many
+#: errors lower and higher. No grade line may lie between, over at least
 #: :data:`FEWEST_DEALS` deals, and the loss must not be possibly certain (the better
 #: option ahead in every deal so far: such a card is searched on, as below). A first
 #: batch's spread is read from a few dozen deals (the inference keeps one guess in
@@ -79,14 +80,11 @@ FEWEST_DEALS = 30
 #: search, and searching it to the last batch was much of the review's time.
 INDIFFERENT = 0.02
 
-#: From this many batches on a grade is also clear when every line lies outside the
-#: 95% interval (:data:`CLEAR`) of the batches' own differences between the best other
-#: option and the chosen one (their spread the error of the loss).
+#: The batches before a loss may be graded as :data:`INDIFFERENT`. (The batches' own
+#: spread settles nothing: three batch means that happen to agree made a 95% interval a
+#: fifth of the deals' own, and flagged a card one seed's review called a 0.12 loss and
+#: the other's 0.06.)
 MIN_BATCHES = 3
-
-#: Student's t for a two-sided 95% interval, by degrees of freedom (batches - 1) from
-#: 2; beyond the table, its last entry (a little above the normal distribution's 1.96).
-CLEAR = (4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13)
 
 
 #: The share of a batch's work the luck of a hand takes: one mean over unseen cards dealt
@@ -219,7 +217,7 @@ def _decision(
 class Batches:
     """The batches of search one decision has had so far (at most ``most``), their
     values and guessed deals, and whether its grade is settled: see :data:`DEAL_ERRORS`
-    and :data:`MIN_BATCHES`."""
+    and :data:`INDIFFERENT`."""
 
     def __init__(self, view: SeatView, action: Action, most: int) -> None:
         self.codes = [option.code for option in view.legal]
@@ -227,8 +225,10 @@ class Batches:
         self.most = most
         self.values: list[dict[str, float]] = []
         self.guesses = 0
-        #: Every guessed deal of every batch, each option's value in it.
-        self.deals: list[dict[str, float]] = []
+        #: The guessed deals of every batch so far, and the spread of each option's lead
+        #: over the chosen one in them.
+        self.deals = 0
+        self.spread = {code: _Spread() for code in self.codes}
         #: Each option's least lead over the chosen one in any guessed deal so far;
         #: None once a batch kept no deals (an evaluation made without them).
         self.least: dict[str, float] | None = {code: math.inf for code in self.codes}
@@ -247,10 +247,11 @@ class Batches:
             self.least = None
             return
         mine = codes.index(self.chosen)
-        for values in evaluation.deals:
-            self.deals.append(dict(zip(codes, values, strict=True)))
-            for code, value in zip(codes, values, strict=True):
-                self.least[code] = min(self.least[code], value - values[mine])
+        for i, code in enumerate(codes):
+            leads = [values[i] - values[mine] for values in evaluation.deals]
+            self.spread[code].add(leads)
+            self.least[code] = min(self.least[code], *leads)
+        self.deals += len(evaluation.deals)
 
     def certain(self, best: Option, unit: int) -> bool:
         """Whether ``best`` beat the chosen option by at least ``unit`` points in every
@@ -263,49 +264,87 @@ class Batches:
         """Every option at its mean over the batches, the chosen one and the best (the
         chosen one on a tie)."""
         options = tuple(
-            Option(code, points(statistics.fmean(batch[code] for batch in self.values)))
-            for code in self.codes
+            Option(code, points(fmean(batch[code] for batch in self.values))) for code in self.codes
         )
         chosen = next(option for option in options if option.action == self.chosen)
         best = max(options, key=lambda option: option.value)
         return options, chosen, best if best.value > chosen.value else chosen
 
     def settled(self, at_stake: int) -> bool:
-        """Whether the decision's grade is clear: every grade line far enough from how
-        much the best other option beats the chosen one (a negative amount when the
-        chosen one is the best), by its guessed deals (:data:`DEAL_ERRORS`) or by its
-        batches (:data:`MIN_BATCHES`), or the loss known closely enough
-        (:data:`INDIFFERENT`), or the batches used up."""
+        """Whether the decision's grade is clear: every grade line outside the bounds
+        of the loss by its guessed deals (:data:`DEAL_ERRORS`), or the loss known
+        closely enough (:data:`INDIFFERENT`), or the batches used up. The loss is how
+        far the best other option beats the chosen one (none when none does), so its
+        bounds are every other option's lead give or take its errors, not only the
+        lead of the best one so far: an option a little behind with widely spread deals
+        may still be the better card."""
         if self.done >= self.most:
             return True
         options, chosen, best = self.options()
-        rival = max((o for o in options if o is not chosen), key=lambda o: o.value)
-        if self._clear_by_deals(rival, chosen, best, at_stake):
+        others = [o for o in options if o is not chosen]
+        leads = [o.value - chosen.value for o in others]
+        if self._clear_by_deals(others, leads, None if best is chosen else best, at_stake):
             return True
         if self.done < MIN_BATCHES:
             return False
-        if self.least is not None and 2 * self._deal_error(rival, chosen) <= INDIFFERENT * at_stake:
-            return True
-        margins = [batch[rival.action] - batch[chosen.action] for batch in self.values]
-        margin = statistics.fmean(margins)
-        error = statistics.stdev(margins) / math.sqrt(len(margins))
-        t = CLEAR[min(len(margins) - 3, len(CLEAR) - 1)]
-        return all(abs(margin - share * at_stake) >= t * error for _, share in LINES)
+        if self.least is None:
+            return False  # no guessed deals to read the loss's error from: every batch
+        low, high = _loss_bounds(leads, self._deal_errors(others), 2.0)
+        return high - low <= 2 * INDIFFERENT * at_stake
 
-    def _deal_error(self, rival: Option, chosen: Option) -> float:
-        """The error of ``rival``'s lead over ``chosen`` by the spread of the deals."""
-        margins = [deal[rival.action] - deal[chosen.action] for deal in self.deals]
-        return statistics.stdev(margins) / math.sqrt(len(margins))
+    def _deal_errors(self, others: list[Option]) -> list[float]:
+        """The error of each of ``others``' lead over the chosen option, by the spread
+        of the guessed deals' differences."""
+        return [self.spread[o.action].error() for o in others]
 
-    def _clear_by_deals(self, rival: Option, chosen: Option, best: Option, at_stake: int) -> bool:
-        """Whether the guessed deals so far settle the grade: :data:`DEAL_ERRORS`."""
-        if self.least is None or len(self.deals) < FEWEST_DEALS:
+    def _clear_by_deals(
+        self, others: list[Option], leads: list[float], better: Option | None, at_stake: int
+    ) -> bool:
+        """Whether the guessed deals so far settle the grade: :data:`DEAL_ERRORS`
+        (``better``: the best option when it is not the chosen one)."""
+        if self.least is None or self.deals < FEWEST_DEALS:
             return False
-        if best is not chosen and self.least[best.action] > 0:
+        if better is not None and self.least[better.action] > 0:
             return False  # possibly a certain loss: searched on
-        margin = rival.value - chosen.value
-        errors = (DEAL_ERRORS if self.done == 1 else LATER_ERRORS) * self._deal_error(rival, chosen)
-        return all(abs(margin - share * at_stake) >= errors for _, share in LINES)
+        errors = DEAL_ERRORS if self.done == 1 else LATER_ERRORS
+        return _clear(_loss_bounds(leads, self._deal_errors(others), errors), at_stake)
+
+
+class _Spread:
+    """The spread of one option's lead over the chosen one in the deals so far: their
+    count, sum and sum of squares."""
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, leads: list[float]) -> None:
+        self.count += len(leads)
+        self.total += math.fsum(leads)
+        self.squares += math.fsum(lead * lead for lead in leads)
+
+    def error(self) -> float:
+        """The standard error of the mean lead (the deals' spread over their root)."""
+        n = self.count
+        spread = max(0.0, self.squares - self.total * self.total / n) / (n - 1)
+        return math.sqrt(spread / n)
+
+
+def _loss_bounds(leads: list[float], errors: list[float], times: float) -> tuple[float, float]:
+    """The least and the most the loss can be: the best lead over the chosen option
+    (none below 0), each lead taken ``times`` its error lower, then higher."""
+    low = max([0.0, *(lead - times * e for lead, e in zip(leads, errors, strict=True))])
+    high = max([0.0, *(lead + times * e for lead, e in zip(leads, errors, strict=True))])
+    return low, high
+
+
+def _clear(bounds: tuple[float, float], at_stake: int) -> bool:
+    """Whether no grade line lies between the loss's ``bounds``."""
+    low, high = bounds
+    return all(share * at_stake <= low or share * at_stake >= high for _, share in LINES)
 
 
 def _kind(action: Action, best: Option, deal: Deal, view: SeatView) -> tuple[str, int, int]:
