@@ -77,8 +77,10 @@ FEWEST_DEALS = 30
 #: From :data:`MIN_BATCHES` batches on, a loss known to within this share of the stake
 #: (two errors of its deals) is graded by its mean even when a line lies within that:
 #: a decision that close to a line gets a grade either side by chance whatever the
-#: search, and searching it to the last batch was much of the review's time.
-INDIFFERENT = 0.02
+#: search, and searching it to the last batch was much of the review's time. At 2% two
+#: seeds' reviews gave a fifth of the flagged decisions different grades, most of them
+#: this close to a line; at 1%, with twice the batches, an eighth (``bench/review.py``).
+INDIFFERENT = 0.01
 
 #: The batches before a loss may be graded as :data:`INDIFFERENT`. (The batches' own
 #: spread settles nothing: three batch means that happen to agree made a 95% interval a

@@ -184,7 +184,7 @@ class ReviewSettings:
 
     seed: int = 0
     work: int = 100_000
-    batches: int = 32
+    batches: int = 64
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "work": self.work, "batches": self.batches}

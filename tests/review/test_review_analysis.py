@@ -266,7 +266,9 @@ def test_a_grade_clear_from_the_guessed_deals_needs_one_batch() -> None:
     spread = [-50.0, 50.0] * 400  # 800 deals, a loss of 0 on average, error 1.8
     assert _searched(lambda _: [loss + 40 for loss in spread], 6) == 1  # lines 12, 30, 60
     assert _searched(lambda _: spread, 6) == 1
-    assert _searched(lambda _: [loss + 30 for loss in spread], 6) == MIN_BATCHES  # on a line
+    # On a line: searched until two errors are within INDIFFERENT of the stake (1.2):
+    # 50 / sqrt(800 k) <= 0.6 from k = 9.
+    assert _searched(lambda _: [loss + 30 for loss in spread], 12) == 9
     assert _searched(lambda _: [loss / 4 + 40 for loss in spread], 6) == MIN_BATCHES  # ahead
     # Too few deals for an error in one batch; in four, 80 put the lines two errors away.
     assert _searched(lambda _: spread[:20], 6) == 4
