@@ -7,8 +7,9 @@ Run by hand: ``python bench/engine.py [--seconds S]``. It prints
     built);
 (b) full random matches per second through the public API (``Match.apply``);
 (c) policy playouts (four normal players, as the hard player's search plays them) from
-    dealt positions of every contract, per second, in the installed kernel and in the
-    pure-Python one;
+    dealt positions of every contract, per second, in the installed kernel with the
+    installed normal player (both compiled where they were built) and in the pure-Python
+    kernel with the pure-Python normal player;
 and, where ``open_spiel`` is installed (``pip install -e '.[bench]'``), OpenSpiel's C++
 ``hearts`` played out with random legal moves from a dealt state (no passing), driven
 the usual way from Python, timed between Heartshunting's random playouts in the
@@ -35,6 +36,7 @@ from bot.engine.deal import Deal
 from bot.engine.fast import (
     COMPILED,
     FastPosition,
+    Policy,
     policy_playout,
     position_from_deal,
     python_policy_playout,
@@ -42,7 +44,7 @@ from bot.engine.fast import (
     random_playout,
 )
 from bot.engine.simulate import random_match
-from bot.players.policy import normal_card
+from bot.players.policy import normal_card, python_normal_card
 
 POSITIONS = 8  # dealt positions per contract, so one lucky deal does not decide the figure
 
@@ -80,7 +82,10 @@ def playouts_per_second(
 
 
 def policy_playouts_per_second(
-    seconds: float, seed: int, playout: Callable[..., object] = policy_playout
+    seconds: float,
+    seed: int,
+    playout: Callable[..., object] = policy_playout,
+    policy: Policy = normal_card,
 ) -> float:
     rng = random.Random(seed)
     positions = [dealt_position(cid, rng) for cid in CONTRACTS for _ in range(2)]
@@ -88,7 +93,7 @@ def policy_playouts_per_second(
 
     def one() -> None:
         state["i"] += 1
-        playout(positions[state["i"] % len(positions)].copy(), normal_card)
+        playout(positions[state["i"] % len(positions)].copy(), policy)
 
     return rate(one, seconds)
 
@@ -140,7 +145,9 @@ def main() -> None:
     print(f"(b) full random matches through the public API: {matches:,.1f} per second")
 
     policy = policy_playouts_per_second(args.seconds, args.seed)
-    python_policy = policy_playouts_per_second(args.seconds, args.seed, python_policy_playout)
+    python_policy = policy_playouts_per_second(
+        args.seconds, args.seed, python_policy_playout, python_normal_card
+    )
     print(
         f"(c) policy playouts (four normal players), per second: {policy:,.0f} in the "
         f"installed kernel, {python_policy:,.0f} in the pure-Python one"
