@@ -1,8 +1,8 @@
 # Bonken bot: slim Python, a non-root user, the SQLite database on a volume.
 #
-# The package is built as a wheel in the full Python image first: its compiled playout
-# kernel (bot/engine/_kernel.pyx, setup.py) needs Cython and a C compiler, which the slim
-# image lacks. Both images are the same Python on the same Debian (the same C library),
+# The package is built as a wheel in the full Python image first: its compiled parts (the
+# playout kernel and the hard player's loops: setup.py) need Cython and a C compiler,
+# which the slim image lacks. Both images are the same Python on the same Debian (the same C library),
 # so the slim image below installs that wheel as it is.
 FROM python:3.11 AS wheel
 
