@@ -227,9 +227,8 @@ class Batches:
         self.most = most
         self.values: list[dict[str, float]] = []
         self.guesses = 0
-        #: The guessed deals of every batch so far, and the spread of each option's lead
-        #: over the chosen one in them.
-        self.deals = 0
+        #: The spread of each option's lead over the chosen one in the guessed deals of
+        #: every batch so far.
         self.spread = {code: _Spread() for code in self.codes}
         #: Each option's least lead over the chosen one in any guessed deal so far;
         #: None once a batch kept no deals (an evaluation made without them).
@@ -238,6 +237,11 @@ class Batches:
     @property
     def done(self) -> int:
         return len(self.values)
+
+    @property
+    def deals(self) -> int:
+        """The guessed deals of every batch so far (each counted in every spread)."""
+        return self.spread[self.chosen].count
 
     def add(self, evaluation: Evaluation) -> None:
         self.values.append(
@@ -253,7 +257,6 @@ class Batches:
             leads = [values[i] - values[mine] for values in evaluation.deals]
             self.spread[code].add(leads)
             self.least[code] = min(self.least[code], *leads)
-        self.deals += len(evaluation.deals)
 
     def certain(self, best: Option, unit: int) -> bool:
         """Whether ``best`` beat the chosen option by at least ``unit`` points in every
