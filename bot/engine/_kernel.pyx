@@ -18,6 +18,8 @@ memory.
 
 from .house_rules import HeartLead, MustTrump
 
+from ._legal cimport trick_legal, trumps_above
+
 cdef enum:
     FULL = 0x1FFF  # all thirteen ranks of a suit
     EIGHT = 6
@@ -51,8 +53,7 @@ cdef inline int trumps_over(int trumps, int* trick, int size, int trump) noexcep
         card = trick[i]
         if card // 13 == trump and card % 13 > top:
             top = card % 13
-    cdef int higher = trumps >> (top + 1) << (top + 1)
-    return higher if higher else trumps
+    return trumps_above(trumps, top)
 
 
 cdef inline int connect(int lo, int hi, int aces) noexcept nogil:
@@ -301,15 +302,14 @@ cdef int _card_of(choice) except -1:
     return card
 
 
-cdef int list_trumps_over(int trumps, list trick, int trump):
-    """:func:`trumps_over` of a trick held in a Python list."""
+cdef int top_trump(list trick, int trump):
+    """The highest trump's rank index in a trick held in a Python list, -1 when none."""
     cdef int top = -1, card
     for item in trick:
         card = item
         if card // 13 == trump and card % 13 > top:
             top = card % 13
-    cdef int higher = trumps >> (top + 1) << (top + 1)
-    return higher if higher else trumps
+    return top
 
 
 cdef _trick_policy_playout(pos, policy, list trace):
@@ -319,7 +319,9 @@ cdef _trick_policy_playout(pos, policy, list trace):
     cdef int card_points[52]
     cdef int trick_points[14]
     cdef int legal[4]
-    cdef int i
+    cdef int hand[4]
+    cdef int i, top
+    cdef bint barred
     cdef bint counts_cards = bool(contract.card_points)
     point_table = contract.point_table
     if counts_cards:
@@ -337,34 +339,22 @@ cdef _trick_policy_playout(pos, policy, list trace):
     cdef bint ends_early = contract.ends_when_cards_taken
     cdef int seat = pos.to_act, leader = pos.leader
     cdef int tricks_done = pos.tricks_done, points_left = pos.points_left
-    cdef int b, size, led, follow, card, suit, rank, best, best_pos, position, winner
+    cdef int b, size, led, card, suit, rank, best, best_pos, position, winner
     cdef int points, taken, first
     cdef bint trumped
     while tricks_done < 13 and not (ends_early and points_left == 0):
         b = seat * 4
-        legal[0], legal[1], legal[2], legal[3] = h[b], h[b + 1], h[b + 2], h[b + 3]
+        hand[0], hand[1], hand[2], hand[3] = h[b], h[b + 1], h[b + 2], h[b + 3]
         size = len(trick)
-        led = -1
-        follow = 0
-        if size:
-            led = <int>trick[0] // 13
-            follow = legal[led]
-        if follow:
-            if overtrump and led == trump:
-                follow = list_trumps_over(follow, trick, trump)
-            legal[0] = legal[1] = legal[2] = legal[3] = 0
-            legal[led] = follow
-        elif size and must_trump and legal[trump]:  # cannot follow: a trump it must be
-            follow = list_trumps_over(legal[trump], trick, trump) if overtrump else legal[trump]
-            legal[0] = legal[1] = legal[2] = legal[3] = 0
-            legal[trump] = follow
-        elif (
+        led = <int>trick[0] // 13 if size else -1
+        top = top_trump(trick, trump) if size and overtrump else -1
+        # No heart lead (unless one has been played, until_broken).
+        barred = (
             not size
             and no_heart_lead
-            and (legal[0] | legal[1] | legal[3])
             and not (until_broken and (<int>h[2] | <int>h[6] | <int>h[10] | <int>h[14]) != FULL)
-        ):
-            legal[2] = 0  # no heart lead (unless one has been played, until_broken)
+        )
+        trick_legal(legal, hand, led, top, trump, must_trump, overtrump, barred)
         legal_masks = (legal[0], legal[1], legal[2], legal[3])
         if COUNT[legal[0]] + COUNT[legal[1]] + COUNT[legal[2]] + COUNT[legal[3]] == 1:
             suit = 0 if legal[0] else 1 if legal[1] else 2 if legal[2] else 3

@@ -447,7 +447,7 @@ def trick_legal(
             if rule is MustTrump.OVERTRUMP and suit == trump:
                 legal[suit] = _trumps_over(legal[suit], trick, trump)
             return (legal[0], legal[1], legal[2], legal[3])
-    elif contract.heart_lead is not None and (c0 | c1 | c3) and not _hearts_broken(contract, h):
+    elif (c0 | c1 | c3) and heart_lead_barred(contract, h):
         c2 = 0
     return (c0, c1, c2, c3)
 
@@ -461,6 +461,13 @@ def _trumps_over(trumps: int, trick: Sequence[int], trump: int) -> int:
             top = card % 13
     higher = trumps >> (top + 1) << (top + 1)
     return higher or trumps
+
+
+def heart_lead_barred(contract: Contract, hands: Sequence[int]) -> bool:
+    """Whether a seat may not lead a heart now unless it holds nothing else: the contract
+    bars the lead (``heart_lead``) and, under ``broken``, no heart has been played yet
+    (``hands``: what the four seats still hold, asked before a lead)."""
+    return contract.heart_lead is not None and not _hearts_broken(contract, hands)
 
 
 def _hearts_broken(contract: Contract, hands: Sequence[int]) -> bool:

@@ -15,9 +15,18 @@ random playouts in every contract of several rule sets).
 The position is read once into C integers: the seat's own four suits, what has been
 played, the voids shown, the trick. A contract's tables are read once and kept while
 the same contract is asked about (a playout's or a search's questions all are).
+
+:class:`CardJudge` asks it on behalf of the hard player's inference, which weighs every
+guess of the others' hands by whether each of their cards was the normal player's in
+it: :meth:`bot.players.inference.Inference.python_cards` states how, and in Python that
+judging (the questions, the legal cards, the bookkeeping around them) was a third of a
+match review's time.
 """
 
+from bot.engine._legal cimport trick_legal
+
 cdef enum:
+    MOST_MOMENTS = 52  # the others' cards a deal can hold: fewer than its 52
     FULL = 0x1FFF  # all thirteen ranks of a suit
     EIGHT = 6
     KING = 11
@@ -403,3 +412,191 @@ cdef int _domino(Seen* q, domino_high, int aces) except? -2:
             if score > best:
                 best, card = score, s * 13 + r
     return card
+
+
+# -- the inference's judge: was each of the others' cards the normal player's? ---------
+
+
+cdef struct Moment:
+    # One of the others' cards, with what its seat's legal cards and the normal player's
+    # choice read besides that seat's hand (bot.players.inference._Moment, read once).
+    int seat
+    int bit  # among the seat's moments
+    int card
+    int earlier[4]  # the seat's cards played before it
+    int played[4]
+    int voids[4]
+    int trick[3]
+    int size
+    int tricks_done
+    int led  # -1: a lead
+    int top  # the trick's highest trump, -1 for none
+    bint hearts_barred
+    int connect[4]  # Domino: the ranks that connect to each row
+    int aces
+
+
+cdef class CardJudge:
+    """:meth:`bot.players.inference.Inference.python_cards` in C, for one decision's
+    inference: the same moments judged in the same order (the likeliest to slip first,
+    sorted again every sixteen guesses as there), the same memo of each seat's judged and
+    slipped moments by its guessed hand, the same slip factor multiplied in one slip at a
+    time. So it returns the same factor and flag for every guess, and leaves the memo as
+    the Python does (``tests/players/test_players_inference.py`` weighs guesses both
+    ways)."""
+
+    cdef Moment moments[MOST_MOMENTS]
+    cdef int n
+    cdef int order[MOST_MOMENTS]
+    cdef long slips[MOST_MOMENTS]
+    cdef int seats[4]
+    cdef int nseats
+    cdef int all_judged[4]
+    cdef double powers[MOST_MOMENTS + 1]
+    cdef double floor
+    cdef long weighed
+    cdef object contract
+    cdef dict memo
+    cdef list highs  # Domino: each moment's rows' high ends, as _domino reads them
+    cdef int trump
+    cdef bint must_trump, overtrump
+
+    def __init__(
+        self,
+        contract,
+        list moments,
+        double card_slip,
+        double floor,
+        dict memo,
+        int trump,
+        bint must_trump,
+        bint overtrump,
+    ):
+        """``moments``: one tuple per judged card, in :attr:`Inference.order`'s first
+        order: (seat, bit, card, earlier, played, voids, trick, tricks done, suit led, top
+        trump, hearts barred, Domino connects, Domino highs, Domino aces)."""
+        cdef int k, s, seat
+        cdef Moment* m
+        if len(moments) > MOST_MOMENTS:
+            raise ValueError(f"{len(moments)} moments are more than a deal holds")
+        self.contract, self.memo, self.floor = contract, memo, floor
+        self.trump, self.must_trump, self.overtrump = trump, must_trump, overtrump
+        self.n = len(moments)
+        self.nseats = 0
+        self.highs = []
+        for s in range(4):
+            self.all_judged[s] = 0
+        for k, row in enumerate(moments):
+            m = &self.moments[k]
+            (seat, m.bit, m.card, earlier, played, voids, trick, m.tricks_done, m.led, m.top,
+             m.hearts_barred, connect, high, m.aces) = row
+            if not 0 <= seat < 4 or not 0 <= m.card < 52 or len(trick) > 3:
+                raise ValueError(f"no moment of a deal: {row!r}")
+            m.seat = seat
+            for s in range(4):
+                m.earlier[s], m.played[s], m.voids[s] = earlier[s], played[s], voids[s]
+                m.connect[s] = connect[s]
+            m.size = len(trick)
+            for s in range(m.size):
+                m.trick[s] = trick[s]
+            self.highs.append(list(high))
+            self.order[k] = k
+            self.slips[k] = 0
+            if not self.all_judged[seat]:
+                self.seats[self.nseats] = seat
+                self.nseats += 1
+            self.all_judged[seat] |= m.bit
+        self.powers[0] = 1.0
+        for k in range(1, self.n + 1):
+            self.powers[k] = self.powers[k - 1] * card_slip
+        self.weighed = 0
+
+    def cards(self, list dealt, double below):
+        """The cards' factor and True, or the factor so far and False once it is under
+        ``below``: :meth:`~bot.players.inference.Inference.python_cards`."""
+        cdef int hands[16]
+        cdef int judged[4]
+        cdef int slipped[4]
+        cdef int i, k, seat, bit, slips = 0
+        cdef bint whole, done = True
+        if self.contract is not _contract:
+            _read_contract(self.contract)
+        for i in range(16):
+            hands[i] = dealt[i]
+        keys = []
+        for i in range(self.nseats):
+            seat = self.seats[i]
+            key = (seat, hands[seat * 4], hands[seat * 4 + 1], hands[seat * 4 + 2],
+                   hands[seat * 4 + 3])
+            keys.append(key)
+            known = self.memo.get(key)
+            if known is None:
+                judged[seat] = slipped[seat] = 0
+            else:
+                judged[seat], slipped[seat] = known
+            slips += count(slipped[seat])
+            done = done and judged[seat] == self.all_judged[seat]
+        whole = max(self.powers[slips], self.floor) >= below
+        if whole and not done:
+            for i in range(self.n):
+                k = self.order[i]
+                seat, bit = self.moments[k].seat, self.moments[k].bit
+                if judged[seat] & bit:
+                    continue
+                judged[seat] |= bit
+                if self._slipped(k, &hands[seat * 4]):
+                    slipped[seat] |= bit
+                    self.slips[k] += 1
+                    slips += 1
+                    if max(self.powers[slips], self.floor) < below:
+                        whole = False
+                        break
+        for i in range(self.nseats):
+            seat = self.seats[i]
+            self.memo[keys[i]] = (judged[seat], slipped[seat])
+        self.weighed += 1
+        if not self.weighed & 15:
+            self._sort()
+        return self.powers[slips], whole
+
+    cdef int _slipped(self, int k, int* dealt) except -1:
+        """1 if moment ``k``'s card was not the normal player's for its seat's guessed
+        hand as ``dealt`` (four masks), else 0: :func:`bot.players.inference._slipped`."""
+        cdef Moment* m = &self.moments[k]
+        cdef Seen q
+        cdef int s, card
+        q.seat = m.seat
+        for s in range(4):
+            q.mine[s] = dealt[s] & ~m.earlier[s]
+        if _table.domino:
+            for s in range(4):
+                q.legal[s] = q.mine[s] & m.connect[s]
+        else:
+            trick_legal(q.legal, q.mine, m.led, m.top, self.trump, self.must_trump,
+                        self.overtrump, m.hearts_barred)
+        if count(q.legal[0]) + count(q.legal[1]) + count(q.legal[2]) + count(q.legal[3]) <= 1:
+            return 0
+        if _table.domino:
+            card = _domino(&q, self.highs[k], m.aces)
+        else:
+            for s in range(4):
+                q.out[s] = FULL & ~m.played[s] & ~q.mine[s]
+                q.voids[s] = m.voids[s]
+            q.size = m.size
+            for s in range(m.size):
+                q.trick[s] = m.trick[s]
+            q.tricks_done = m.tricks_done
+            card = _trumps(&q) if _table.per_trick > 0 else _negative(&q)
+        return card != m.card
+
+    cdef void _sort(self) noexcept:
+        """The moments that slipped most often first, the others in the order they had:
+        Python's stable sort by the count."""
+        cdef int i, j, k
+        for i in range(1, self.n):
+            k = self.order[i]
+            j = i - 1
+            while j >= 0 and self.slips[self.order[j]] < self.slips[k]:
+                self.order[j + 1] = self.order[j]
+                j -= 1
+            self.order[j + 1] = k

@@ -27,23 +27,29 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.engine.contracts import Contract
 from bot.engine.fast import (
     FULL,
     FastPosition,
     dealt_position,
+    domino_connect,
+    heart_lead_barred,
     lay_on_table,
     legal_masks,
     play_card,
 )
-from bot.engine.house_rules import DominoDoubling
+from bot.engine.house_rules import DominoDoubling, MustTrump
 from bot.engine.match import Match
 from bot.engine.view import SeatView
 
 from .bidding import choice_value, margin
 from .hand import expected_bases_of_masks
 from .policy import normal_card
+
+if TYPE_CHECKING:
+    from ._policy import CardJudge
 
 #: The work of estimating one contract for one guessed hand, in simulated playout cards.
 ESTIMATE_WORK = 8
@@ -142,6 +148,8 @@ class Inference:
             for k, moment in enumerate(moments)
         ]
         self.all_judged = [(1 << len(self.moments.get(seat, ()))) - 1 for seat in range(4)]
+        #: The same judging in C where it was built (:data:`COMPILED`), else None.
+        self.judge = _card_judge(self.contract, self.order, model, self.slips)
         self.weighed = 0  # the guesses whose cards were weighed, for when to sort again
         self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
         #: The work of weighing one guess, in simulated playout cards: the same for
@@ -243,6 +251,12 @@ class Inference:
         return weight
 
     def _cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
+        """:meth:`python_cards`, by the compiled judge where it was built."""
+        if self.judge is not None:
+            return self.judge.cards(dealt, below)
+        return self.python_cards(dealt, below)
+
+    def python_cards(self, dealt: list[int], below: float) -> tuple[float, bool]:
         """The cards' factor and True, or the factor so far and False once it is under
         ``below`` (the later cards are not weighed). Every slip is the same factor, so
         the factor is :attr:`Model.card_slip` multiplied in once per slip, in whatever
@@ -412,6 +426,65 @@ def _moments(view: SeatView) -> dict[int, list[_Moment]]:
         played[suit] |= 1 << rank
         earlier[seat][suit] |= 1 << rank
     return moments
+
+
+def _compiled_judge() -> type[CardJudge] | None:
+    """``_policy.pyx``'s judge of the others' cards, None where it was not built."""
+    try:
+        from ._policy import CardJudge
+    except ImportError:
+        return None
+    return CardJudge
+
+
+_CardJudge = _compiled_judge()
+
+#: Whether the others' cards are judged in C (:meth:`Inference.python_cards`'s rules).
+COMPILED = _CardJudge is not None
+
+
+def _card_judge(
+    contract: Contract,
+    order: list[_Judged],
+    model: Model,
+    memo: dict[tuple[int, ...], tuple[int, int]],
+) -> CardJudge | None:
+    """The compiled judge of ``order``'s moments, sharing ``memo`` (the seats' slips by
+    guessed hand), or None where it was not built or there is nothing to judge. Each
+    moment is read once into what its seat's legal cards and the normal player's card
+    need besides that seat's hand: the trick's suit led and highest trump, and whether a
+    heart may not be led (the moment's position holds, besides the seat, only the cards
+    no one had played: :func:`_slipped`); in Domino the ranks that connect to each row."""
+    if _CardJudge is None or not order:
+        return None
+    trump = -1 if contract.trump is None else int(contract.trump)
+    must_trump = trump >= 0 and contract.must_trump is not MustTrump.NO
+    rows = []
+    for judging in order:
+        moment = judging.moment
+        pos = moment.pos
+        trick = pos.trick
+        unplayed = [*moment.unplayed, *[0] * 12]
+        rows.append(
+            (
+                judging.seat,
+                judging.bit,
+                moment.card,
+                moment.earlier,
+                tuple(pos.played),
+                tuple(pos.voids),
+                tuple(trick),
+                pos.tricks_done,
+                trick[0] // 13 if trick else -1,
+                max((card % 13 for card in trick if card // 13 == trump), default=-1),
+                not trick and heart_lead_barred(contract, unplayed),
+                tuple(domino_connect(pos, suit) if contract.domino else 0 for suit in range(4)),
+                tuple(pos.domino_high),
+                pos.domino_aces,
+            )
+        )
+    overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
+    return _CardJudge(contract, rows, model.card_slip, FLOOR, memo, trump, must_trump, overtrump)
 
 
 def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:
