@@ -44,12 +44,13 @@ from bot.engine.house_rules import DominoDoubling, MustTrump
 from bot.engine.match import Match
 from bot.engine.view import SeatView
 
-from .bidding import choice_value, margin
+from .bidding import TRUMP_PREMIUM, choice_value, margin
 from .hand import expected_bases_of_masks
 from .policy import normal_card
 
 if TYPE_CHECKING:
     from ._policy import CardJudge
+    from ._weighing import Weigher
 
 #: The work of estimating one contract for one guessed hand, in simulated playout cards.
 ESTIMATE_WORK = 8
@@ -150,6 +151,8 @@ class Inference:
         self.all_judged = [(1 << len(self.moments.get(seat, ()))) - 1 for seat in range(4)]
         #: The same judging in C where it was built (:data:`COMPILED`), else None.
         self.judge = _card_judge(self.contract, self.order, model, self.slips)
+        #: The choice's and the doubling turns' weighing in C, where it was built.
+        self.weigher = _weigher(self)
         self.weighed = 0  # the guesses whose cards were weighed, for when to sort again
         self.powers = [1.0]  # the slip factor multiplied in 0, 1, 2... times
         #: The work of weighing one guess, in simulated playout cards: the same for
@@ -220,6 +223,13 @@ class Inference:
         return max(choice * doubles * cards, FLOOR), True
 
     def _choice(self, dealt: list[int]) -> float:
+        """:meth:`python_choice`, by the compiled weigher where it was built."""
+        if self.weigher is not None:
+            return self.weigher.choice(dealt)
+        return self.python_choice(dealt)
+
+    def python_choice(self, dealt: list[int]) -> float:
+        """The chooser's choice's factor: the softmax of :class:`Model`."""
         chooser = self.view.chooser
         assert chooser is not None
         t = self.model.choice_temperature
@@ -231,6 +241,12 @@ class Inference:
         return math.exp((chosen - top) / t) / total
 
     def _doubles(self, dealt: list[int], cards: float = 1.0, below: float = 0.0) -> float:
+        """:meth:`python_doubles`, by the compiled weigher where it was built."""
+        if self.weigher is not None:
+            return self.weigher.doubles(dealt, cards, below)
+        return self.python_doubles(dealt, cards, below)
+
+    def python_doubles(self, dealt: list[int], cards: float = 1.0, below: float = 0.0) -> float:
         """The doubling turns' factor; or, once it times the ``cards`` factor is under
         ``below``, the factor so far (every factor at most 1: an upper bound, the later
         turns not weighed, as :meth:`_weigh` then needs no more)."""
@@ -439,9 +455,6 @@ def _compiled_judge() -> type[CardJudge] | None:
 
 _CardJudge = _compiled_judge()
 
-#: Whether the others' cards are judged in C (:meth:`Inference.python_cards`'s rules).
-COMPILED = _CardJudge is not None
-
 
 def _card_judge(
     contract: Contract,
@@ -485,6 +498,57 @@ def _card_judge(
         )
     overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     return _CardJudge(contract, rows, model.card_slip, FLOOR, memo, trump, must_trump, overtrump)
+
+
+def _compiled_weigher() -> type[Weigher] | None:
+    """``_weighing.pyx``'s weigher of choices and doubles, None where it was not built."""
+    try:
+        from ._weighing import Weigher
+    except ImportError:
+        return None
+    return Weigher
+
+
+_Weigher = _compiled_weigher()
+
+#: Whether the others' cards, choice and doubles are weighed in C (the rules of
+#: :meth:`Inference.python_cards`, :meth:`~Inference.python_choice` and
+#: :meth:`~Inference.python_doubles`).
+COMPILED = _CardJudge is not None and _Weigher is not None
+
+
+def _weigher(inference: Inference) -> Weigher | None:
+    """The compiled weigher of ``inference``'s choice and doubling turns, or None where it
+    was not built or neither is weighed: each choice's numbers for
+    :func:`~.bidding.choice_value`, each turn's claims against the seats it could name
+    (as :meth:`Inference.python_doubles` works them out)."""
+    view, contract, choices = inference.view, inference.contract, inference.choices
+    if _Weigher is None or not (len(choices) > 1 or inference.turns):
+        return None
+    need = margin(contract)
+    turns = []
+    for turn in inference.turns:
+        targets = []
+        for target in turn.targets:
+            claimed = need if target == view.chooser else 0.0
+            if target in turn.doubled_by:
+                claimed += need / 2
+            targets.append((claimed, target in turn.named))
+        turns.append((turn.seat, targets))
+    model = inference.model
+    return _Weigher(
+        contract,
+        choices,
+        [choice.total / 4 for choice in choices],
+        [TRUMP_PREMIUM if choice.is_trump_option else 0.0 for choice in choices],
+        choices.index(contract) if len(choices) > 1 else 0,
+        -1 if view.chooser is None else view.chooser,
+        model.choice_temperature,
+        need,
+        model.double_temperature,
+        turns,
+        FLOOR,
+    )
 
 
 def _slipped(seat: int, dealt: list[int], moment: _Moment) -> int:

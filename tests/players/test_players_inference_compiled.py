@@ -1,10 +1,16 @@
-"""The compiled judge of the others' cards (``_policy.pyx``'s ``CardJudge``) weighs every
-guess as :meth:`~bot.players.inference.Inference.python_cards` states: the same factor,
-the same flag for a guess given up under the bar, and the same memory of each seat's
-judged and slipped cards by its guessed hand, guess after guess (the order it judges in
-is sorted again every sixteen guesses, so a long run checks that too).
+"""The inference's compiled weighing is the pure-Python one's, to the last bit.
 
-The compiled judge is expected where the playout kernel was built: a missing one fails,
+The judge of the others' cards (``_policy.pyx``'s ``CardJudge``) weighs every guess as
+:meth:`~bot.players.inference.Inference.python_cards` states: the same factor, the same
+flag for a guess given up under the bar, and the same memory of each seat's judged and
+slipped cards by its guessed hand, guess after guess (the order it judges in is sorted
+again every sixteen guesses, so a long run checks that too). The weigher of a choice
+and of doubling turns (``_weighing.pyx``) gives the factors of
+:meth:`~bot.players.inference.Inference.python_choice` and
+:meth:`~bot.players.inference.Inference.python_doubles`, from the hand estimates of
+:func:`~bot.players.hand.expected_bases_of_masks`.
+
+The compiled parts are expected where the playout kernel was built: a missing one fails,
 unless ``BONKEN_NO_COMPILED_KERNEL=1`` says this machine installs without a C compiler.
 """
 
@@ -14,11 +20,13 @@ import random
 
 import pytest
 
-from bot.engine.rules import rules_for
+from bot.engine.rules import Rules, rules_for
 from bot.engine.view import seat_view
 from bot.players import inference as inference_module
+from bot.players.hand import expected_bases_of_masks
 from bot.players.inference import Inference, Model
 from bot.players.sampling import Sampler
+from tests.engine.engine_helpers import ALL_RULES, rules_id
 from tests.engine.kernel_helpers import NO_COMPILED_KERNEL
 from tests.players.test_players_inference import _domino_match, _normal_match
 
@@ -79,3 +87,58 @@ def test_the_compiled_judge_weighs_every_guess_as_the_python_one(
     assert compared > 500
     assert given_up > compared / 10
     assert slipped > compared / 4
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_the_compiled_estimates_are_the_hand_estimates(rules: Rules) -> None:
+    """Every contract's estimate of many hands, long and short suits alike."""
+    from bot.players._weighing import expected_bases_of_masks as compiled
+
+    contracts = [rules.by_id[cid] for cid in rules.contract_ids]
+    rng = random.Random(rules_id(rules))
+    for _ in range(3000):
+        keep = rng.choice([0x1FFF, rng.getrandbits(13), rng.getrandbits(13) & rng.getrandbits(13)])
+        hand = [rng.getrandbits(13) & keep for _ in range(4)]
+        assert compiled(hand, contracts) == expected_bases_of_masks(hand, contracts)
+
+
+@pytest.mark.parametrize(
+    "variant, house_rules",
+    [
+        ("standard", {}),
+        ("twelve", {"heart_lead": "broken", "first_lead": "dealer"}),
+        ("standard", {"domino_doubling": "ace_or_two"}),
+        ("twelve", {"must_trump": "overtrump"}),
+    ],
+)
+def test_the_compiled_weigher_weighs_choices_and_doubles_as_the_python_one(
+    variant: str, house_rules: dict[str, str]
+) -> None:
+    rules = rules_for(variant, house_rules)
+    choices = doubles = stopped = 0
+    for seed in range(40):
+        match = _normal_match(seed, rules)
+        if match.deal is None or match.deal.contract is None:
+            continue
+        for watcher in range(4):
+            inference = Inference(seat_view(match, watcher))
+            assert inference_module.COMPILED, "the compiled weigher was not built (no C compiler?)"
+            if inference.weigher is None:
+                assert len(inference.choices) <= 1 and not inference.turns
+                continue
+            sampler, rng = Sampler(inference.view), random.Random(seed * 4 + watcher)
+            for _ in range(25):
+                hands = sampler.sample(rng)
+                dealt = [h | p for h, p in zip(hands, inference.played, strict=True)]
+                if len(inference.choices) > 1:
+                    assert inference.weigher.choice(dealt) == inference.python_choice(dealt)
+                    choices += 1
+                if inference.turns:
+                    cards, below = rng.random(), rng.random() ** 6
+                    ours = inference.weigher.doubles(dealt, cards, below)
+                    assert ours == inference.python_doubles(dealt, cards, below)
+                    assert ours == inference.python_doubles(dealt, 1.0, 0.0) or ours * cards < below
+                    stopped += ours != inference.python_doubles(dealt, 1.0, 0.0)
+                    doubles += 1
+    assert choices > 300 and doubles > 300
+    assert stopped > 0  # some turns were left unweighed under the bar
