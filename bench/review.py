@@ -1,13 +1,11 @@
 """The match review's noise, its stability and its time: what its grade lines rest on.
 
-Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--play-work P]
-[--workers K] [--skip-time] [--records FILE] [--save FILE] [--load FILE]``. Matches are
-dealt from the seed, cycling through the standard game, ``twelve`` with ``heart_lead:
-broken`` and ``first_lead: dealer``, and the standard game with ``domino_doubling:
-ace_or_two``. In each, seat 0 is the hard player on ``--play-work`` a decision (100,000
-simulated cards, as in every match this bench has reviewed; its seed differs from the
-review's), seats 1-3 the normal player; the review searches in batches of ``--work``
-(its default). It prints the CPU of the reviews' deals (a
+Run by hand: ``python bench/review.py [--matches N] [--seed S] [--work W] [--workers K]
+[--skip-time] [--records FILE] [--save FILE] [--load FILE]``. Matches are dealt from the
+seed, cycling through the standard game, ``twelve`` with ``heart_lead: broken`` and
+``first_lead: dealer``, and the standard game with ``domino_doubling: ace_or_two``. In
+each, seat 0 is the hard player on the review's own work a batch (its seed differs from
+the review's), seats 1-3 the normal player. It prints the CPU of the reviews' deals (a
 player's match on average beside its target, and the costliest of them), then:
 
 (a) noise: seat 0's decisions are the search's own choices, so whatever the review
@@ -62,11 +60,6 @@ NOISE_TARGET = 0.95
 AGREEMENT_TARGET = 0.90
 #: CPU seconds for one player's review of an 11-deal match, whatever its decisions.
 CPU_TARGET = 30
-
-
-#: Seat 0's simulated cards a decision: the review's batch before it grew to 200,000, kept
-#: so the matches of a seed stay those every row of docs/benchmarks.md reviewed.
-PLAY_WORK = 100_000
 
 
 def play_match(index: int, seed: int, work: int) -> dict[str, Any]:
@@ -205,7 +198,7 @@ async def time_one(record: dict[str, Any], settings: ReviewSettings, workers: in
 
 def played_matches(args: argparse.Namespace) -> list[dict[str, Any]]:
     """The matches of the seed, played, or read from ``--records`` when it holds them."""
-    key = {"seed": args.seed, "work": args.play_work, "matches": args.matches}
+    key = {"seed": args.seed, "work": args.work, "matches": args.matches}
     if args.records and os.path.exists(args.records):
         with open(args.records) as file:
             kept = json.load(file)
@@ -219,11 +212,11 @@ def played_matches(args: argparse.Namespace) -> list[dict[str, Any]]:
                 play_match,
                 range(args.matches),
                 [args.seed] * args.matches,
-                [args.play_work] * args.matches,
+                [args.work] * args.matches,
             )
         )
     played = time.perf_counter() - start
-    print(f"played {args.matches} matches in {played:.0f} s (work {args.play_work} a decision)")
+    print(f"played {args.matches} matches in {played:.0f} s (work {args.work} a decision)")
     if args.records:
         with open(args.records, "w") as file:
             json.dump({"key": key, "records": records}, file)
@@ -235,7 +228,6 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=int, default=ReviewSettings().work)
-    parser.add_argument("--play-work", type=int, default=PLAY_WORK)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-time", action="store_true", help="leave out (c)")
     parser.add_argument("--records", help="a file keeping the matches played")

@@ -70,7 +70,7 @@ class Settings:
     """``BONKEN_PACE``: seconds a computer waits before each move, so people can follow."""
     think_seconds: float = 1.0
     """``BONKEN_THINK_SECONDS``: the hard computer's time budget per decision."""
-    review_work: int = 200_000
+    review_work: int = 100_000
     """``BONKEN_REVIEW_WORK``: simulated cards a batch of a review's search; less is
     quicker and noisier (docs/benchmarks.md measures the default)."""
     reviews_per_server: int = 1
@@ -104,7 +104,7 @@ class Settings:
             dev_guild_id=_optional_int(values, "DEV_GUILD_ID"),
             pace=_float(values, "BONKEN_PACE", 1.0),
             think_seconds=_float(values, "BONKEN_THINK_SECONDS", 1.0),
-            review_work=_count(values, "BONKEN_REVIEW_WORK", 200_000),
+            review_work=_count(values, "BONKEN_REVIEW_WORK", 100_000),
             reviews_per_server=_count(values, "BONKEN_REVIEWS_PER_SERVER", 1),
             drawing_processes=_processes(values),
             log_level=_log_level(values),

@@ -59,9 +59,9 @@ from .result import (
 #: errors lower and higher. No grade line may lie between, over at least
 #: :data:`FEWEST_DEALS` deals, and the loss must not be possibly certain (the better
 #: option ahead in every deal so far: such a card is searched on, as below). A first
-#: batch's spread is read from some ninety deals at the default work (the inference
-#: keeps one guess in many), so it must clear the lines by a wide margin; from the second
-#: batch on, :data:`LATER_ERRORS`. Most decisions are clear after one batch (measured:
+#: batch's spread is read from a few dozen deals (the inference keeps one guess in
+#: many), so it must clear the lines by a wide margin; from the second batch on,
+#: :data:`LATER_ERRORS`. Most decisions are clear after one batch (measured:
 #: ``bench/review.py``).
 DEAL_ERRORS = 4.0
 
@@ -71,7 +71,7 @@ DEAL_ERRORS = 4.0
 LATER_ERRORS = 2.0
 
 #: The fewest guessed deals whose spread can settle a grade (:data:`DEAL_ERRORS`): a
-#: first batch has about 90 at the default work (at 100 most decisions needed three).
+#: first batch has about 45 at the default work (at 100 most decisions needed three).
 FEWEST_DEALS = 30
 
 #: From :data:`MIN_BATCHES` batches on, a loss known to within this share of the stake
@@ -90,11 +90,11 @@ MIN_BATCHES = 3
 
 
 #: The share of a batch's work the luck of a hand takes: one mean over unseen cards dealt
-#: uniformly, where every guessed deal counts (no inference rejects any), so an eighth of
-#: a batch at the default work still averages some 480 deals (six deals of a match
-#: measured with two seeds: 0-1.1 points apart outside Domino, 3.0 in it; at four times
-#: the work 0.2-0.6 and 0.8).
-LUCK_WORK = 0.125
+#: uniformly, where every guessed deal counts (no inference rejects any), so a quarter of
+#: a batch still averages some 480 deals, for a quarter of the CPU (six deals of a match
+#: measured with two seeds: 0-1.1 points apart outside Domino, 3.0 in it; at a whole
+#: batch 0.2-0.6 and 0.8).
+LUCK_WORK = 0.25
 
 
 class ReviewError(ValueError):

@@ -183,7 +183,7 @@ class ReviewSettings:
     same record, seat and settings give the same review, on any machine."""
 
     seed: int = 0
-    work: int = 200_000
+    work: int = 100_000
     batches: int = 64
 
     def to_json(self) -> dict[str, Any]:

@@ -94,7 +94,7 @@ def test_a_malformed_setting_says_which_and_why(tmp_path, key, value, message):
 
 def test_the_review_settings_default_and_read_whole_numbers(tmp_path):
     default = Settings.from_env({}, tmp_path / ".env")
-    assert (default.review_work, default.reviews_per_server) == (200_000, 1)
+    assert (default.review_work, default.reviews_per_server) == (100_000, 1)
     given = {"BONKEN_REVIEW_WORK": "20000", "BONKEN_REVIEWS_PER_SERVER": "2"}
     settings = Settings.from_env(given, tmp_path / ".env")
     assert (settings.review_work, settings.reviews_per_server) == (20_000, 2)
