@@ -40,27 +40,34 @@ cdef double KH_ALONE[MASKS]
 cdef double LAST_HOLDER[17]
 
 
-cdef void _load_tables() except *:
+ctypedef fused entry:
+    int
+    double
+
+
+cdef void _copy(entry* table, source, int size=MASKS) except *:
+    """Copy ``source``, one of hand.py's tables of ``size`` entries, into ``table``."""
     cdef int mask
-    for mask in range(MASKS):
-        HONOURS[mask] = _hand._HONOURS[mask]
-        EXITS[mask] = _hand._EXITS[mask]
-        EXTREMES[mask] = _hand._EXTREMES[mask]
-        HIGH_HEARTS[mask] = _hand._HIGH_HEARTS[mask]
-        SHORT_SIDE[mask] = _hand._SHORT_SIDE[mask]
-        SURE_TRICKS[mask] = _hand._SURE_TRICKS[mask]
-        LONG_TRICKS[mask] = _hand._LONG_TRICKS[mask]
-        LENGTH_TRICKS[mask] = _hand._LENGTH_TRICKS[mask]
-        RUFFS[mask] = _hand._RUFFS[mask]
-        QUEENS[mask] = _hand._QUEENS[mask]
-        KINGS[mask] = _hand._KINGS[mask]
-        JACKS[mask] = _hand._JACKS[mask]
-        KH_ALONE[mask] = _hand._KH_ALONE[mask]
-    for mask in range(17):
-        LAST_HOLDER[mask] = _hand._LAST_HOLDER[mask]
+    if len(source) != size:
+        raise ValueError(f"a table of {len(source)} entries where {size} were expected")
+    for mask in range(size):
+        table[mask] = source[mask]
 
 
-_load_tables()
+_copy(HONOURS, _hand._HONOURS)
+_copy(EXITS, _hand._EXITS)
+_copy(EXTREMES, _hand._EXTREMES)
+_copy(HIGH_HEARTS, _hand._HIGH_HEARTS)
+_copy(SHORT_SIDE, _hand._SHORT_SIDE)
+_copy(SURE_TRICKS, _hand._SURE_TRICKS)
+_copy(LONG_TRICKS, _hand._LONG_TRICKS)
+_copy(LENGTH_TRICKS, _hand._LENGTH_TRICKS)
+_copy(RUFFS, _hand._RUFFS)
+_copy(QUEENS, _hand._QUEENS)
+_copy(KINGS, _hand._KINGS)
+_copy(JACKS, _hand._JACKS)
+_copy(KH_ALONE, _hand._KH_ALONE)
+_copy(LAST_HOLDER, _hand._LAST_HOLDER, 17)
 
 cdef int BY_TRUMPS = _hand._BY_TRUMPS
 cdef int BY_DOMINO = _hand._BY_DOMINO

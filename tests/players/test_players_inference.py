@@ -215,6 +215,18 @@ def _domino_match(seed: int, rules: Rules) -> Match:
     return match
 
 
+def views_in_deals(rules: Rules, domino: bool, seeds: range) -> Iterator[tuple[int, SeatView]]:
+    """Every seat's view of each seed's match of normal players stopped in a deal, where
+    that deal is Domino (``domino``) or a trick contract, with its seed."""
+    for seed in seeds:
+        match = _domino_match(seed, rules) if domino else _normal_match(seed, rules)
+        deal = match.deal
+        if deal is None or deal.contract is None or deal.contract.domino != domino:
+            continue
+        for watcher in range(4):
+            yield seed, seat_view(match, watcher)
+
+
 def _replayed_slips(view: SeatView, dealt: list[int]) -> int:
     """The others' slips from the normal player's cards, found the long way: the whole
     guessed deal (``dealt``, sixteen masks as dealt) replayed card by card."""
@@ -248,23 +260,17 @@ def test_each_seats_cards_weigh_as_the_replayed_deal(
     too, where who plays next depends on the guessed hands)."""
     rules = rules_for(variant, house_rules)
     compared = slipped = 0
-    for seed in range(30):
-        match = _domino_match(seed, rules) if domino else _normal_match(seed, rules)
-        deal = match.deal
-        if deal is None or deal.contract is None or deal.contract.domino != domino:
+    for seed, view in views_in_deals(rules, domino, range(30)):
+        if not any(seat != view.seat for seat, _ in view.plays):
             continue
-        for watcher in range(4):
-            view = seat_view(match, watcher)
-            if not any(seat != watcher for seat, _ in view.plays):
-                continue
-            inference = Inference(view, Model(card_slip=0.3))
-            sampler, rng = Sampler(view), random.Random(seed)
-            for _ in range(20):
-                dealt = [h | p for h, p in zip(sampler.sample(rng), inference.played, strict=True)]
-                slips = _replayed_slips(view, dealt)
-                assert inference._cards(dealt, 0.0) == (math.prod([0.3] * slips), True)
-                compared += 1
-                slipped += slips > 0
+        inference = Inference(view, Model(card_slip=0.3))
+        sampler, rng = Sampler(view), random.Random(seed)
+        for _ in range(20):
+            dealt = [h | p for h, p in zip(sampler.sample(rng), inference.played, strict=True)]
+            slips = _replayed_slips(view, dealt)
+            assert inference._cards(dealt, 0.0) == (math.prod([0.3] * slips), True)
+            compared += 1
+            slipped += slips > 0
     assert compared > 400
     assert slipped > compared / 4  # the guesses do contradict the cards, often
 

@@ -28,7 +28,7 @@ from bot.players.inference import Inference, Model
 from bot.players.sampling import Sampler
 from tests.engine.engine_helpers import ALL_RULES, rules_id
 from tests.engine.kernel_helpers import NO_COMPILED_KERNEL
-from tests.players.test_players_inference import _domino_match, _normal_match
+from tests.players.test_players_inference import _normal_match, views_in_deals
 
 pytestmark = pytest.mark.skipif(
     NO_COMPILED_KERNEL and not inference_module.COMPILED, reason="installed without a C compiler"
@@ -53,37 +53,31 @@ def test_the_compiled_judge_weighs_every_guess_as_the_python_one(
 ) -> None:
     rules = rules_for(variant, house_rules)
     compared = given_up = slipped = 0
-    for seed in range(24):
-        match = _domino_match(seed, rules) if domino else _normal_match(seed, rules)
-        deal = match.deal
-        if deal is None or deal.contract is None or deal.contract.domino != domino:
+    for seed, view in views_in_deals(rules, domino, range(24)):
+        python, compiled = (
+            Inference(view, Model(card_slip=0.3)),
+            Inference(view, Model(card_slip=0.3)),
+        )
+        assert inference_module.COMPILED, "the compiled judge was not built (no C compiler?)"
+        if compiled.judge is None:
+            assert not python.order  # nothing of the others' to judge
             continue
-        for watcher in range(4):
-            view = seat_view(match, watcher)
-            python, compiled = (
-                Inference(view, Model(card_slip=0.3)),
-                Inference(view, Model(card_slip=0.3)),
-            )
-            assert inference_module.COMPILED, "the compiled judge was not built (no C compiler?)"
-            if compiled.judge is None:
-                assert not python.order  # nothing of the others' to judge
-                continue
-            sampler, rng = Sampler(view), random.Random(seed * 4 + watcher)
-            guesses: list[list[int]] = []
-            for _ in range(40):
-                if guesses and rng.random() < 0.3:
-                    hands = rng.choice(guesses)  # weighed again: from the memory
-                else:
-                    hands = sampler.sample(rng)
-                    guesses.append(hands)
-                dealt = [h | p for h, p in zip(hands, python.played, strict=True)]
-                below = 0.0 if rng.random() < 0.2 else rng.random() ** 3
-                ours = compiled.judge.cards(dealt, below)
-                assert ours == python.python_cards(dealt, below)
-                compared += 1
-                given_up += not ours[1]
-                slipped += ours[0] < 1.0
-            assert compiled.slips == python.slips
+        sampler, rng = Sampler(view), random.Random(seed * 4 + view.seat)
+        guesses: list[list[int]] = []
+        for _ in range(40):
+            if guesses and rng.random() < 0.3:
+                hands = rng.choice(guesses)  # weighed again: from the memory
+            else:
+                hands = sampler.sample(rng)
+                guesses.append(hands)
+            dealt = [h | p for h, p in zip(hands, python.played, strict=True)]
+            below = 0.0 if rng.random() < 0.2 else rng.random() ** 3
+            ours = compiled.judge.cards(dealt, below)
+            assert ours == python.python_cards(dealt, below)
+            compared += 1
+            given_up += not ours[1]
+            slipped += ours[0] < 1.0
+        assert compiled.slips == python.slips
     assert compared > 500
     assert given_up > compared / 10
     assert slipped > compared / 4
