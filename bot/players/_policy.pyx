@@ -442,8 +442,9 @@ cdef class CardJudge:
     sorted again every sixteen guesses as there), the same memo of each seat's judged and
     slipped moments by its guessed hand, the same slip factor multiplied in one slip at a
     time. So it returns the same factor and flag for every guess, and leaves the memo as
-    the Python does (``tests/players/test_players_inference.py`` weighs guesses both
-    ways)."""
+    the Python does (``tests/players/test_players_inference_compiled.py`` weighs guesses
+    both ways). A moment that could index past the C arrays is refused with
+    :class:`ValueError`, as :func:`normal_card` refuses such a position."""
 
     cdef Moment moments[MOST_MOMENTS]
     cdef int n
@@ -479,6 +480,8 @@ cdef class CardJudge:
         cdef Moment* m
         if len(moments) > MOST_MOMENTS:
             raise ValueError(f"{len(moments)} moments are more than a deal holds")
+        if not -1 <= trump < 4 or (must_trump and trump < 0):
+            raise ValueError(f"no trump suit {trump} (a trump a must: {must_trump})")
         self.contract, self.memo, self.floor = contract, memo, floor
         self.trump, self.must_trump, self.overtrump = trump, must_trump, overtrump
         self.n = len(moments)
@@ -490,7 +493,15 @@ cdef class CardJudge:
             m = &self.moments[k]
             (seat, m.bit, m.card, earlier, played, voids, trick, m.tricks_done, m.led, m.top,
              m.hearts_barred, connect, high, m.aces) = row
-            if not 0 <= seat < 4 or not 0 <= m.card < 52 or len(trick) > 3:
+            if (
+                not 0 <= seat < 4
+                or not 0 <= m.card < 52
+                or len(trick) > 3
+                or any(not 0 <= card < 52 for card in trick)
+                or not 0 <= m.tricks_done < 13
+                or not -1 <= m.led < 4
+                or not -1 <= m.top < 13
+            ):
                 raise ValueError(f"no moment of a deal: {row!r}")
             m.seat = seat
             for s in range(4):

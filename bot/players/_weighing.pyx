@@ -105,6 +105,17 @@ cdef inline int count(int mask) noexcept nogil:
     return __builtin_popcount(<unsigned int>mask)
 
 
+cdef int _read_hand(int* m, masks, int base) except -1:
+    """Read a hand's four rank masks from ``masks[base:base + 4]``, refusing one that is
+    no mask of a suit (it would index past the tables)."""
+    cdef int s
+    for s in range(4):
+        m[s] = masks[base + s]
+        if not 0 <= m[s] < MASKS:
+            raise ValueError(f"{masks[base + s]!r} is no mask of a suit's ranks")
+    return 0
+
+
 cdef Rule _read_rule(contract) except *:
     rule = _hand._rule(contract)
     cdef Rule r
@@ -174,8 +185,7 @@ def expected_bases_of_masks(masks, contracts):
     """:func:`bot.players.hand.expected_bases_of_masks`, for the agreement test."""
     cdef int m[4]
     cdef Rule rule
-    for s in range(4):
-        m[s] = masks[s]
+    _read_hand(m, masks, 0)
     out = []
     for contract in contracts:
         rule = _read_rule(contract)
@@ -222,6 +232,8 @@ cdef class Weigher:
         cdef int i, k
         if len(choices) > MOST_CONTRACTS or len(turns) > MOST_TURNS:
             raise ValueError("more contracts or doubling turns than a deal has")
+        if not -1 <= chooser < 4 or not 0 <= chosen < max(1, len(choices)):
+            raise ValueError(f"no chooser {chooser} of choice {chosen}")
         self.n_choices, self.chosen, self.chooser = len(choices), chosen, chooser
         for i, choice in enumerate(choices):
             self.choices[i] = _read_rule(choice)
@@ -234,6 +246,8 @@ cdef class Weigher:
         for i, (seat, targets) in enumerate(turns):
             if len(targets) > MOST_TARGETS:
                 raise ValueError("a doubling turn names at most three seats")
+            if not 0 <= seat < 4:
+                raise ValueError(f"there is no seat {seat}")
             self.turn_seats[i] = seat
             self.n_targets[i] = len(targets)
             for k, (claimed, named) in enumerate(targets):
@@ -246,8 +260,9 @@ cdef class Weigher:
         cdef double values[MOST_CONTRACTS]
         cdef double top, total, t = self.choice_temperature
         cdef int i, base = self.chooser * 4
-        for i in range(4):
-            m[i] = dealt[base + i]
+        if len(dealt) != 16 or self.chooser < 0 or not self.n_choices:
+            raise ValueError("a choice is weighed in sixteen hand masks, with a chooser")
+        _read_hand(m, dealt, base)
         for i in range(self.n_choices):
             values[i] = _estimate(m, &self.choices[i]) - self.averages[i] - self.premiums[i]
         top = values[0]
@@ -263,13 +278,13 @@ cdef class Weigher:
         under ``below``."""
         cdef int m[4]
         cdef double weight = 1.0, mine, lead, edge, p
-        cdef int i, k, s, base
+        cdef int i, k
+        if len(dealt) != 16:
+            raise ValueError("doubling turns are weighed in sixteen hand masks")
         for i in range(self.n_turns):
             if fmax_first(weight * cards, self.floor) < below:
                 break
-            base = self.turn_seats[i] * 4
-            for s in range(4):
-                m[s] = dealt[base + s]
+            _read_hand(m, dealt, self.turn_seats[i] * 4)
             mine = _estimate(m, &self.contract)
             lead = mine - (self.total - mine) / 3
             for k in range(self.n_targets[i]):

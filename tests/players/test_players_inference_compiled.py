@@ -136,3 +136,32 @@ def test_the_compiled_weigher_weighs_choices_and_doubles_as_the_python_one(
                     doubles += 1
     assert choices > 300 and doubles > 300
     assert stopped > 0  # some turns were left unweighed under the bar
+
+
+def test_what_could_index_past_the_c_arrays_is_refused() -> None:
+    """A moment, a trump or a hand that is not of a deal raises instead of reading past
+    memory: the compiled parts check what they index with."""
+    from bot.players._policy import CardJudge
+    from bot.players._weighing import Weigher
+    from bot.players._weighing import expected_bases_of_masks as compiled
+
+    queens = rules_for("standard").by_id["queens"]
+    moment = (1, 1, 5, (0,) * 4, (0,) * 4, (0,) * 4, (), 0, -1, -1, False, (0,) * 4, (-1,) * 4, 0)
+    CardJudge(queens, [moment], 0.1, 1e-200, {}, -1, False, False)  # a moment of a deal
+    for index, bad in [(0, 4), (2, 52), (6, (60,)), (6, (1, 2, 3, 4)), (7, 13), (8, 4), (9, 13)]:
+        wrong = (*moment[:index], bad, *moment[index + 1 :])
+        with pytest.raises(ValueError):
+            CardJudge(queens, [wrong], 0.1, 1e-200, {}, -1, False, False)
+    with pytest.raises(ValueError):
+        CardJudge(queens, [moment], 0.1, 1e-200, {}, 4, True, False)
+    with pytest.raises(ValueError):
+        compiled([0, 0, 1 << 13, 0], [queens])
+    weigher = Weigher(
+        queens, [queens, queens], [30.0, 30.0], [0.0, 0.0], 0, 2, 8.0, 12.0, 6.0, [], 1e-200
+    )
+    assert 0 < weigher.choice([0x1FFF] * 16) <= 1
+    for dealt in ([0] * 15, [0] * 8 + [-1] + [0] * 7):
+        with pytest.raises(ValueError):
+            weigher.choice(dealt)
+    with pytest.raises(ValueError):
+        Weigher(queens, [], [], [], 0, 4, 8.0, 12.0, 6.0, [], 1e-200)
