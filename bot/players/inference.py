@@ -444,16 +444,24 @@ def _moments(view: SeatView) -> dict[int, list[_Moment]]:
     return moments
 
 
-def _compiled_judge() -> type[CardJudge] | None:
-    """``_policy.pyx``'s judge of the others' cards, None where it was not built."""
+def _compiled_parts() -> tuple[type[CardJudge], type[Weigher]] | tuple[None, None]:
+    """``_policy.pyx``'s judge of the others' cards and ``_weighing.pyx``'s weigher of
+    choices and doubles, or Nones where they were not built (both are built with the
+    playout kernel, or neither)."""
     try:
         from ._policy import CardJudge
+        from ._weighing import Weigher
     except ImportError:
-        return None
-    return CardJudge
+        return None, None
+    return CardJudge, Weigher
 
 
-_CardJudge = _compiled_judge()
+_CardJudge, _Weigher = _compiled_parts()
+
+#: Whether the others' cards, choice and doubles are weighed in C (the rules of
+#: :meth:`Inference.python_cards`, :meth:`~Inference.python_choice` and
+#: :meth:`~Inference.python_doubles`).
+COMPILED = _CardJudge is not None
 
 
 def _card_judge(
@@ -498,23 +506,6 @@ def _card_judge(
         )
     overtrump = must_trump and contract.must_trump is MustTrump.OVERTRUMP
     return _CardJudge(contract, rows, model.card_slip, FLOOR, memo, trump, must_trump, overtrump)
-
-
-def _compiled_weigher() -> type[Weigher] | None:
-    """``_weighing.pyx``'s weigher of choices and doubles, None where it was not built."""
-    try:
-        from ._weighing import Weigher
-    except ImportError:
-        return None
-    return Weigher
-
-
-_Weigher = _compiled_weigher()
-
-#: Whether the others' cards, choice and doubles are weighed in C (the rules of
-#: :meth:`Inference.python_cards`, :meth:`~Inference.python_choice` and
-#: :meth:`~Inference.python_doubles`).
-COMPILED = _CardJudge is not None and _Weigher is not None
 
 
 def _weigher(inference: Inference) -> Weigher | None:
