@@ -270,14 +270,15 @@ def test_a_grade_clear_from_the_guessed_deals_needs_one_batch() -> None:
     # 50 / sqrt(800 k) <= 0.6 from k = 9.
     assert _searched(lambda _: [loss + 30 for loss in spread], 12) == 9
     assert _searched(lambda _: [loss / 4 + 40 for loss in spread], 6) == MIN_BATCHES  # ahead
-    # Too few deals for an error in one batch; in four, 80 put the lines two errors away.
-    assert _searched(lambda _: spread[:20], 6) == 4
+    # Too few deals for an error in one batch; from the second batch on the line must be
+    # LATER_ERRORS away: 12 >= 2.5 * 50 / sqrt(20 k) from k = 6 (at 2 errors, k = 4).
+    assert _searched(lambda _: spread[:20], 8) == 6
 
 
 def test_a_first_batch_of_a_few_dozen_deals_settles_a_clear_grade() -> None:
     """A first batch has a few dozen deals at the default work: 40 settle a loss 4 errors
     from every line (error 1.6 here); one under 4 errors away needs a second batch,
-    where 2 errors suffice."""
+    where 2.5 errors suffice (3.5 away, error 1.1)."""
     deals = [-10.0, 10.0] * 20
     assert _searched(lambda _: deals, 32) == 1  # 12 away from the inaccuracy line
     assert _searched(lambda _: [8.5 + loss for loss in deals], 32) == 2  # 3.5 away
