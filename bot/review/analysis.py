@@ -70,7 +70,7 @@ DEAL_ERRORS = 4.0
 #: batch, so at 2 errors one of its many tests often cleared the line by chance, on
 #: either side, and two seeds' reviews stopped on opposite sides. At 2.5, with up to
 #: 96 batches (:class:`~.result.ReviewSettings`), the flagged decisions two seeds grade
-#: alike went from 88.9% to 91.4% over 27 matches, for some 40% more CPU
+#: alike went from 88.9% to 91.4% over 27 matches, for about a third more CPU
 #: (``bench/review.py --matches 9``, three seeds; docs/benchmarks.md).
 LATER_ERRORS = 2.5
 
