@@ -227,8 +227,9 @@ cdef class Weigher:
         double floor,
     ):
         """``averages`` and ``premiums``: what :func:`~bot.players.bidding.choice_value`
-        takes off each choice's estimate, one after the other; ``turns``: each turn's seat and, per seat it could name, what
-        was claimed against it and whether it was named."""
+        takes off each choice's estimate, one after the other
+        (:func:`~bot.players.bidding.choice_costs`); ``turns``: each turn's seat and, per
+        seat it could name, what was claimed against it and whether it was named."""
         cdef int i, k
         if len(choices) > MOST_CONTRACTS or len(turns) > MOST_TURNS:
             raise ValueError("more contracts or doubling turns than a deal has")

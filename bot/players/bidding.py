@@ -33,8 +33,15 @@ MARGIN_SHARE = 0.1
 def choice_value(contract: Contract, expected: float, premium: float = TRUMP_PREMIUM) -> float:
     """What choosing ``contract`` now is worth, given this hand's expected base score
     (a trump option less ``premium``)."""
-    value = expected - contract.total / 4
-    return value - premium if contract.is_trump_option else value
+    average, spent = choice_costs(contract, premium)
+    return expected - average - spent
+
+
+def choice_costs(contract: Contract, premium: float = TRUMP_PREMIUM) -> tuple[float, float]:
+    """What :func:`choice_value` takes off a hand's expected base score in ``contract``,
+    one after the other: the contract's average per seat, then ``premium`` for a trump
+    option (0 for any other)."""
+    return contract.total / 4, premium if contract.is_trump_option else 0.0
 
 
 def best_choice(
@@ -57,11 +64,17 @@ def margin(contract: Contract, share: float = MARGIN_SHARE) -> float:
 def claimed_edge(view: SeatView, other: int) -> float:
     """How much better than average ``other`` is assumed to be, from his public choices."""
     assert view.contract is not None
-    claimed = 0.0
-    if other == view.chooser:
-        claimed += margin(view.contract)
-    if view.multipliers[other][view.seat] == 1:
-        claimed += margin(view.contract) / 2  # he doubled me
+    doubled_me = view.multipliers[other][view.seat] == 1
+    return edge_claimed(other == view.chooser, doubled_me, margin(view.contract))
+
+
+def edge_claimed(chose: bool, doubled: bool, need: float) -> float:
+    """How much better than average a seat is assumed to be that ``chose`` the contract
+    and ``doubled`` the seat asking, or not: the contract's margin ``need`` for choosing
+    it, half of that for a double."""
+    claimed = need if chose else 0.0
+    if doubled:
+        claimed += need / 2
     return claimed
 
 

@@ -44,7 +44,7 @@ from bot.engine.house_rules import DominoDoubling, MustTrump
 from bot.engine.match import Match
 from bot.engine.view import SeatView
 
-from .bidding import TRUMP_PREMIUM, choice_value, margin
+from .bidding import choice_costs, choice_value, edge_claimed, margin
 from .hand import expected_bases_of_masks
 from .policy import normal_card
 
@@ -80,6 +80,11 @@ class _Turn:
     targets: tuple[int, ...]
     named: frozenset[int]
     doubled_by: frozenset[int]
+
+    def claimed(self, target: int, chooser: int | None, need: float) -> float:
+        """The edge ``target`` was assumed to hold at this turn (:func:`~.bidding.
+        edge_claimed`), ``need`` the contract's margin."""
+        return edge_claimed(target == chooser, target in self.doubled_by, need)
 
 
 @dataclass(frozen=True)
@@ -259,9 +264,7 @@ class Inference:
             hand = dealt[turn.seat * 4 : turn.seat * 4 + 4]
             lead = _lead(expected_bases_of_masks(hand, [contract])[0], contract)
             for target in turn.targets:
-                claimed = need if target == self.view.chooser else 0.0
-                if target in turn.doubled_by:
-                    claimed += need / 2
+                claimed = turn.claimed(target, self.view.chooser, need)
                 p = _chance(lead - claimed - need, self.model)  # naming_chance, its parts once
                 weight *= p if target in turn.named else 1 - p
         return weight
@@ -517,21 +520,23 @@ def _weigher(inference: Inference) -> Weigher | None:
     if _Weigher is None or not (len(choices) > 1 or inference.turns):
         return None
     need = margin(contract)
-    turns = []
-    for turn in inference.turns:
-        targets = []
-        for target in turn.targets:
-            claimed = need if target == view.chooser else 0.0
-            if target in turn.doubled_by:
-                claimed += need / 2
-            targets.append((claimed, target in turn.named))
-        turns.append((turn.seat, targets))
+    turns = [
+        (
+            turn.seat,
+            [
+                (turn.claimed(target, view.chooser, need), target in turn.named)
+                for target in turn.targets
+            ],
+        )
+        for turn in inference.turns
+    ]
+    costs = [choice_costs(choice) for choice in choices]
     model = inference.model
     return _Weigher(
         contract,
         choices,
-        [choice.total / 4 for choice in choices],
-        [TRUMP_PREMIUM if choice.is_trump_option else 0.0 for choice in choices],
+        [average for average, _ in costs],
+        [spent for _, spent in costs],
         choices.index(contract) if len(choices) > 1 else 0,
         -1 if view.chooser is None else view.chooser,
         model.choice_temperature,
